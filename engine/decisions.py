@@ -184,19 +184,20 @@ def parse_decision(text: str) -> Decision:
     if not isinstance(text, str) or not text:
         raise NotationError(f"not a decision: {text!r}")
     head, body = text[0], text[1:]
+    expected = {"1": 1, "2": 2, "3": 3, "4": 4}.get(head)
+    if expected is None and head != "-":
+        raise NotationError(f"not a decision: {text!r} (starts with 1, 2, 3, 4 or -)")
     try:
         cards = parse_cards(body)
     except NotationError as error:
         raise NotationError(f"not a decision: {text!r} ({error})") from None
-    expected = {"1": 1, "2": 2, "3": 3, "4": 4}.get(head)
     if head == "-":
         if len(cards) == 1:
             return GiftChoice(cards[0])
         if len(cards) == 2:
             return CompetitionChoice((cards[0], cards[1]))
         raise NotationError(f"not a choice: {text!r} (take one card or one pair, like -E or -AB)")
-    if expected is None:
-        raise NotationError(f"not a decision: {text!r} (starts with 1, 2, 3, 4 or -)")
+    assert expected is not None
     if len(cards) != expected:
         raise NotationError(f"not a decision: {text!r} ({head} needs {expected} cards)")
     if expected == 1:

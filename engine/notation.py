@@ -54,6 +54,8 @@ class Move:
         elif isinstance(self.action, Competition) and isinstance(self.choice, CompetitionChoice):
             if self.choice.pair not in self.action.pairs:
                 raise NotationError(f"{self}: the choice is not one of the offered pairs")
+        elif isinstance(self.action, Gift | Competition):
+            raise NotationError(f"{self}: the choice does not fit the {self.action.action.label}")
         else:
             raise NotationError(f"{self}: only a Gift or a Competition is followed by a choice")
 
