@@ -1,0 +1,1 @@
+from tests.discord_emulator.fixtures import emulator  # noqa: F401

@@ -1,0 +1,32 @@
+"""Pytest fixtures; another test package uses them by putting
+
+    from tests.discord_emulator.fixtures import emulator  # noqa: F401
+
+in its conftest.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.discord_emulator.clients import discord_py_pointed_at
+from tests.discord_emulator.server import DiscordEmulator
+
+
+@pytest.fixture
+async def emulator() -> AsyncIterator[DiscordEmulator]:
+    """A running emulator (a guild, #general, members ana, ben and cara) with discord.py
+    pointed at it.
+
+    The test fails at teardown if the bot did anything Discord would refuse, unless the
+    test consumed those failures with `emulator.take_failures()` or set
+    `emulator.tolerate_failures = True`.
+    """
+    async with DiscordEmulator() as running:
+        with discord_py_pointed_at(running):
+            yield running
+        if running.failures and not running.tolerate_failures:
+            listed = "\n".join(f"  - {f}" for f in running.failures)
+            pytest.fail(f"the bot did things Discord would refuse:\n{listed}", pytrace=False)

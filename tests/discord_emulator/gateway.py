@@ -1,0 +1,218 @@
+"""The Gateway: HELLO, IDENTIFY/READY, heartbeats, dispatches and RESUME.
+
+Frames go out as uncompressed text even though discord.py asks for zlib-stream; it
+accepts both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from tests.discord_emulator.payloads import bot_self_payload, guild_create_payload, member_payload
+from tests.discord_emulator.world import World
+
+HEARTBEAT_INTERVAL_MS = 41_250
+
+# Intent bits that decide which dispatches a session receives.
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+INTENT_MESSAGE_CONTENT = 1 << 15
+
+# Close codes after which discord.py gives up rather than reconnecting.
+CLOSE_AUTHENTICATION_FAILED = 4004
+# A client closing with these ends its session for good (discord.py closes with 1000).
+CLIENT_ENDS_SESSION = frozenset({1000, 1001})
+
+
+@dataclasses.dataclass
+class GatewaySession:
+    session_id: str
+    intents: int
+    sequence: int = 0
+    socket: web.WebSocketResponse | None = None
+    # Every dispatch, kept so a RESUME can replay what the client missed.
+    sent: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    ended: bool = False
+
+    def wants(self, intent: int | None) -> bool:
+        return intent is None or bool(self.intents & intent)
+
+
+class Gateway:
+    def __init__(
+        self,
+        world: World,
+        *,
+        token: str,
+        resume_url: Callable[[], str],
+        on_activity: Callable[[], None],
+    ) -> None:
+        self._world = world
+        self._token = token
+        self._resume_url = resume_url
+        self._on_activity = on_activity
+        self.sessions: dict[str, GatewaySession] = {}
+        self.identify_count = 0
+        self.resume_count = 0
+        self._dropping: set[int] = set()  # ids of sockets the emulator itself is closing
+        self.paths: list[str] = []  # the path of every connection, to check resume_gateway_url
+        self._resumed = asyncio.Event()
+
+    @property
+    def live_sessions(self) -> list[GatewaySession]:
+        return [s for s in self.sessions.values() if not s.ended]
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse(max_msg_size=0)
+        await socket.prepare(request)
+        self.paths.append(request.path)
+        await self._send(socket, {"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+        session: GatewaySession | None = None
+        async for frame in socket:
+            if frame.type is not WSMsgType.TEXT:
+                continue
+            message = json.loads(frame.data)
+            op = message.get("op")
+            data = message.get("d")
+            if op == 1:
+                await self._send(socket, {"op": 11})
+            elif op == 2:
+                session = await self._identify(socket, data)
+            elif op == 6:
+                session = await self._resume(socket, data)
+            elif op == 8 and session is not None:
+                await self._send_member_chunk(socket, session, data)
+        if session is not None and session.socket is socket:
+            session.socket = None
+            dropped_by_us = id(socket) in self._dropping
+            if not dropped_by_us and socket.close_code in CLIENT_ENDS_SESSION:
+                session.ended = True
+        self._dropping.discard(id(socket))
+        self._on_activity()
+        return socket
+
+    async def _identify(
+        self, socket: web.WebSocketResponse, data: dict[str, Any]
+    ) -> GatewaySession | None:
+        if data.get("token") != self._token:
+            await socket.close(code=CLOSE_AUTHENTICATION_FAILED, message=b"Authentication failed.")
+            return None
+        self.identify_count += 1
+        session = GatewaySession(
+            session_id=secrets.token_hex(16), intents=int(data.get("intents", 0))
+        )
+        self.sessions[session.session_id] = session
+        session.socket = socket
+        world = self._world
+        ready = {
+            "v": 10,
+            "user": bot_self_payload(world.bot),
+            "guilds": [{"id": str(world.guild.id), "unavailable": True}],
+            "session_id": session.session_id,
+            "session_type": "normal",
+            "resume_gateway_url": self._resume_url(),
+            "application": {"id": str(world.bot.id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "user_settings": {},
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+        }
+        await self.dispatch_to(session, "READY", ready)
+        include_members = bool(session.intents & INTENT_GUILD_MEMBERS)
+        await self.dispatch_to(
+            session, "GUILD_CREATE", guild_create_payload(world, include_members=include_members)
+        )
+        return session
+
+    async def _resume(
+        self, socket: web.WebSocketResponse, data: dict[str, Any]
+    ) -> GatewaySession | None:
+        session = self.sessions.get(str(data.get("session_id")))
+        if session is None or session.ended or data.get("token") != self._token:
+            # The client starts over with IDENTIFY, as after a real invalid session.
+            await self._send(socket, {"op": 9, "d": False})
+            return None
+        self.resume_count += 1
+        if session.socket is not None and session.socket is not socket:
+            await self.drop(session.socket)
+        session.socket = socket
+        last_seen = int(data.get("seq") or 0)
+        for frame in session.sent:
+            if frame["s"] > last_seen:
+                await self._send(socket, frame)
+        await self.dispatch_to(session, "RESUMED", {})
+        self._resumed.set()
+        return session
+
+    async def _send_member_chunk(
+        self, socket: web.WebSocketResponse, session: GatewaySession, data: dict[str, Any]
+    ) -> None:
+        world = self._world
+        wanted = {int(uid) for uid in data.get("user_ids") or []}
+        query = str(data.get("query") or "").lower()
+        users = [world.users[uid] for uid in world.guild.member_ids]
+        if wanted:
+            users = [u for u in users if u.id in wanted]
+        elif query:
+            users = [u for u in users if u.username.lower().startswith(query)]
+        chunk: dict[str, Any] = {
+            "guild_id": str(world.guild.id),
+            "members": [member_payload(world, u) for u in users],
+            "chunk_index": 0,
+            "chunk_count": 1,
+        }
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        await self.dispatch_to(session, "GUILD_MEMBERS_CHUNK", chunk)
+
+    async def dispatch(
+        self, event: str, data: dict[str, Any], *, intent: int | None = None
+    ) -> None:
+        """Send an event to every session that asked for it; offline sessions keep it for RESUME."""
+        for session in self.live_sessions:
+            if session.wants(intent):
+                await self.dispatch_to(session, event, data)
+
+    async def dispatch_to(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
+        session.sequence += 1
+        frame = {"op": 0, "t": event, "s": session.sequence, "d": data}
+        session.sent.append(frame)
+        if session.socket is not None and not session.socket.closed:
+            await self._send(session.socket, frame)
+
+    async def _send(self, socket: web.WebSocketResponse, frame: dict[str, Any]) -> None:
+        frame.setdefault("s", None)
+        frame.setdefault("t", None)
+        self._on_activity()
+        # If the client is gone, a RESUME replays the frame from `sent`.
+        with contextlib.suppress(ConnectionError):
+            await socket.send_str(json.dumps(frame))
+
+    async def drop(self, socket: web.WebSocketResponse, code: int = 4000) -> None:
+        self._dropping.add(id(socket))
+        await socket.close(code=code, message=b"Emulated connection drop")
+
+    async def drop_connections(self) -> None:
+        """Close every client connection the way a network blip does: resumable."""
+        for session in self.live_sessions:
+            if session.socket is not None:
+                await self.drop(session.socket)
+
+    async def wait_for_resume(self, count: int, *, max_wait: float = 5.0) -> None:
+        """Wait until `count` RESUMEs have succeeded in total."""
+        async with asyncio.timeout(max_wait):
+            while self.resume_count < count:
+                self._resumed.clear()
+                await self._resumed.wait()

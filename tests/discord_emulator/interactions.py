@@ -1,0 +1,208 @@
+"""Interactions a user starts: their token, deadline and responses, and their Gateway payload."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tests.discord_emulator.errors import Failure
+from tests.discord_emulator.message_snapshot import MessageSnapshot, ModalSnapshot
+from tests.discord_emulator.payloads import channel_payload, member_payload, user_payload
+from tests.discord_emulator.world import ChannelType, World
+
+if TYPE_CHECKING:
+    from tests.discord_emulator.clock import VirtualClock
+
+FIRST_RESPONSE_DEADLINE = 3.0  # seconds, real time
+TOKEN_LIFETIME = 15 * 60.0  # seconds, virtual time
+
+
+class InteractionType(enum.IntEnum):
+    APPLICATION_COMMAND = 2
+    MESSAGE_COMPONENT = 3
+    MODAL_SUBMIT = 5
+
+
+class CallbackType(enum.IntEnum):
+    CHANNEL_MESSAGE_WITH_SOURCE = 4
+    DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE = 5
+    DEFERRED_UPDATE_MESSAGE = 6
+    UPDATE_MESSAGE = 7
+    MODAL = 9
+
+
+class InteractionFailed(AssertionError):
+    """The user saw "This interaction failed": no first response within 3 seconds."""
+
+
+class EmulatedInteraction:
+    """One interaction, from the user's click to the bot's last followup.
+
+    Tests get it back from `EmulatedUser.slash/click/select/submit_modal` and await
+    `first_response()`. `response_latency` is the real time from dispatch to the bot's
+    first callback, which is what Discord's 3-second rule measures.
+    """
+
+    def __init__(
+        self,
+        *,
+        world: World,
+        clock: VirtualClock,
+        kind: InteractionType,
+        user_id: int,
+        channel_id: int,
+        source_message_id: int | None,
+        data: dict[str, Any],
+        description: str,
+        deadline: float,
+        on_failure: Callable[[Failure], None],
+    ) -> None:
+        self.id = world.ids.next()
+        self.token = "emulated." + secrets.token_urlsafe(48)
+        self.kind = kind
+        self.user_id = user_id
+        self.channel_id = channel_id
+        channel = world.channels[channel_id]
+        self.guild_id = channel.guild_id
+        self.source_message_id = source_message_id
+        self.data = data
+        self.description = description
+        self._world = world
+        self._clock = clock
+        self._on_failure = on_failure
+        self.issued_at = clock.now()
+        loop = asyncio.get_running_loop()
+        self.dispatched_at = loop.time()
+        self.deadline = deadline
+        self.response_type: CallbackType | None = None
+        self.response_latency: float | None = None
+        self.failed = False
+        self.original_message_id: int | None = None
+        self.followup_ids: list[int] = []
+        self.modal_data: dict[str, Any] | None = None
+        self._settled = asyncio.Event()
+        self._deadline_timer = loop.call_later(deadline, self._miss_deadline)
+
+    def __repr__(self) -> str:
+        return (
+            f"<EmulatedInteraction {self.description} id={self.id} response={self.response_type!r}>"
+        )
+
+    # the emulator's side -----------------------------------------------------------
+
+    def token_expired(self) -> bool:
+        return self._clock.now() - self.issued_at > TOKEN_LIFETIME
+
+    def too_late(self) -> bool:
+        return self.failed or asyncio.get_running_loop().time() - self.dispatched_at > self.deadline
+
+    def acknowledge(self, response_type: CallbackType) -> None:
+        self.response_type = response_type
+        self.response_latency = asyncio.get_running_loop().time() - self.dispatched_at
+        self._deadline_timer.cancel()
+        self._settled.set()
+
+    def _miss_deadline(self) -> None:
+        if self.response_type is not None:
+            return
+        self.failed = True
+        self._settled.set()
+        self._on_failure(
+            Failure(
+                f"{self.description}: no response within {self.deadline:g} s",
+                detail="the user saw 'This interaction failed'",
+            )
+        )
+
+    def cancel_deadline(self) -> None:
+        self._deadline_timer.cancel()
+
+    @property
+    def in_flight(self) -> bool:
+        """Unanswered, or deferred with the "thinking..." placeholder still showing."""
+        if self.failed:
+            return False
+        if self.response_type is None:
+            return True
+        if self.response_type is CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE:
+            original = self._world.messages.get(self.original_message_id or 0)
+            return original is not None and original.loading and not original.deleted
+        return False
+
+    # the test's side ---------------------------------------------------------------
+
+    async def first_response(self) -> CallbackType:
+        """Wait for the bot's first callback; raise `InteractionFailed` if it came too late.
+
+        Returns by the deadline at the latest, so it never hangs a test.
+        """
+        async with asyncio.timeout(self.deadline + 1.0):
+            await self._settled.wait()
+        if self.failed or self.response_type is None:
+            raise InteractionFailed(
+                f"{self.description}: the bot did not respond within {self.deadline:g} s"
+            )
+        return self.response_type
+
+    @property
+    def message(self) -> MessageSnapshot | None:
+        """The response message (@original) as it reads now, if there is one."""
+        message = self._world.messages.get(self.original_message_id or 0)
+        if message is None or message.deleted:
+            return None
+        return MessageSnapshot.of(message)
+
+    @property
+    def followups(self) -> list[MessageSnapshot]:
+        found = [self._world.messages.get(mid) for mid in self.followup_ids]
+        return [MessageSnapshot.of(m) for m in found if m is not None and not m.deleted]
+
+    @property
+    def modal(self) -> ModalSnapshot | None:
+        if self.modal_data is None:
+            return None
+        return ModalSnapshot(
+            custom_id=str(self.modal_data.get("custom_id")),
+            title=str(self.modal_data.get("title")),
+            components=tuple(self.modal_data.get("components") or ()),
+        )
+
+
+def interaction_payload(
+    world: World, interaction: EmulatedInteraction, *, message: dict[str, Any] | None
+) -> dict[str, Any]:
+    """INTERACTION_CREATE as Discord sends it: member in guilds, user in DMs, no guild_id in DMs."""
+    user = world.users[interaction.user_id]
+    channel = world.channels[interaction.channel_id]
+    payload: dict[str, Any] = {
+        "id": str(interaction.id),
+        "application_id": str(world.bot.id),
+        "type": int(interaction.kind),
+        "data": interaction.data,
+        "token": interaction.token,
+        "version": 1,
+        "channel_id": str(channel.id),
+        "channel": channel_payload(world, channel),
+        "locale": "en-US",
+        "app_permissions": "0",
+        "entitlements": [],
+        "attachment_size_limit": 10 * 1024 * 1024,
+    }
+    if channel.type is ChannelType.DM:
+        payload["user"] = user_payload(user)
+        payload["context"] = 1
+        payload["authorizing_integration_owners"] = {"0": str(world.guild.id)}
+    else:
+        payload["guild_id"] = str(world.guild.id)
+        payload["guild"] = {"id": str(world.guild.id), "locale": "en-US", "features": []}
+        payload["guild_locale"] = "en-US"
+        payload["member"] = member_payload(world, user)
+        payload["context"] = 0
+        payload["authorizing_integration_owners"] = {"0": str(world.guild.id)}
+        payload["app_permissions"] = member_payload(world, world.bot)["permissions"]
+    if message is not None:
+        payload["message"] = message
+    return payload

@@ -1,0 +1,186 @@
+"""Creating, editing and deleting messages: the store, the Gateway events, the transcript."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tests.discord_emulator.gateway import (
+    INTENT_DIRECT_MESSAGES,
+    INTENT_GUILD_MESSAGES,
+    INTENT_MESSAGE_CONTENT,
+    Gateway,
+)
+from tests.discord_emulator.limits import (
+    MESSAGE_FLAG_COMPONENTS_V2,
+    MESSAGE_FLAG_EPHEMERAL,
+    check_message,
+)
+from tests.discord_emulator.message_bodies import MessageBody, UploadedFile
+from tests.discord_emulator.payloads import message_payload
+from tests.discord_emulator.transcript import Action, Transcript
+from tests.discord_emulator.world import AttachmentRecord, ChannelRecord, MessageRecord, World
+
+SUPPRESS_EMBEDS = 1 << 2
+SUPPRESS_NOTIFICATIONS = 1 << 12
+# The flags a message may be created with; Discord silently drops any other bit (ephemeral
+# included) outside an interaction response.
+CREATABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | MESSAGE_FLAG_COMPONENTS_V2
+LOADING_FLAG = 1 << 7
+
+
+class MessageWriter:
+    def __init__(
+        self,
+        world: World,
+        gateway: Gateway,
+        transcript: Transcript,
+        base_url: Callable[[], str],
+    ) -> None:
+        self._world = world
+        self._gateway = gateway
+        self._transcript = transcript
+        self._base_url = base_url
+
+    def payload(self, message: MessageRecord) -> dict[str, Any]:
+        return message_payload(self._world, message, base_url=self._base_url())
+
+    # building ----------------------------------------------------------------------
+
+    def _attachments(
+        self, listed: Sequence[dict[str, Any]], files: Sequence[UploadedFile]
+    ) -> list[AttachmentRecord]:
+        described = {str(entry.get("id")): entry for entry in listed}
+        records = []
+        for upload in files:
+            entry = described.get(str(upload.index), {})
+            records.append(
+                AttachmentRecord(
+                    id=self._world.ids.next(),
+                    filename=str(entry.get("filename") or upload.filename),
+                    data=upload.data,
+                    content_type=upload.content_type,
+                    description=entry.get("description"),
+                )
+            )
+        return records
+
+    def build(
+        self,
+        body: MessageBody,
+        *,
+        channel: ChannelRecord,
+        author_id: int,
+        allowed_flags: int = CREATABLE_FLAGS,
+        error_prefix: tuple[str | int, ...] = (),
+        message_type: int = 0,
+    ) -> MessageRecord:
+        """A new message from a request body, checked against Discord's limits; not stored yet."""
+        payload = body.payload
+        check_message(
+            payload, attachment_count=len(body.files), require_body=True, prefix=error_prefix
+        )
+        flags = int(payload.get("flags") or 0) & allowed_flags
+        reference = payload.get("message_reference")
+        return MessageRecord(
+            id=self._world.ids.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author_id=author_id,
+            created_at=self._world.clock.iso_now(),
+            type=19 if reference else message_type,
+            content=str(payload.get("content") or ""),
+            embeds=copy.deepcopy(list(payload.get("embeds") or [])),
+            components=copy.deepcopy(list(payload.get("components") or [])),
+            attachments=self._attachments(payload.get("attachments") or [], body.files),
+            flags=flags,
+            message_reference=reference,
+        )
+
+    def apply_edit(
+        self,
+        message: MessageRecord,
+        body: MessageBody,
+        *,
+        error_prefix: tuple[str | int, ...] = (),
+    ) -> None:
+        """Replace the fields the body names; Discord keeps the ones it leaves out."""
+        payload = body.payload
+        content = (payload["content"] or "") if "content" in payload else message.content
+        embeds = (payload["embeds"] or []) if "embeds" in payload else message.embeds
+        components = (
+            (payload["components"] or []) if "components" in payload else message.components
+        )
+        attachments = list(message.attachments)
+        if "attachments" in payload:
+            kept_ids = {str(entry.get("id")) for entry in payload["attachments"] or []}
+            attachments = [a for a in attachments if str(a.id) in kept_ids]
+            new_files = [f for f in body.files if str(f.index) in kept_ids]
+            attachments += self._attachments(payload["attachments"] or [], new_files)
+        else:
+            attachments += self._attachments([], body.files)
+        flags = message.flags
+        if "flags" in payload and payload["flags"] is not None:
+            # Only "suppress embeds" may change on an edit; ephemerality never does.
+            flags = (flags & ~SUPPRESS_EMBEDS) | (int(payload["flags"]) & SUPPRESS_EMBEDS)
+        merged = {"content": content, "embeds": embeds, "components": components, "flags": flags}
+        check_message(
+            merged, attachment_count=len(attachments), require_body=True, prefix=error_prefix
+        )
+        message.content = str(content)
+        message.embeds = copy.deepcopy(list(embeds))
+        message.components = copy.deepcopy(list(components))
+        message.attachments = attachments
+        message.flags = flags & ~LOADING_FLAG
+        message.loading = False
+        message.edited_at = self._world.clock.iso_now()
+
+    # publishing --------------------------------------------------------------------
+
+    def _intent_for(self, message: MessageRecord) -> int:
+        return INTENT_GUILD_MESSAGES if message.guild_id is not None else INTENT_DIRECT_MESSAGES
+
+    async def publish_create(
+        self, message: MessageRecord, action: Action, *, response_type: int | None = None
+    ) -> dict[str, Any]:
+        self._world.add_message(message)
+        if message.author_id == self._world.bot.id and not message.loading:
+            self._transcript.record_message(action, message, response_type=response_type)
+        payload = self.payload(message)
+        # The bot never receives events for ephemeral messages.
+        if not message.flags & MESSAGE_FLAG_EPHEMERAL and not message.loading:
+            await self._dispatch_message("MESSAGE_CREATE", message)
+        return payload
+
+    async def publish_update(
+        self, message: MessageRecord, action: Action, *, response_type: int | None = None
+    ) -> dict[str, Any]:
+        self._transcript.record_message(action, message, response_type=response_type)
+        if not message.flags & MESSAGE_FLAG_EPHEMERAL:
+            await self._dispatch_message("MESSAGE_UPDATE", message)
+        return self.payload(message)
+
+    async def publish_delete(self, message: MessageRecord, action: Action) -> None:
+        message.deleted = True
+        self._transcript.record_message(action, message)
+        if message.flags & MESSAGE_FLAG_EPHEMERAL:
+            return
+        event: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel_id)}
+        if message.guild_id is not None:
+            event["guild_id"] = str(message.guild_id)
+        await self._gateway.dispatch("MESSAGE_DELETE", event, intent=self._intent_for(message))
+
+    async def _dispatch_message(self, event: str, message: MessageRecord) -> None:
+        intent = self._intent_for(message)
+        for session in self._gateway.live_sessions:
+            if not session.wants(intent):
+                continue
+            payload = self.payload(message)
+            if not session.wants(INTENT_MESSAGE_CONTENT) and not self._content_exempt(message):
+                # Without the message content intent Discord blanks other users' messages.
+                payload.update(content="", embeds=[], attachments=[], components=[])
+            await self._gateway.dispatch_to(session, event, payload)
+
+    def _content_exempt(self, message: MessageRecord) -> bool:
+        return message.author_id == self._world.bot.id or message.guild_id is None

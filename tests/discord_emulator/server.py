@@ -1,0 +1,326 @@
+"""The emulated Discord: an aiohttp server with the REST API and Gateway a bot uses."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from tests.discord_emulator.application_commands import CommandRegistry
+from tests.discord_emulator.clock import VirtualClock
+from tests.discord_emulator.errors import DiscordError, Failure
+from tests.discord_emulator.faults import Faults, fault_response
+from tests.discord_emulator.gateway import Gateway
+from tests.discord_emulator.http_responses import error_response, json_response
+from tests.discord_emulator.interactions import (
+    FIRST_RESPONSE_DEADLINE,
+    EmulatedInteraction,
+    InteractionType,
+    interaction_payload,
+)
+from tests.discord_emulator.message_writes import MessageWriter
+from tests.discord_emulator.rest_channels import ChannelRoutes
+from tests.discord_emulator.rest_commands import CommandRoutes
+from tests.discord_emulator.rest_identity import IdentityRoutes
+from tests.discord_emulator.rest_interactions import InteractionRoutes
+from tests.discord_emulator.rest_messages import MessageRoutes
+from tests.discord_emulator.snowflakes import SnowflakeFactory
+from tests.discord_emulator.transcript import Transcript
+from tests.discord_emulator.users import EmulatedUser
+from tests.discord_emulator.world import ChannelRecord, World
+
+_log = logging.getLogger(__name__)
+
+API_PREFIX = "/api/v10"
+GATEWAY_PATH = "/gateway"
+RESUME_GATEWAY_PATH = "/gateway-resume"
+# Routes an interaction token authorises; every other REST call needs the bot token.
+_TOKENLESS_PREFIXES = (API_PREFIX + "/interactions/", API_PREFIX + "/webhooks/", "/attachments/")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class DiscordEmulator:
+    """One guild with a text channel, some human members and the bot, served on localhost.
+
+    Use `start()`/`stop()` (or `async with`), point discord.py at `api_base` and
+    `gateway_url` (see `clients.py`), then drive it through `EmulatedUser`s.
+    """
+
+    def __init__(
+        self,
+        *,
+        bot_token: str = "emulated-bot-token",
+        member_names: tuple[str, ...] = ("ana", "ben", "cara"),
+        channel_name: str = "general",
+        response_deadline: float = FIRST_RESPONSE_DEADLINE,
+    ) -> None:
+        self.bot_token = bot_token
+        self.response_deadline = response_deadline
+        self.clock = VirtualClock()
+        self.ids = SnowflakeFactory()
+        self.world = World(self.clock, self.ids)
+        self.channel: ChannelRecord = self.world.add_text_channel(channel_name)
+        self.transcript = Transcript(self.world)
+        self.faults = Faults()
+        self.failures: list[Failure] = []
+        # Set by tests that expect failures and check them some other way.
+        self.tolerate_failures = False
+        self.commands = CommandRegistry(self.ids, self.world.bot.id)
+        self.interactions: dict[int, EmulatedInteraction] = {}
+        self.interactions_by_token: dict[str, EmulatedInteraction] = {}
+        self.requests: list[tuple[str, str, int]] = []  # (method, path, status) of every request
+        self.gateway = Gateway(
+            self.world,
+            token=bot_token,
+            resume_url=lambda: self.base_ws_url + RESUME_GATEWAY_PATH,
+            on_activity=self._touch,
+        )
+        self.writer = MessageWriter(
+            self.world, self.gateway, self.transcript, lambda: self.base_url
+        )
+        self.users: dict[str, EmulatedUser] = {}
+        for name in member_names:
+            self.add_user(name)
+        self._pending_requests = 0
+        self._last_activity = asyncio.get_running_loop().time()
+        self._activity = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self._host = "127.0.0.1"
+        self._port = 0
+
+    # lifecycle ---------------------------------------------------------------------
+
+    def _app(self) -> web.Application:
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        app.router.add_get(GATEWAY_PATH + "{tail:/?}", self.gateway.handle)
+        app.router.add_get(RESUME_GATEWAY_PATH + "{tail:/?}", self.gateway.handle)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._attachment)
+        for routes in (
+            IdentityRoutes(self),
+            CommandRoutes(self),
+            MessageRoutes(self),
+            ChannelRoutes(self),
+            InteractionRoutes(self),
+        ):
+            routes.add_to(app, API_PREFIX)
+        return app
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._runner = web.AppRunner(self._app(), handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        address = self._runner.addresses[0]
+        self._host, self._port = address[0], int(address[1])
+
+    async def stop(self) -> None:
+        for interaction in self.interactions.values():
+            interaction.cancel_deadline()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> DiscordEmulator:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    # where clients connect ---------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self._host}:{self._port}"
+
+    @property
+    def base_ws_url(self) -> str:
+        return f"ws://{self._host}:{self._port}"
+
+    @property
+    def api_base(self) -> str:
+        """The value for `discord.http.Route.BASE` (the bot's `[discord] api_base`)."""
+        return self.base_url + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        """The value for `DiscordWebSocket.DEFAULT_GATEWAY` (the bot's `[discord] gateway_url`)."""
+        return self.base_ws_url + GATEWAY_PATH + "/"
+
+    def bot_config(self) -> dict[str, str]:
+        """The `[discord]` settings that point the bot at this emulator."""
+        return {"api_base": self.api_base, "gateway_url": self.gateway_url, "token": self.bot_token}
+
+    # the people --------------------------------------------------------------------
+
+    def add_user(self, name: str, *, member: bool = True) -> EmulatedUser:
+        record = self.world.add_member(name) if member else self.world.add_user(name)
+        user = EmulatedUser(self, record)
+        self.users[name] = user
+        return user
+
+    def user(self, name: str) -> EmulatedUser:
+        return self.users[name]
+
+    @property
+    def bot_user_id(self) -> int:
+        return self.world.bot.id
+
+    @property
+    def guild_id(self) -> int:
+        return self.world.guild.id
+
+    # time --------------------------------------------------------------------------
+
+    def advance(self, seconds: float) -> None:
+        """Skip virtual time: interaction tokens age, the 3-second rule does not."""
+        self.clock.advance(seconds)
+
+    # failures ----------------------------------------------------------------------
+
+    def record_failure(self, failure: Failure) -> None:
+        _log.warning("Discord emulator: %s", failure)
+        self.failures.append(failure)
+        self._touch()
+
+    def take_failures(self) -> list[Failure]:
+        """Return and forget the failures so far: for tests that provoke them on purpose."""
+        taken, self.failures = self.failures, []
+        return taken
+
+    def assert_no_failures(self) -> None:
+        if self.failures:
+            listed = "\n".join(f"  - {f}" for f in self.failures)
+            raise AssertionError(f"the bot did things Discord would refuse:\n{listed}")
+
+    # interactions ------------------------------------------------------------------
+
+    async def start_interaction(
+        self,
+        *,
+        kind: InteractionType,
+        user_id: int,
+        channel_id: int,
+        data: dict[str, Any],
+        description: str,
+        source_message_id: int | None = None,
+    ) -> EmulatedInteraction:
+        interaction = EmulatedInteraction(
+            world=self.world,
+            clock=self.clock,
+            kind=kind,
+            user_id=user_id,
+            channel_id=channel_id,
+            source_message_id=source_message_id,
+            data=data,
+            description=description,
+            deadline=self.response_deadline,
+            on_failure=self.record_failure,
+        )
+        self.interactions[interaction.id] = interaction
+        self.interactions_by_token[interaction.token] = interaction
+        message = None
+        if source_message_id is not None:
+            message = self.writer.payload(self.world.message(source_message_id))
+        await self.gateway.dispatch(
+            "INTERACTION_CREATE", interaction_payload(self.world, interaction, message=message)
+        )
+        return interaction
+
+    # waiting for the bot -----------------------------------------------------------
+
+    def _touch(self) -> None:
+        self._last_activity = asyncio.get_running_loop().time()
+        self._activity.set()
+
+    def _busy_with(self) -> list[str]:
+        busy = (
+            [f"{self._pending_requests} request(s) in progress"] if self._pending_requests else []
+        )
+        busy += [f"unanswered: {i.description}" for i in self.interactions.values() if i.in_flight]
+        return busy
+
+    async def idle(self, *, quiet: float = 0.03, max_wait: float = 5.0) -> None:
+        """Wait until every interaction is answered, no request is in progress, and the bot
+        has been silent for `quiet` seconds (so a followup after a defer counts too)."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + max_wait
+        while True:
+            self._activity.clear()
+            silent_for = loop.time() - self._last_activity
+            if not self._busy_with() and silent_for >= quiet:
+                return
+            wait = quiet - silent_for if not self._busy_with() else give_up - loop.time()
+            if loop.time() >= give_up:
+                raise TimeoutError(
+                    f"bot not idle after {max_wait} s: {'; '.join(self._busy_with())}"
+                )
+            try:
+                async with asyncio.timeout(max(0.0, min(wait, give_up - loop.time()))):
+                    await self._activity.wait()
+            except TimeoutError:
+                pass
+
+    # HTTP plumbing -----------------------------------------------------------------
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not request.path.startswith(API_PREFIX):
+            return await handler(request)
+        self._pending_requests += 1
+        self._touch()
+        try:
+            response = await self._answer(request, handler)
+            self.requests.append((request.method, request.path, response.status))
+            return response
+        finally:
+            self._pending_requests -= 1
+            self._touch()
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        path = request.path[len(API_PREFIX) :]
+        resource = request.match_info.route.resource
+        template = resource.canonical[len(API_PREFIX) :] if resource is not None else path
+        fault = self.faults.take(request.method, template, path)
+        if fault is not None:
+            return fault_response(fault)
+        authorised = request.headers.get("Authorization") == f"Bot {self.bot_token}"
+        if not authorised and not request.path.startswith(_TOKENLESS_PREFIXES):
+            return self._refuse(request, DiscordError(401, 0, "401: Unauthorized"))
+        try:
+            return await handler(request)
+        except DiscordError as error:
+            return self._refuse(request, error)
+        except web.HTTPNotFound:
+            return self._refuse(request, DiscordError(404, 0, "404: Not Found"), unemulated=True)
+        except web.HTTPMethodNotAllowed:
+            return self._refuse(
+                request, DiscordError(405, 0, "405: Method Not Allowed"), unemulated=True
+            )
+
+    def _refuse(
+        self, request: web.Request, error: DiscordError, *, unemulated: bool = False
+    ) -> web.Response:
+        what = f"{request.method} {request.path[len(API_PREFIX) :]}"
+        if unemulated:
+            what += " (a route the emulator does not implement; add it if Discord has it)"
+        detail = error.message
+        if error.errors:
+            detail += f": {error.errors}"
+        self.record_failure(Failure(what, status=error.status, code=error.code, detail=detail))
+        return error_response(error)
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        message_attachments = (a for m in self.world.messages.values() for a in m.attachments)
+        wanted = int(request.match_info["attachment_id"])
+        for attachment in message_attachments:
+            if attachment.id == wanted:
+                return web.Response(
+                    body=attachment.data,
+                    content_type=attachment.content_type or "application/octet-stream",
+                )
+        return json_response({"message": "Not Found", "code": 0}, status=404)

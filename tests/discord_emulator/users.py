@@ -1,0 +1,280 @@
+"""The test's hands: a human member who runs commands, clicks, picks and reads."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tests.discord_emulator.application_commands import CommandInvocation, OptionValue
+from tests.discord_emulator.errors import ImpossibleUserAction
+from tests.discord_emulator.interactions import EmulatedInteraction, InteractionType
+from tests.discord_emulator.message_snapshot import MessageSnapshot, ModalField
+from tests.discord_emulator.payloads import member_payload, user_payload
+from tests.discord_emulator.transcript import Action
+from tests.discord_emulator.world import ChannelRecord, MessageRecord, UserRecord
+
+if TYPE_CHECKING:
+    from tests.discord_emulator.server import DiscordEmulator
+
+ChannelRef = ChannelRecord | int | None
+MessageRef = MessageSnapshot | MessageRecord | int
+
+USER_SELECT = 5
+
+
+class EmulatedUser:
+    """A member of the emulated guild, acting only through what Discord's client allows."""
+
+    def __init__(self, emulator: DiscordEmulator, record: UserRecord) -> None:
+        self._emulator = emulator
+        self._world = emulator.world
+        self.record = record
+        self._submitted_modals: set[int] = set()
+
+    def __repr__(self) -> str:
+        return f"<EmulatedUser {self.name} id={self.id}>"
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def name(self) -> str:
+        return self.record.username
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    @property
+    def dm(self) -> ChannelRecord:
+        """This user's DM channel with the bot."""
+        return self._world.dm_channel_with(self.id)
+
+    def close_dms(self) -> None:
+        """From now on the bot cannot DM this user (403, code 50007)."""
+        self.record.dms_open = False
+
+    def open_dms(self) -> None:
+        self.record.dms_open = True
+
+    # where ----------------------------------------------------------------------------
+
+    def _channel(self, channel: ChannelRef) -> ChannelRecord:
+        if channel is None:
+            found = self._emulator.channel
+        else:
+            found = self._world.channels.get(channel if isinstance(channel, int) else channel.id)
+        if found is None or not self._world.can_see_channel(self.id, found):
+            raise ImpossibleUserAction(f"{self.name} cannot see channel {channel!r}")
+        return found
+
+    def _message(self, message: MessageRef) -> MessageRecord:
+        message_id = message if isinstance(message, int) else message.id
+        found = self._world.messages.get(message_id)
+        if found is None or not self._world.can_see_message(self.id, found):
+            raise ImpossibleUserAction(f"{self.name} cannot see message {message_id}")
+        return found
+
+    # reading --------------------------------------------------------------------------
+
+    def can_see(self, message: MessageRef) -> bool:
+        message_id = message if isinstance(message, int) else message.id
+        found = self._world.messages.get(message_id)
+        return found is not None and self._world.can_see_message(self.id, found)
+
+    def message(self, message: MessageRef) -> MessageSnapshot:
+        """A message as it reads now; refused if this user cannot see it."""
+        return MessageSnapshot.of(self._message(message))
+
+    def messages(self, channel: ChannelRef = None) -> list[MessageSnapshot]:
+        """What this user sees in a channel, oldest first, their own ephemerals included."""
+        where = self._channel(channel)
+        return [
+            MessageSnapshot.of(m)
+            for m in self._world.messages_in(where.id)
+            if self._world.can_see_message(self.id, m)
+        ]
+
+    def last_message(self, channel: ChannelRef = None) -> MessageSnapshot:
+        seen = self.messages(channel)
+        if not seen:
+            raise ImpossibleUserAction(f"{self.name} sees no message in channel {channel!r}")
+        return seen[-1]
+
+    def ephemerals(self) -> list[MessageSnapshot]:
+        """Every live ephemeral message shown to this user, in any channel."""
+        return [
+            MessageSnapshot.of(m)
+            for m in self._world.messages.values()
+            if m.ephemeral_to == self.id and not m.deleted
+        ]
+
+    def dms(self) -> list[MessageSnapshot]:
+        return self.messages(self.dm)
+
+    def threads(self) -> list[ChannelRecord]:
+        return [t for t in self._world.threads() if self._world.can_see_channel(self.id, t)]
+
+    # acting ---------------------------------------------------------------------------
+
+    async def slash(
+        self, command: str, /, *, channel: ChannelRef = None, **options: OptionValue
+    ) -> EmulatedInteraction:
+        """Run `/command [group] [subcommand]` with options.
+
+        For example `await ana.slash("hanamikoji challenge", opponent=ben)`.
+        """
+        where = self._channel(channel)
+        words = command.removeprefix("/").split()
+        guild_id = where.guild_id
+        synced = self._emulator.commands.find(words[0], guild_id=guild_id)
+        invocation = CommandInvocation(self._world, in_guild=guild_id is not None)
+        data = invocation.data(synced, words[1:], options)
+        shown = " ".join(f"{k}:{v!r}" for k, v in options.items())
+        return await self._emulator.start_interaction(
+            kind=InteractionType.APPLICATION_COMMAND,
+            user_id=self.id,
+            channel_id=where.id,
+            data=data,
+            description=f"/{' '.join(words)} {shown}".rstrip() + f" by {self.name}",
+        )
+
+    async def click(self, message: MessageRef, button: str) -> EmulatedInteraction:
+        """Click the button with this label (or custom_id) on a message this user sees."""
+        record = self._message(message)
+        found = MessageSnapshot.of(record).button(button)
+        if found.disabled:
+            raise ImpossibleUserAction(f"button {button!r} on message {record.id} is disabled")
+        if found.custom_id is None:
+            raise ImpossibleUserAction(f"button {button!r} is a link; clicking it reaches no bot")
+        return await self._emulator.start_interaction(
+            kind=InteractionType.MESSAGE_COMPONENT,
+            user_id=self.id,
+            channel_id=record.channel_id,
+            source_message_id=record.id,
+            data={"custom_id": found.custom_id, "component_type": 2},
+            description=f"click on {button!r} by {self.name}",
+        )
+
+    async def select(
+        self, message: MessageRef, values: Sequence[str | int], *, select: str | None = None
+    ) -> EmulatedInteraction:
+        """Pick `values` in a message's select (by placeholder or custom_id, or its only one)."""
+        record = self._message(message)
+        found = MessageSnapshot.of(record).select(select)
+        if found.disabled:
+            raise ImpossibleUserAction(f"select {found.custom_id!r} is disabled")
+        picked = [str(v) for v in values]
+        if not found.min_values <= len(picked) <= found.max_values:
+            raise ImpossibleUserAction(
+                f"select {found.custom_id!r} takes {found.min_values}-{found.max_values} "
+                f"values, not {len(picked)}"
+            )
+        data: dict[str, Any] = {
+            "custom_id": found.custom_id,
+            "component_type": found.type,
+            "values": picked,
+        }
+        if found.type == USER_SELECT:
+            data["resolved"] = self._resolved_users(picked, in_guild=record.guild_id is not None)
+        else:
+            allowed = {o.value for o in found.options}
+            wrong = [v for v in picked if v not in allowed]
+            if wrong:
+                raise ImpossibleUserAction(f"select {found.custom_id!r} has no option(s) {wrong}")
+        return await self._emulator.start_interaction(
+            kind=InteractionType.MESSAGE_COMPONENT,
+            user_id=self.id,
+            channel_id=record.channel_id,
+            source_message_id=record.id,
+            data=data,
+            description=f"select {picked} in {found.custom_id!r} by {self.name}",
+        )
+
+    def _resolved_users(self, ids: Sequence[str], *, in_guild: bool) -> dict[str, Any]:
+        resolved: dict[str, Any] = {"users": {}}
+        for raw in ids:
+            user = self._world.users.get(int(raw))
+            if user is None:
+                raise ImpossibleUserAction(f"no user {raw} to pick")
+            resolved["users"][raw] = user_payload(user)
+            if in_guild and self._world.is_member(user.id):
+                resolved.setdefault("members", {})[raw] = member_payload(
+                    self._world, user, with_user=False
+                )
+        return resolved
+
+    async def submit_modal(
+        self, opened_by: EmulatedInteraction, values: Mapping[str, str | Sequence[str]]
+    ) -> EmulatedInteraction:
+        """Fill in and submit the modal the bot showed in answer to `opened_by`."""
+        modal = opened_by.modal
+        if opened_by.user_id != self.id or modal is None:
+            raise ImpossibleUserAction(
+                f"{self.name} has no modal open from {opened_by.description}"
+            )
+        if opened_by.id in self._submitted_modals:
+            raise ImpossibleUserAction(f"the modal {modal.title!r} was already submitted")
+        fields = {f.custom_id: f for f in modal.fields()}
+        unknown = sorted(set(values) - set(fields))
+        if unknown:
+            raise ImpossibleUserAction(f"modal {modal.title!r} has no field(s) {unknown}")
+        answers = {cid: self._modal_answer(field, values.get(cid)) for cid, field in fields.items()}
+        self._submitted_modals.add(opened_by.id)
+        return await self._emulator.start_interaction(
+            kind=InteractionType.MODAL_SUBMIT,
+            user_id=self.id,
+            channel_id=opened_by.channel_id,
+            source_message_id=opened_by.source_message_id,
+            data={
+                "custom_id": modal.custom_id,
+                "components": _submitted(list(modal.components), answers),
+            },
+            description=f"modal {modal.title!r} submitted by {self.name}",
+        )
+
+    def _modal_answer(self, field: ModalField, given: str | Sequence[str] | None) -> dict[str, Any]:
+        if field.type == 4:
+            text = given if isinstance(given, str) else (field.value or "")
+            if field.required and not text:
+                raise ImpossibleUserAction(f"modal field {field.custom_id!r} is required")
+            return {"type": 4, "custom_id": field.custom_id, "value": text}
+        picked = [given] if isinstance(given, str) else list(given or [])
+        if field.options and any(v not in field.options for v in picked):
+            raise ImpossibleUserAction(
+                f"modal select {field.custom_id!r} has no option(s) {picked}"
+            )
+        return {"type": field.type, "custom_id": field.custom_id, "values": picked}
+
+    async def say(self, content: str, *, channel: ChannelRef = None) -> MessageSnapshot:
+        """Post an ordinary message, which the bot receives as MESSAGE_CREATE."""
+        where = self._channel(channel)
+        message = MessageRecord(
+            id=self._world.ids.next(),
+            channel_id=where.id,
+            guild_id=where.guild_id,
+            author_id=self.id,
+            created_at=self._world.clock.iso_now(),
+            content=content,
+        )
+        await self._emulator.writer.publish_create(message, Action.MESSAGE_CREATE)
+        return MessageSnapshot.of(message)
+
+
+def _submitted(
+    components: list[dict[str, Any]], answers: Mapping[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The modal's layout as Discord submits it: same rows and labels, with the answers."""
+    submitted: list[dict[str, Any]] = []
+    for top in components:
+        if top.get("type") == 1:
+            inner = [
+                answers[c["custom_id"]]
+                for c in top.get("components") or []
+                if c.get("custom_id") in answers
+            ]
+            submitted.append({"type": 1, "components": inner})
+        elif top.get("type") == 18 and (top.get("component") or {}).get("custom_id") in answers:
+            submitted.append({"type": 18, "component": answers[top["component"]["custom_id"]]})
+    return submitted

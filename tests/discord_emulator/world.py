@@ -1,0 +1,252 @@
+"""What the emulated Discord knows: users, the guild, channels, threads and messages."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from tests.discord_emulator.clock import VirtualClock
+from tests.discord_emulator.errors import unknown_channel, unknown_message
+from tests.discord_emulator.snowflakes import SnowflakeFactory
+
+
+class ChannelType(enum.IntEnum):
+    GUILD_TEXT = 0
+    DM = 1
+    PUBLIC_THREAD = 11
+    PRIVATE_THREAD = 12
+
+
+THREAD_TYPES = frozenset({ChannelType.PUBLIC_THREAD, ChannelType.PRIVATE_THREAD})
+
+# Permissions of @everyone: what an ordinary member of a game server has.
+EVERYONE_PERMISSIONS = (
+    (1 << 6)  # add reactions
+    | (1 << 10)  # view channel
+    | (1 << 11)  # send messages
+    | (1 << 14)  # embed links
+    | (1 << 15)  # attach files
+    | (1 << 16)  # read message history
+    | (1 << 31)  # use application commands
+    | (1 << 35)  # create public threads
+    | (1 << 36)  # create private threads
+    | (1 << 38)  # send messages in threads
+)
+# The bot's role adds what a game bot needs to run threads and tidy its messages.
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | (1 << 13) | (1 << 34)  # manage messages, threads
+
+
+@dataclasses.dataclass
+class UserRecord:
+    id: int
+    username: str
+    bot: bool = False
+    dms_open: bool = True
+    global_name: str | None = None
+
+
+@dataclasses.dataclass
+class ChannelRecord:
+    id: int
+    type: ChannelType
+    name: str | None
+    guild_id: int | None
+    parent_id: int | None = None
+    owner_id: int | None = None
+    recipient_id: int | None = None  # the human in a DM with the bot
+    thread_member_ids: set[int] = dataclasses.field(default_factory=set)
+    created_at: str = ""
+    last_message_id: int | None = None
+    auto_archive_duration: int = 1440
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    message_count: int = 0
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+
+@dataclasses.dataclass
+class AttachmentRecord:
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+
+
+@dataclasses.dataclass
+class MessageRecord:
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author_id: int
+    created_at: str
+    type: int = 0
+    content: str = ""
+    embeds: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    components: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    attachments: list[AttachmentRecord] = dataclasses.field(default_factory=list)
+    flags: int = 0
+    edited_at: str | None = None
+    deleted: bool = False
+    ephemeral_to: int | None = None  # the only user who sees an ephemeral message
+    interaction_id: int | None = None  # the interaction whose response or followup this is
+    webhook_id: int | None = None
+    message_reference: dict[str, Any] | None = None
+    thread_id: int | None = None  # a thread started from this message
+    loading: bool = False  # a deferred "Bot is thinking..." placeholder
+
+
+@dataclasses.dataclass
+class Guild:
+    id: int
+    name: str
+    owner_id: int
+    member_ids: list[int]
+    bot_role_id: int
+    joined_at: str
+
+
+class World:
+    """Users, one guild and its channels, DMs and all messages, as Discord stores them."""
+
+    def __init__(self, clock: VirtualClock, ids: SnowflakeFactory) -> None:
+        self.clock = clock
+        self.ids = ids
+        self.users: dict[int, UserRecord] = {}
+        self.channels: dict[int, ChannelRecord] = {}
+        self.messages: dict[int, MessageRecord] = {}
+        self.bot = self.add_user("hanamikoji-bot", bot=True)
+        self.guild = Guild(
+            id=ids.next(),
+            name="Emulated Tea House",
+            owner_id=0,
+            member_ids=[self.bot.id],
+            bot_role_id=ids.next(),
+            joined_at=clock.iso_now(),
+        )
+
+    # users -------------------------------------------------------------------------
+
+    def add_user(self, username: str, *, bot: bool = False) -> UserRecord:
+        user = UserRecord(id=self.ids.next(), username=username, bot=bot, global_name=username)
+        self.users[user.id] = user
+        return user
+
+    def add_member(self, username: str) -> UserRecord:
+        user = self.add_user(username)
+        self.guild.member_ids.append(user.id)
+        if not self.guild.owner_id:
+            self.guild.owner_id = user.id
+        return user
+
+    def is_member(self, user_id: int) -> bool:
+        return user_id in self.guild.member_ids
+
+    # channels ----------------------------------------------------------------------
+
+    def add_text_channel(self, name: str) -> ChannelRecord:
+        channel = ChannelRecord(
+            id=self.ids.next(),
+            type=ChannelType.GUILD_TEXT,
+            name=name,
+            guild_id=self.guild.id,
+            created_at=self.clock.iso_now(),
+        )
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_thread(
+        self,
+        parent: ChannelRecord,
+        *,
+        name: str,
+        owner_id: int,
+        private: bool,
+        thread_id: int | None = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+    ) -> ChannelRecord:
+        thread = ChannelRecord(
+            id=thread_id or self.ids.next(),
+            type=ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD,
+            name=name,
+            guild_id=self.guild.id,
+            parent_id=parent.id,
+            owner_id=owner_id,
+            thread_member_ids={owner_id},
+            created_at=self.clock.iso_now(),
+            auto_archive_duration=auto_archive_duration,
+            invitable=invitable,
+        )
+        self.channels[thread.id] = thread
+        return thread
+
+    def dm_channel_with(self, user_id: int) -> ChannelRecord:
+        """The bot's DM channel with a user, created on first use as Discord does."""
+        for channel in self.channels.values():
+            if channel.type is ChannelType.DM and channel.recipient_id == user_id:
+                return channel
+        channel = ChannelRecord(
+            id=self.ids.next(),
+            type=ChannelType.DM,
+            name=None,
+            guild_id=None,
+            recipient_id=user_id,
+            created_at=self.clock.iso_now(),
+        )
+        self.channels[channel.id] = channel
+        return channel
+
+    def channel(self, channel_id: int) -> ChannelRecord:
+        try:
+            return self.channels[channel_id]
+        except KeyError:
+            raise unknown_channel() from None
+
+    def guild_channels(self) -> list[ChannelRecord]:
+        return [c for c in self.channels.values() if c.guild_id is not None and not c.is_thread]
+
+    def threads(self) -> list[ChannelRecord]:
+        return [c for c in self.channels.values() if c.is_thread]
+
+    def can_see_channel(self, user_id: int, channel: ChannelRecord) -> bool:
+        if user_id == self.bot.id:
+            return True
+        if channel.type is ChannelType.DM:
+            return channel.recipient_id == user_id
+        if not self.is_member(user_id):
+            return False
+        if channel.type is ChannelType.PRIVATE_THREAD:
+            return user_id in channel.thread_member_ids
+        return True
+
+    # messages ----------------------------------------------------------------------
+
+    def add_message(self, message: MessageRecord) -> MessageRecord:
+        self.messages[message.id] = message
+        channel = self.channels[message.channel_id]
+        channel.last_message_id = message.id
+        channel.message_count += 1
+        return message
+
+    def message(self, message_id: int) -> MessageRecord:
+        found = self.messages.get(message_id)
+        if found is None or found.deleted:
+            raise unknown_message()
+        return found
+
+    def can_see_message(self, user_id: int, message: MessageRecord) -> bool:
+        if message.deleted:
+            return False
+        if message.ephemeral_to is not None:
+            return message.ephemeral_to == user_id
+        return self.can_see_channel(user_id, self.channels[message.channel_id])
+
+    def messages_in(self, channel_id: int) -> list[MessageRecord]:
+        """Live messages of a channel, oldest first, ephemerals included."""
+        return [m for m in self.messages.values() if m.channel_id == channel_id and not m.deleted]
