@@ -1,0 +1,96 @@
+"""Typed refusals of the match service; ``message`` is short, user-facing, and quotes the input.
+
+:class:`engine.errors.IllegalDecision` passes through the service unchanged.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """Base of every refusal; show ``message`` to the user as it is."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+class MatchNotFound(ServiceError):
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        super().__init__(f"there is no match {match_id}")
+
+
+class MatchNotActive(ServiceError):
+    """The match exists but is not being played (still a challenge, over, or broken)."""
+
+    def __init__(self, match_id: int, status: str) -> None:
+        self.match_id = match_id
+        self.status = status
+        super().__init__(f"match {match_id} is {status}, not being played")
+
+
+class ChallengeNotPending(ServiceError):
+    """Accept, decline or cancel on a challenge that was already answered."""
+
+    def __init__(self, match_id: int, status: str) -> None:
+        self.match_id = match_id
+        self.status = status
+        super().__init__(f"challenge {match_id} is no longer open (it is {status})")
+
+
+class ChallengeExpired(ServiceError):
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        super().__init__(f"challenge {match_id} has expired")
+
+
+class NotYourMatch(ServiceError):
+    """Only the two players may act in a match (and only the right one on a challenge)."""
+
+    def __init__(self, match_id: int, user_id: int, why: str = "you are not playing in it") -> None:
+        self.match_id = match_id
+        self.user_id = user_id
+        super().__init__(f"user {user_id} cannot act in match {match_id}: {why}")
+
+
+class NotYourTurn(ServiceError):
+    def __init__(self, match_id: int, user_id: int, waiting_for: int | None) -> None:
+        self.match_id = match_id
+        self.user_id = user_id
+        self.waiting_for = waiting_for
+        super().__init__(f"it is not user {user_id}'s turn in match {match_id}")
+
+
+class StaleVersion(ServiceError):
+    """The submission was made on an older view; nothing was applied."""
+
+    def __init__(self, match_id: int, expected: int, current: int) -> None:
+        self.match_id = match_id
+        self.expected = expected
+        self.current = current
+        super().__init__(
+            f"match {match_id} has moved on (you saw version {expected}, it is now at "
+            f"{current}); look at the board again"
+        )
+
+
+class TooManyActiveMatches(ServiceError):
+    def __init__(self, user_id: int, limit: int) -> None:
+        self.user_id = user_id
+        self.limit = limit
+        super().__init__(f"user {user_id} already has {limit} open matches, the most allowed")
+
+
+class CannotChallengeSelf(ServiceError):
+    def __init__(self, user_id: int) -> None:
+        self.user_id = user_id
+        super().__init__(f"user {user_id} cannot challenge themselves")
+
+
+class InvalidRequest(ServiceError):
+    """An argument out of range, e.g. a turn timer of ``-5`` seconds or an unknown AI level."""
+
+
+class ServiceClosed(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("the match service is shutting down; try again in a moment")

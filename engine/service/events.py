@@ -1,0 +1,149 @@
+"""Domain events the service publishes to its subscribers, in the order things happened.
+
+Every event is public: it never holds a hand, a Secret or Trade-off card before scoring,
+the pile or the removed card. Private information is only reachable through
+:meth:`MatchService.view_for`. Seats are 0 and 1; ``user_id`` is the seat's user
+(:data:`~engine.store.rows.AI_USER_ID` for the AI).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.decisions import Competition, Gift
+from engine.notation import Move
+from engine.outcome import MatchOutcome, RoundResult
+from engine.state import Variant
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeIssued:
+    match_id: int
+    challenger_id: int
+    opponent_id: int
+    guild_id: int | None
+    channel_id: int | None
+    variant: Variant
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeAccepted:
+    match_id: int
+    challenger_id: int
+    opponent_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeDeclined:
+    match_id: int
+    challenger_id: int
+    opponent_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeCancelled:
+    match_id: int
+    challenger_id: int
+    opponent_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeExpired:
+    match_id: int
+    challenger_id: int
+    opponent_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    match_id: int
+    players: tuple[int, int]
+    first_player: int
+    """The seat that plays first in round 1 (drawn at random and recorded)."""
+    variant: Variant
+    ai_level: str | None
+    guild_id: int | None
+    channel_id: int | None
+    turn_deadline: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionApplied:
+    match_id: int
+    player: int
+    """The seat that decided."""
+    user_id: int
+    move: Move
+    """As a spectator sees it: ``1X``/``2XX`` for Secret and Trade-off, an offer without
+    its choice (``3EEG``), or a completed offer (``3EEG-E``) when ``player`` chose."""
+    version: int
+    """The match version after this decision."""
+    automatic: bool
+    """True when the turn timer ran out and the AI played for the absent player."""
+    turn_deadline: float | None
+    """The deadline for the next decision (None when the match ended)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceNeeded:
+    """A Gift or Competition waits for ``player`` to take cards."""
+
+    match_id: int
+    player: int
+    user_id: int
+    offer: Gift | Competition
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored:
+    match_id: int
+    result: RoundResult
+    """Includes both revealed Secrets."""
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """``player``'s turn timer runs out soon (sent once per turn)."""
+
+    match_id: int
+    player: int
+    user_id: int
+    deadline: float
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    match_id: int
+    players: tuple[int, int]
+    outcome: MatchOutcome
+    winner_id: int | None
+    """None for a draw."""
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchBroken:
+    """A stored match no longer replays through the engine; it was set aside at start-up."""
+
+    match_id: int
+    reason: str
+
+
+Event = (
+    ChallengeIssued
+    | ChallengeAccepted
+    | ChallengeDeclined
+    | ChallengeCancelled
+    | ChallengeExpired
+    | MatchStarted
+    | DecisionApplied
+    | ChoiceNeeded
+    | RoundScored
+    | Reminder
+    | MatchEnded
+    | MatchBroken
+)

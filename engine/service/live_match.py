@@ -1,0 +1,113 @@
+"""A match the service holds in memory: its stored info, its game state and its timers.
+
+Only committed state is ever visible here: a decision is tried on a clone of the state,
+written, and the clone becomes current after the commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import replace
+
+from engine.ai.agent import Agent
+from engine.decisions import (
+    Competition,
+    CompetitionChoice,
+    Decision,
+    Gift,
+    GiftChoice,
+    Secret,
+    TradeOff,
+    parse_decision,
+)
+from engine.errors import HanamikojiError
+from engine.notation import HiddenAction, Move
+from engine.state import GameState
+from engine.store.rows import DecisionRow, MatchInfo
+
+
+class ReplayError(Exception):
+    """Stored decisions that the engine no longer accepts."""
+
+
+class LiveMatch:
+    __slots__ = (
+        "agent",
+        "ai_rng",
+        "ai_task",
+        "deadline",
+        "info",
+        "last_automatic",
+        "lock",
+        "reminded_version",
+        "state",
+        "timer",
+    )
+
+    def __init__(self, info: MatchInfo, state: GameState | None = None) -> None:
+        self.info = info
+        """As of the last status change; version and deadline are kept below."""
+        self.state = state
+        """None while the match is a pending challenge."""
+        self.lock = asyncio.Lock()
+        self.deadline = info.turn_deadline
+        self.reminded_version = info.reminded_version
+        self.last_automatic = [False, False]
+        """Whether each seat's latest decision was played for them by the timer."""
+        self.timer: asyncio.Task[None] | None = None
+        self.ai_task: asyncio.Task[None] | None = None
+        self.agent: Agent | None = None
+        self.ai_rng = random.Random(f"hanamikoji/{info.match_id}/{info.seed}/ai")
+
+    @property
+    def match_id(self) -> int:
+        return self.info.match_id
+
+    @property
+    def version(self) -> int:
+        return 0 if self.state is None else self.state.version
+
+    def snapshot(self) -> MatchInfo:
+        """The match info as of now."""
+        return replace(
+            self.info,
+            version=self.version,
+            turn_deadline=self.deadline,
+            reminded_version=self.reminded_version,
+        )
+
+
+def replay_decisions(info: MatchInfo, rows: list[DecisionRow]) -> tuple[GameState, list[bool]]:
+    """Rebuild a match's state from its stored decisions, checking each one again."""
+    if info.seed is None or info.first_player is None:
+        raise ReplayError(f"match {info.match_id} is active but has no seed or first player")
+    state = GameState(seed=info.seed, first_player=info.first_player, variant=info.variant)
+    last_automatic = [False, False]
+    for expected_seq, row in enumerate(rows, start=1):
+        where = f"decision {row.seq} ({row.decision!r})"
+        if row.seq != expected_seq:
+            raise ReplayError(f"decision {expected_seq} is missing (found {row.seq} instead)")
+        try:
+            state.apply(parse_decision(row.decision), row.seat)
+        except HanamikojiError as error:
+            raise ReplayError(f"{where}: {error}") from None
+        last_automatic[row.seat] = row.automatic
+    if len(rows) != info.version:
+        raise ReplayError(f"the match row says version {info.version} but {len(rows)} are stored")
+    return state, last_automatic
+
+
+def public_move(before: GameState, decision: Decision) -> Move:
+    """``decision`` as spectators see it, given the state it was applied to."""
+    if isinstance(decision, Secret | TradeOff):
+        return Move(HiddenAction(decision.action))
+    if isinstance(decision, Gift | Competition):
+        return Move(decision)
+    offer = before.pending
+    assert offer is not None, "a choice is only legal while an offer is pending"
+    if isinstance(offer, Gift):
+        assert isinstance(decision, GiftChoice)
+    else:
+        assert isinstance(decision, CompetitionChoice)
+    return Move(offer, decision)

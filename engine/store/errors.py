@@ -1,0 +1,32 @@
+"""Why a database cannot be used; start-up stops with these and leaves the file untouched."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base of the store's own errors."""
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer version of the bot."""
+
+    def __init__(self, path: str, found: int, supported: int) -> None:
+        self.path = path
+        self.found = found
+        self.supported = supported
+        super().__init__(
+            f"database {path!r} has schema version {found}, but this bot knows only up to "
+            f"{supported}; upgrade the bot (the database was not modified)"
+        )
+
+
+class CorruptDatabase(StoreError):
+    """The file is not a readable SQLite database, or fails its integrity check."""
+
+    def __init__(self, path: str, detail: str) -> None:
+        self.path = path
+        self.detail = detail
+        super().__init__(
+            f"database {path!r} is corrupt or not a SQLite database ({detail}); "
+            "restore it from a backup (the file was not modified)"
+        )

@@ -1,0 +1,111 @@
+"""The store interface: everything the match service persists, and nothing else writes SQL.
+
+:class:`~engine.store.sqlite.SqliteMatchStore` is the embedded default. A PostgreSQL
+store for several bot processes would implement the same protocol (match ids from a
+sequence, appends guarded by the ``(match_id, seq)`` key as here).
+
+Every write method returns only after its data is committed: the service acknowledges a
+decision to its caller after :meth:`MatchStore.append_decision` returns, never before.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engine.store.rows import (
+    DecisionRow,
+    FinishedMatch,
+    GuildSettings,
+    MatchInfo,
+    MatchStatus,
+    UserSettings,
+)
+
+
+class MatchStore(Protocol):
+    async def open(self) -> None:
+        """Check the database, apply pending migrations and get ready.
+
+        Raises :class:`~engine.store.errors.SchemaTooNew` or
+        :class:`~engine.store.errors.CorruptDatabase` without modifying anything.
+        """
+        ...
+
+    async def close(self) -> None:
+        """Commit the writes already queued, then release the database."""
+        ...
+
+    # -- writes --------------------------------------------------------------------------
+
+    async def create_match(self, match: MatchInfo) -> MatchInfo:
+        """Insert a new match (its ``match_id`` is ignored) and return it with its id."""
+        ...
+
+    async def start_match(
+        self,
+        match_id: int,
+        *,
+        seed: int,
+        first_player: int,
+        started_at: float,
+        turn_deadline: float | None,
+    ) -> None:
+        """Make a pending (or freshly created AI) match active with its seed and first player."""
+        ...
+
+    async def close_challenge(self, match_id: int, status: MatchStatus, at: float) -> None:
+        """End a pending challenge as declined, cancelled or expired."""
+        ...
+
+    async def append_decision(self, match_id: int, decision: DecisionRow) -> None:
+        """Append the next decision and make it current (version, turn deadline) atomically.
+
+        Raises :class:`sqlite3.IntegrityError` (or the backend's equivalent) if
+        ``decision.seq`` is not exactly one more than the stored version.
+        """
+        ...
+
+    async def finish_match(self, result: FinishedMatch, last_decision: DecisionRow | None) -> None:
+        """Record the result, and the decision that ended the match if any, in one commit."""
+        ...
+
+    async def mark_broken(self, match_id: int, reason: str, at: float) -> None: ...
+
+    async def set_reminded(self, match_id: int, version: int) -> None:
+        """Remember that the turn reminder for ``version`` went out (it is sent once)."""
+        ...
+
+    async def set_location(
+        self, match_id: int, thread_id: int | None, board_message_id: int | None
+    ) -> None: ...
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None: ...
+
+    async def save_user_settings(self, settings: UserSettings) -> None: ...
+
+    # -- reads ---------------------------------------------------------------------------
+
+    async def open_matches(self) -> list[tuple[MatchInfo, list[DecisionRow]]]:
+        """Every pending or active match with its decisions in order, for start-up."""
+        ...
+
+    async def get_match(self, match_id: int) -> MatchInfo | None: ...
+
+    async def decisions(self, match_id: int) -> list[DecisionRow]: ...
+
+    async def finished_match(self, match_id: int) -> FinishedMatch | None: ...
+
+    async def finished_matches(
+        self,
+        *,
+        user_id: int | None = None,
+        guild_id: int | None = None,
+        before: float | None = None,
+        limit: int = 20,
+    ) -> list[FinishedMatch]:
+        """Finished matches, newest first, optionally of one user and/or one guild."""
+        ...
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings | None: ...
+
+    async def user_settings(self, user_id: int) -> UserSettings | None: ...

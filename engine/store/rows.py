@@ -1,0 +1,149 @@
+"""What the store keeps about a match, a finished result and the per-guild and per-user settings.
+
+These are plain frozen values shared by the store and the service; ids (users, guilds,
+channels, threads, messages) are opaque integers. Seat 0 is the challenger (or the human
+in a match against the AI), seat 1 the opponent; ``first_player`` says which seat started.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from engine.outcome import Termination
+from engine.state import Variant
+
+AI_USER_ID = 0
+"""The user id that stands for the AI in a seat (Discord never uses 0 for a user)."""
+
+
+class MatchStatus(enum.StrEnum):
+    PENDING = "pending"
+    """A challenge waiting for the opponent's answer."""
+    ACTIVE = "active"
+    FINISHED = "finished"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+    """A challenge nobody answered in time."""
+    BROKEN = "broken"
+    """Stored decisions that no longer replay through the engine; kept for inspection."""
+
+    @property
+    def is_open(self) -> bool:
+        """Pending or active: the match still needs the service."""
+        return self in (MatchStatus.PENDING, MatchStatus.ACTIVE)
+
+
+class ExpiryPolicy(enum.StrEnum):
+    """What happens when a player lets their turn timer run out."""
+
+    AI = "ai"
+    """The AI plays the absent player's decision (recorded as automatic)."""
+    FORFEIT = "forfeit"
+    """The absent player forfeits the match."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """A match as stored: who, where, which settings, and how far it got."""
+
+    match_id: int
+    status: MatchStatus
+    variant: Variant
+    players: tuple[int, int]
+    """User ids of seat 0 (challenger) and seat 1; :data:`AI_USER_ID` for the AI."""
+    guild_id: int | None
+    channel_id: int | None
+    turn_seconds: float
+    expiry_policy: ExpiryPolicy
+    created_at: float
+    ai_level: str | None = None
+    """The AI's level when seat 1 is the AI."""
+    thread_id: int | None = None
+    board_message_id: int | None = None
+    challenge_expires_at: float | None = None
+    seed: int | None = None
+    """Set when the match starts; with the variant and first player it fixes every deal."""
+    first_player: int | None = None
+    started_at: float | None = None
+    turn_deadline: float | None = None
+    """Absolute time (clock seconds) by which the player to move must decide."""
+    version: int = 0
+    """How many decisions have been applied (the version players see in their views)."""
+    reminded_version: int | None = None
+    """The version for which the turn reminder was already sent."""
+    ended_at: float | None = None
+    broken_reason: str | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` plays in, or None for an outsider."""
+        if user_id == self.players[0]:
+            return 0
+        if user_id == self.players[1]:
+            return 1
+        return None
+
+    @property
+    def is_ai_match(self) -> bool:
+        return AI_USER_ID in self.players
+
+    def is_ai_seat(self, seat: int) -> bool:
+        return self.players[seat] == AI_USER_ID
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRow:
+    """One accepted decision, as appended to a match's log."""
+
+    seq: int
+    """1 for the first decision; equals the match version once it is applied."""
+    seat: int
+    decision: str
+    """rules.md notation of the decision alone (``3EEG``, then ``-E``)."""
+    decided_at: float
+    automatic: bool = False
+    """True when the turn timer ran out and the AI played for the absent player."""
+    next_deadline: float | None = None
+    """The turn deadline this decision set for the next decision."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    """The result of a finished match, kept for ratings, stats and history."""
+
+    match_id: int
+    guild_id: int | None
+    variant: Variant
+    players: tuple[int, int]
+    ai_level: str | None
+    winner_seat: int | None
+    """None for a draw (three-round variant only)."""
+    winner_id: int | None
+    reason: Termination
+    rounds: int
+    started_at: float
+    finished_at: float
+    record: str
+    """The full match record as JSON in the rules.md format (engine.record.MatchRecord)."""
+
+    @property
+    def duration_seconds(self) -> float:
+        return self.finished_at - self.started_at
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Per-guild overrides; None means "use the service's configured default"."""
+
+    guild_id: int
+    turn_seconds: float | None = None
+    expiry_policy: ExpiryPolicy | None = None
+    thread_per_match: bool = True
+    three_rounds_default: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    user_id: int
+    dm_notifications: bool = True
