@@ -46,6 +46,15 @@ class MessageWriter:
     def payload(self, message: MessageRecord) -> dict[str, Any]:
         return message_payload(self._world, message, base_url=self._base_url())
 
+    def payload_as_read(self, message: MessageRecord) -> dict[str, Any]:
+        """A message as the bot reads it over REST, where the content intent applies too."""
+        payload = self.payload(message)
+        sessions = self._gateway.live_sessions
+        has_intent = any(s.wants(INTENT_MESSAGE_CONTENT) for s in sessions)
+        if sessions and not has_intent and not self._content_exempt(message):
+            payload.update(content="", embeds=[], attachments=[], components=[])
+        return payload
+
     # building ----------------------------------------------------------------------
 
     def _attachments(

@@ -71,10 +71,10 @@ class MessageRoutes:
             found = [m for m in found if m.id > int(request.query["after"])]
             found = found[:limit]  # the oldest ones after the given id
         newest_first = sorted(found, key=lambda m: m.id, reverse=True)[:limit]
-        return json_response([self._writer.payload(m) for m in newest_first])
+        return json_response([self._writer.payload_as_read(m) for m in newest_first])
 
     async def fetch(self, request: web.Request) -> web.Response:
-        return json_response(self._writer.payload(self._message(request)))
+        return json_response(self._writer.payload_as_read(self._message(request)))
 
     async def edit(self, request: web.Request) -> web.Response:
         message = self._message(request)

@@ -15,7 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 
-class CounterButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"counter:(?P<count>\d+)"):
+class CounterButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"counter:(?P<count>\d+)"
+):
     """A persistent button whose state lives in its custom_id, so any client can handle it."""
 
     def __init__(self, count: int) -> None:
@@ -34,7 +36,9 @@ class CounterButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c
         await interaction.response.edit_message(content=f"count is {self.count + 1}", view=view)
 
 
-class AcceptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"accept:(?P<opponent>\d+)"):
+class AcceptButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"accept:(?P<opponent>\d+)"
+):
     """Only the challenged player may press; everyone else gets an ephemeral refusal."""
 
     def __init__(self, opponent_id: int) -> None:
@@ -49,7 +53,9 @@ class AcceptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ac
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id != self.opponent_id:
-            await interaction.response.send_message("This challenge is not for you.", ephemeral=True)
+            await interaction.response.send_message(
+                "This challenge is not for you.", ephemeral=True
+            )
             return False
         return True
 
@@ -62,7 +68,9 @@ class AcceptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ac
 
 class GotItView(discord.ui.View):
     @discord.ui.button(label="Got it")
-    async def got_it(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+    async def got_it(
+        self, interaction: discord.Interaction, button: discord.ui.Button[Any]
+    ) -> None:
         await interaction.response.edit_message(content="Enjoy the game.", view=None)
 
 
@@ -74,7 +82,9 @@ class CardSelect(discord.ui.View):
         options=[discord.SelectOption(label=f"Card {n}", value=str(n)) for n in range(1, 6)],
     )
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
-        await interaction.response.edit_message(content=f"picked {', '.join(select.values)}", view=None)
+        await interaction.response.edit_message(
+            content=f"picked {', '.join(select.values)}", view=None
+        )
 
 
 class NameModal(discord.ui.Modal, title="Name your tea house"):
@@ -92,7 +102,9 @@ class Hanamikoji(app_commands.Group):
     @app_commands.command(description="Read the rules")
     async def rules(self, interaction: discord.Interaction) -> None:
         self.bot.seen.append(interaction)
-        await interaction.response.send_message("Rules: win 4 geishas or 11 charm.", ephemeral=True, view=GotItView())
+        await interaction.response.send_message(
+            "Rules: win 4 geishas or 11 charm.", ephemeral=True, view=GotItView()
+        )
 
     @app_commands.command(description="Challenge someone")
     @app_commands.describe(opponent="Who to play against")
@@ -100,7 +112,8 @@ class Hanamikoji(app_commands.Group):
         view = discord.ui.View(timeout=None)
         view.add_item(AcceptButton(opponent.id))
         await interaction.response.send_message(
-            f"{interaction.user.mention} challenges {opponent.mention} ({opponent.display_name})", view=view
+            f"{interaction.user.mention} challenges {opponent.mention} ({opponent.display_name})",
+            view=view,
         )
 
     @app_commands.command(description="Answer after a delay")
@@ -129,7 +142,9 @@ class Hanamikoji(app_commands.Group):
     @app_commands.command(description="DM me")
     async def dm(self, interaction: discord.Interaction) -> None:
         try:
-            await interaction.user.send("psst, your secret hand", file=discord.File(io.BytesIO(b"HAND:GIFT"), "hand.txt"))
+            await interaction.user.send(
+                "psst, your secret hand", file=discord.File(io.BytesIO(b"HAND:GIFT"), "hand.txt")
+            )
         except discord.Forbidden as exc:
             self.bot.errors.append(exc)
             await interaction.response.send_message("I cannot DM you.", ephemeral=True)

@@ -208,7 +208,10 @@ class EmulatedUser:
     async def submit_modal(
         self, opened_by: EmulatedInteraction, values: Mapping[str, str | Sequence[str]]
     ) -> EmulatedInteraction:
-        """Fill in and submit the modal the bot showed in answer to `opened_by`."""
+        """Fill in and submit the modal the bot showed in answer to `opened_by`.
+
+        `values` maps a field's label (what the user reads) or custom_id to its answer.
+        """
         modal = opened_by.modal
         if opened_by.user_id != self.id or modal is None:
             raise ImpossibleUserAction(
@@ -217,10 +220,12 @@ class EmulatedUser:
         if opened_by.id in self._submitted_modals:
             raise ImpossibleUserAction(f"the modal {modal.title!r} was already submitted")
         fields = {f.custom_id: f for f in modal.fields()}
-        unknown = sorted(set(values) - set(fields))
+        by_key = {f.label: f.custom_id for f in fields.values() if f.label} | {c: c for c in fields}
+        unknown = sorted(set(values) - set(by_key))
         if unknown:
             raise ImpossibleUserAction(f"modal {modal.title!r} has no field(s) {unknown}")
-        answers = {cid: self._modal_answer(field, values.get(cid)) for cid, field in fields.items()}
+        given = {by_key[key]: value for key, value in values.items()}
+        answers = {cid: self._modal_answer(field, given.get(cid)) for cid, field in fields.items()}
         self._submitted_modals.add(opened_by.id)
         return await self._emulator.start_interaction(
             kind=InteractionType.MODAL_SUBMIT,
