@@ -1,0 +1,115 @@
+"""Fixtures for the match service: a real SQLite file per test and a manual clock."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from engine.service import (
+    Event,
+    ManualClock,
+    MatchInfo,
+    MatchService,
+    ServiceConfig,
+    SubmitResult,
+)
+from engine.store import SqliteMatchStore
+
+START = 1_700_000_000.0
+
+ServiceFactory = Callable[..., Awaitable[MatchService]]
+
+
+class Recorder:
+    """A subscriber that keeps every event it hears."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    async def __call__(self, event: Event) -> None:
+        self.events.append(event)
+
+    def of(self, kind: type) -> list:
+        return [e for e in self.events if isinstance(e, kind)]
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "matches.sqlite3"
+
+
+@pytest.fixture
+async def make_service(db_path: Path, clock: ManualClock) -> AsyncIterator[ServiceFactory]:
+    """Start services on the test's database file; each is closed at the end if still open."""
+    started: list[MatchService] = []
+
+    async def make(**overrides: object) -> MatchService:
+        agent_factory = overrides.pop("agent_factory", None)
+        recorder = overrides.pop("recorder", None)
+        seed = overrides.pop("seed", 7)
+        config = ServiceConfig(
+            database_path=str(db_path),
+            **{"ai_delay_seconds": 0.0, "turn_seconds": 600.0, **overrides},  # type: ignore[arg-type]
+        )
+        kwargs = {} if agent_factory is None else {"agent_factory": agent_factory}
+        service = MatchService(
+            SqliteMatchStore(config.database_path),
+            config,
+            clock=clock,
+            rng=random.Random(seed),
+            **kwargs,  # type: ignore[arg-type]
+        )
+        if recorder is not None:
+            service.subscribe(recorder)  # type: ignore[arg-type]
+        await service.start()
+        started.append(service)
+        return service
+
+    yield make
+    for service in started:
+        await service.close()
+
+
+@pytest.fixture
+async def service(make_service: ServiceFactory) -> MatchService:
+    return await make_service()
+
+
+async def new_match(service: MatchService, challenger: int = 101, opponent: int = 202) -> MatchInfo:
+    """A started match between two humans."""
+    challenge = await service.challenge(challenger, opponent, guild_id=1, channel_id=2)
+    return await service.accept(challenge.match_id, opponent)
+
+
+async def play_one(service: MatchService, match_id: int, rng: random.Random) -> SubmitResult:
+    """The player to move makes a random legal decision on what they see."""
+    info = await service.match_info(match_id)
+    table = await service.public_view(match_id)
+    assert table.current_player is not None
+    user = info.players[table.current_player]
+    seen = await service.view_for(match_id, user)
+    return await service.submit(match_id, user, rng.choice(seen.legal), seen.table.version)
+
+
+async def play_to_end(service: MatchService, match_id: int, rng: random.Random) -> int:
+    """Play random decisions (both humans) until the match ends; returns how many."""
+    count = 0
+    while True:
+        await service.wait_idle()
+        table = await service.public_view(match_id)
+        if table.outcome is not None:
+            return count
+        info = await service.match_info(match_id)
+        assert table.current_player is not None
+        if info.is_ai_seat(table.current_player):
+            continue
+        await play_one(service, match_id, rng)
+        count += 1
