@@ -39,8 +39,8 @@ async def read_json(request: web.Request) -> Any:
 
 async def read_message_body(request: web.Request) -> MessageBody:
     if not request.content_type.startswith("multipart/"):
-        payload = await read_json(request)
-        return MessageBody(payload if isinstance(payload, dict) else {})
+        parsed = await read_json(request)
+        return MessageBody(parsed if isinstance(parsed, dict) else {})
     payload: dict[str, Any] = {}
     files: list[UploadedFile] = []
     reader = await request.multipart()

@@ -74,6 +74,14 @@ class GotItView(discord.ui.View):
         await interaction.response.edit_message(content="Enjoy the game.", view=None)
 
 
+class TidyView(discord.ui.View):
+    @discord.ui.button(label="Tidy")
+    async def tidy(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()  # DEFERRED_UPDATE_MESSAGE on a component
+        await asyncio.sleep(0.02)
+        await interaction.edit_original_response(content="tidied", view=None)
+
+
 class CardSelect(discord.ui.View):
     @discord.ui.select(
         placeholder="Pick cards",
@@ -129,7 +137,14 @@ class Hanamikoji(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await asyncio.sleep(0.05)
         await interaction.followup.send("your hand: Gift, Secret")
-        await interaction.followup.send("and a second followup", ephemeral=True)
+        second = await interaction.followup.send("a second followup", ephemeral=True, wait=True)
+        await second.edit(content="an edited followup")
+        third = await interaction.followup.send("a short-lived followup", ephemeral=True, wait=True)
+        await third.delete()
+
+    @app_commands.command(description="Show a mess")
+    async def mess(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("a mess", view=TidyView(), ephemeral=True)
 
     @app_commands.command(description="Pick cards")
     async def pick(self, interaction: discord.Interaction) -> None:
@@ -173,6 +188,24 @@ class Hanamikoji(app_commands.Group):
         view = discord.ui.View(timeout=None)
         view.add_item(CounterButton(0))
         await interaction.response.send_message("count is 0", view=view)
+
+
+class GlobalPingClient(discord.Client):
+    """A plain Client with a globally synced command, usable in DMs."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.tree = app_commands.CommandTree(self)
+        self.guild_ids_seen: list[int | None] = []
+
+        @self.tree.command(description="Ping")
+        async def ping(interaction: discord.Interaction) -> None:
+            self.guild_ids_seen.append(interaction.guild_id)
+            pong = discord.File(io.BytesIO(b"PNG"), "pong.png")
+            await interaction.response.send_message("pong", file=pong)
+
+    async def setup_hook(self) -> None:
+        await self.tree.sync()
 
 
 class SampleBot(commands.Bot):

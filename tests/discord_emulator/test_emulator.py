@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import time
 from collections.abc import AsyncIterator
 
 import discord
 import pytest
-from discord import app_commands
 from discord.http import Route
 
 from tests.discord_emulator import (
@@ -28,7 +28,8 @@ from tests.discord_emulator.errors import (
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
 )
-from tests.discord_emulator.sample_bot import SampleBot
+from tests.discord_emulator.sample_bot import GlobalPingClient, SampleBot
+from tests.discord_emulator.transcript import Action
 
 
 @pytest.fixture
@@ -50,6 +51,7 @@ async def test_login_syncs_guild_commands_and_fills_the_cache(emulator, bot):
     assert guild is not None
     assert guild.get_channel(emulator.channel.id) is not None
     assert emulator.gateway.identify_count == 1
+    assert bot.latency < 1.0  # the emulator answered the heartbeat
 
 
 async def test_a_command_round_trip_is_fast(emulator, bot):
@@ -195,8 +197,44 @@ async def test_the_first_followup_after_a_defer_fills_the_placeholder(emulator, 
     assert interaction.message is not None
     assert interaction.message.content == "your hand: Gift, Secret"
     assert interaction.message.ephemeral  # inherited from the ephemeral defer
-    assert [m.content for m in interaction.followups] == ["and a second followup"]
+    assert [m.content for m in interaction.followups] == ["an edited followup"]
+    assert all(m.ephemeral for m in interaction.followups)
+    actions = [e.action for e in emulator.transcript.ephemeral_to(ana.id)]
+    assert actions == [
+        Action.FOLLOWUP,  # filled the placeholder
+        Action.FOLLOWUP,
+        Action.WEBHOOK_EDIT,
+        Action.FOLLOWUP,
+        Action.MESSAGE_DELETE,
+    ]
     assert not [e for e in emulator.transcript.public() if "Gift" in e.text()]
+
+
+async def test_a_deferred_update_then_an_edit_of_the_original(emulator, bot):
+    ana = emulator.user("ana")
+    interaction = await ana.slash("hanamikoji mess")
+    await interaction.first_response()
+    mess = interaction.message
+    assert mess is not None
+    click = await ana.click(mess, "Tidy")
+    assert await click.first_response() is CallbackType.DEFERRED_UPDATE_MESSAGE
+    await emulator.idle()
+    assert ana.message(mess).content == "tidied"
+    assert ana.message(mess).ephemeral and ana.message(mess).buttons() == []
+
+
+async def test_a_command_in_a_thread_is_answered_in_the_thread(emulator, bot):
+    channel = bot.get_channel(emulator.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    thread = await channel.create_thread(name="table", type=discord.ChannelType.public_thread)
+    ana = emulator.user("ana")
+    interaction = await ana.slash(
+        "hanamikoji challenge", channel=thread.id, opponent=emulator.user("ben")
+    )
+    await interaction.first_response()
+    assert interaction.message is not None
+    assert interaction.message.channel_id == thread.id
+    assert ana.last_message(thread.id).id == interaction.message.id
 
 
 # Discord's rules ----------------------------------------------------------------------
@@ -326,23 +364,12 @@ async def test_resume_after_a_dropped_connection_replays_missed_events(emulator,
 
 
 async def test_a_global_command_works_in_dms_without_a_guild(emulator):
-    client = discord.Client(intents=discord.Intents.default())
-    tree = app_commands.CommandTree(client)
-    where: list[object] = []
-
-    @tree.command(description="Ping")
-    async def ping(interaction: discord.Interaction) -> None:
-        where.append(interaction.guild_id)
-        await interaction.response.send_message(
-            "pong", file=discord.File(io.BytesIO(b"PNG"), "pong.png")
-        )
-
-    client.setup_hook = tree.sync  # type: ignore[method-assign]
+    client = GlobalPingClient()
     running = await start_client(emulator, client)
     ana = emulator.user("ana")
     interaction = await ana.slash("ping", channel=ana.dm)
     await interaction.first_response()
-    assert where == [None]
+    assert client.guild_ids_seen == [None]  # DM interactions carry no guild_id
     (reply,) = ana.dms()
     assert reply.content == "pong" and reply.attachment_names == ["pong.png"]
     assert emulator.transcript.dms_to(ana.id)[0].visibility.scope is Scope.DM
@@ -410,7 +437,13 @@ async def test_history_fetch_and_delete_through_the_channel(emulator, bot):
     assert isinstance(channel, discord.TextChannel)
     first = await channel.send("one")
     await channel.send("two")
-    await emulator.user("ana").say("hi bot")
+    ana_id = emulator.user("ana").id
+    # Listen before ana speaks: the client may read the event before `say` returns.
+    received = asyncio.ensure_future(
+        bot.wait_for("message", check=lambda m: m.author.id == ana_id, timeout=1)
+    )
+    said = await emulator.user("ana").say("hi bot")
+    assert (await received).id == said.id  # MESSAGE_CREATE reached the client
     assert [m.content for m in [m async for m in channel.history(limit=10)]] == [
         "",  # without the message content intent Discord blanks ana's text
         "two",

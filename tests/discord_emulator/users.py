@@ -61,6 +61,7 @@ class EmulatedUser:
     # where ----------------------------------------------------------------------------
 
     def _channel(self, channel: ChannelRef) -> ChannelRecord:
+        found: ChannelRecord | None
         if channel is None:
             found = self._emulator.channel
         else:
