@@ -35,7 +35,7 @@ class HasId(Protocol):
 OptionValue = str | int | float | bool | HasId
 
 
-def _problem(path: str, message: str) -> dict[str, Any]:
+def _problem(message: str) -> dict[str, Any]:
     return {"_errors": [{"code": "APPLICATION_COMMAND_INVALID", "message": message}]}
 
 
@@ -48,10 +48,10 @@ def _command_problems(index: int, command: Mapping[str, Any]) -> dict[str, Any]:
         or not _NAME.match(name)
         or (kind == CHAT_INPUT and name != name.lower())
     ):
-        problems[f"{index}.name"] = _problem("name", f"Invalid command name {name!r}")
+        problems[f"{index}.name"] = _problem(f"Invalid command name {name!r}")
     description = command.get("description") or ""
     if kind == CHAT_INPUT and not 1 <= len(description) <= 100:
-        problems[f"{index}.description"] = _problem("description", "Must be 1-100 characters")
+        problems[f"{index}.description"] = _problem("Must be 1-100 characters")
     _option_problems(f"{index}", command.get("options") or [], problems)
     return problems
 
@@ -60,25 +60,23 @@ def _option_problems(
     at: str, options: Sequence[Mapping[str, Any]], problems: dict[str, Any]
 ) -> None:
     if len(options) > MAX_OPTIONS:
-        problems[f"{at}.options"] = _problem(
-            "options", f"Must be {MAX_OPTIONS} or fewer in length."
-        )
+        problems[f"{at}.options"] = _problem(f"Must be {MAX_OPTIONS} or fewer in length.")
     seen_optional = False
     for index, option in enumerate(options):
         here = f"{at}.options.{index}"
         name = option.get("name")
         if not isinstance(name, str) or not _NAME.match(name) or name != name.lower():
-            problems[f"{here}.name"] = _problem("name", f"Invalid option name {name!r}")
+            problems[f"{here}.name"] = _problem(f"Invalid option name {name!r}")
         if not 1 <= len(option.get("description") or "") <= 100:
-            problems[f"{here}.description"] = _problem("description", "Must be 1-100 characters")
+            problems[f"{here}.description"] = _problem("Must be 1-100 characters")
         if len(option.get("choices") or []) > 25:
-            problems[f"{here}.choices"] = _problem("choices", "Must be 25 or fewer in length.")
+            problems[f"{here}.choices"] = _problem("Must be 25 or fewer in length.")
         if option.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
             _option_problems(here, option.get("options") or [], problems)
         elif option.get("required"):
             if seen_optional:
                 problems[f"{here}.required"] = _problem(
-                    "required", "Required options must be placed before non-required options"
+                    "Required options must be placed before non-required options"
                 )
         else:
             seen_optional = True

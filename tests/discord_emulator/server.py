@@ -231,6 +231,11 @@ class DiscordEmulator:
         )
         return interaction
 
+    def slowest_first_response(self) -> EmulatedInteraction | None:
+        """The answered interaction with the longest real-time wait for its first response."""
+        answered = [i for i in self.interactions.values() if i.response_latency is not None]
+        return max(answered, key=lambda i: i.response_latency or 0.0, default=None)
+
     # waiting for the bot -----------------------------------------------------------
 
     def _touch(self) -> None:

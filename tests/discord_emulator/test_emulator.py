@@ -62,6 +62,7 @@ async def test_a_command_round_trip_is_fast(emulator, bot):
     assert interaction.response_latency is not None
     assert interaction.response_latency < 0.5
     assert time.perf_counter() - started < 0.5
+    assert emulator.slowest_first_response() is interaction
 
 
 # ephemerals and visibility ----------------------------------------------------------
@@ -472,3 +473,18 @@ async def test_a_failure_left_unconsumed_is_reported(emulator):
     with pytest.raises(AssertionError, match="something Discord refuses"):
         emulator.assert_no_failures()
     emulator.take_failures()
+
+
+async def test_a_third_rename_within_ten_minutes_is_a_failure(emulator, bot):
+    channel = bot.get_channel(emulator.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    thread = await channel.create_thread(name="turn: ana", type=discord.ChannelType.public_thread)
+    await thread.edit(name="turn: ben")
+    await thread.edit(name="turn: ana")
+    assert emulator.failures == []
+    await thread.edit(name="turn: ben")
+    (failure,) = emulator.take_failures()
+    assert failure.status == 429
+    emulator.advance(600)
+    await thread.edit(name="turn: ana")
+    assert emulator.failures == []
