@@ -57,7 +57,8 @@ class RunningClient:
 
     async def stop(self) -> None:
         """Close the client the way a bot shutting down does (the Gateway session ends)."""
-        await self.client.close()
+        if not self.client.is_closed():
+            await self.client.close()
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
 
@@ -83,7 +84,9 @@ async def start_client(
             raise RuntimeError("discord.py client stopped before it was ready")
         await client.close()
         raise TimeoutError(f"discord.py client not ready after {ready_timeout} s")
-    return RunningClient(client, task)
+    running = RunningClient(client, task)
+    emulator.client_shutdowns.append(running.stop)
+    return running
 
 
 @contextlib.asynccontextmanager

@@ -13,7 +13,7 @@ from tests.discord_emulator.application_commands import CommandRegistry
 from tests.discord_emulator.clock import VirtualClock
 from tests.discord_emulator.errors import DiscordError, Failure
 from tests.discord_emulator.faults import Faults, fault_response
-from tests.discord_emulator.gateway import Gateway
+from tests.discord_emulator.gateway import INTENT_GUILDS, Gateway
 from tests.discord_emulator.http_responses import error_response, json_response
 from tests.discord_emulator.interactions import (
     FIRST_RESPONSE_DEADLINE,
@@ -22,6 +22,7 @@ from tests.discord_emulator.interactions import (
     interaction_payload,
 )
 from tests.discord_emulator.message_writes import MessageWriter
+from tests.discord_emulator.payloads import channel_payload
 from tests.discord_emulator.rest_channels import ChannelRoutes
 from tests.discord_emulator.rest_commands import CommandRoutes
 from tests.discord_emulator.rest_identity import IdentityRoutes
@@ -88,6 +89,9 @@ class DiscordEmulator:
         self._pending_requests = 0
         self._last_activity = asyncio.get_running_loop().time()
         self._activity = asyncio.Event()
+        # Shutdowns of clients started against this emulator, run before it stops so
+        # that no client is left reconnecting to a closed port.
+        self.client_shutdowns: list[Callable[[], Awaitable[None]]] = []
         self._runner: web.AppRunner | None = None
         self._host = "127.0.0.1"
         self._port = 0
@@ -118,6 +122,9 @@ class DiscordEmulator:
         self._host, self._port = address[0], int(address[1])
 
     async def stop(self) -> None:
+        for shutdown in reversed(self.client_shutdowns):
+            await shutdown()
+        self.client_shutdowns.clear()
         for interaction in self.interactions.values():
             interaction.cancel_deadline()
         if self._runner is not None:
@@ -165,6 +172,14 @@ class DiscordEmulator:
 
     def user(self, name: str) -> EmulatedUser:
         return self.users[name]
+
+    async def add_text_channel(self, name: str) -> ChannelRecord:
+        """Another text channel in the guild, announced to connected clients."""
+        channel = self.world.add_text_channel(name)
+        await self.gateway.dispatch(
+            "CHANNEL_CREATE", channel_payload(self.world, channel), intent=INTENT_GUILDS
+        )
+        return channel
 
     @property
     def bot_user_id(self) -> int:

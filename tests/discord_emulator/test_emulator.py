@@ -18,6 +18,7 @@ from tests.discord_emulator import (
     ImpossibleUserAction,
     InteractionFailed,
     Scope,
+    discord_py_pointed_at,
     start_client,
 )
 from tests.discord_emulator.errors import (
@@ -456,6 +457,21 @@ async def test_history_fetch_and_delete_through_the_channel(emulator, bot):
     with pytest.raises(discord.NotFound):
         await channel.fetch_message(first.id)
     assert [f.code for f in emulator.take_failures()] == [UNKNOWN_MESSAGE]
+
+
+async def test_a_channel_added_later_reaches_the_client(emulator, bot):
+    channel = await emulator.add_text_channel("tournament")
+    await emulator.idle()
+    assert isinstance(bot.get_channel(channel.id), discord.TextChannel)
+    interaction = await emulator.user("cara").slash("hanamikoji rules", channel=channel)
+    await interaction.first_response()
+
+
+async def test_a_client_left_running_is_stopped_with_the_emulator():
+    async with DiscordEmulator() as emulator:
+        with discord_py_pointed_at(emulator):
+            running = await start_client(emulator, discord.Client(intents=discord.Intents.none()))
+    assert running.client.is_closed() and running.task.done()
 
 
 async def test_the_members_intent_brings_every_member(emulator):
