@@ -1,0 +1,104 @@
+"""The Discord client: wires the slash commands, the persistent buttons and the match
+service together, and starts and stops them in the right order."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot.clicks import Clicks
+from bot.commands import HanamikojiCommands
+from bot.config import BotConfig
+from bot.discord_ui import GameButton, GameSelect
+from bot.dm_panels import Notifier
+from bot.player_names import PlayerNames
+from bot.rematch import Rematches
+from bot.table import Table
+from engine.ai import agent_for_level
+from engine.service.config import ServiceConfig
+from engine.service.match_service import MatchService
+from engine.store.rows import ExpiryPolicy
+from engine.store.sqlite import SqliteMatchStore
+
+log = logging.getLogger(__name__)
+
+
+def point_at_discord(config: BotConfig) -> None:
+    """Use the configured REST and Gateway addresses (Discord's, or a local emulator's).
+
+    discord.py keeps both as class attributes, so this must run before logging in.
+    """
+    Route.BASE = config.discord.api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.discord.gateway_url)
+
+
+def service_config(config: BotConfig) -> ServiceConfig:
+    m = config.matches
+    return ServiceConfig(
+        database_path=config.database_path,
+        turn_seconds=float(m.turn_timer_seconds),
+        reminder_before_seconds=float(m.reminder_before_seconds),
+        challenge_seconds=float(m.challenge_expiry_seconds),
+        expiry_policy=ExpiryPolicy(m.expiry_policy),
+        max_active_matches=m.max_active_matches,
+        ai_delay_seconds=m.ai_move_delay_seconds,
+    )
+
+
+def build_service(config: BotConfig) -> MatchService:
+    return MatchService(
+        SqliteMatchStore(config.database_path),
+        service_config(config),
+        agent_factory=agent_for_level,
+    )
+
+
+class HanamikojiBot(discord.Client):
+    """The bot. Needs no privileged intent: it reads no message content and no member list."""
+
+    def __init__(self, config: BotConfig, service: MatchService | None = None) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        intents.members = False
+        intents.presences = False
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        self.config = config
+        self.service = service or build_service(config)
+        self.tree = app_commands.CommandTree(self)
+        self.player_names = PlayerNames(self)
+        self.clicks = Clicks(self)
+        self.table = Table(self)
+        self.notifier = Notifier(self)
+        self.rematches = Rematches(self)
+        self._unsubscribe: Any = None
+
+    async def setup_hook(self) -> None:
+        await self.service.start()
+        self._unsubscribe = self.service.subscribe(self.table.on_event)
+        self.add_dynamic_items(GameButton, GameSelect)
+        self.tree.add_command(HanamikojiCommands(self))
+        await self.tree.sync()
+        if self.config.discord.dev_guild_id is not None:
+            guild = discord.Object(self.config.discord.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        log.info("commands synced; %d unfinished matches loaded", len(self.service.broken) or 0)
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s)", self.user, self.user and self.user.id)
+
+    async def close(self) -> None:
+        """Stop taking clicks, let in-flight decisions commit, show the last events, close
+        the database, then leave the Gateway."""
+        try:
+            await self.service.close()
+            await self.table.wait_idle()
+        except Exception:
+            log.exception("error while closing the match service")
+        await super().close()

@@ -1,0 +1,66 @@
+"""The Rematch button under a finished match: both players press it, then a new match
+starts in the same channel (against the AI, one press is enough)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine.store.rows import MatchInfo, MatchStatus
+
+if TYPE_CHECKING:
+    from bot.client import HanamikojiBot
+
+
+class Rematches:
+    def __init__(self, bot: HanamikojiBot) -> None:
+        self.bot = bot
+        self._pressed: dict[int, set[int]] = {}
+        self._started: set[int] = set()
+
+    async def press(self, interaction: discord.Interaction[Any], info: MatchInfo) -> None:
+        user_id = interaction.user.id
+        if info.status is not MatchStatus.FINISHED:
+            await self.bot.clicks.reply(interaction, "The match is not over yet.")
+            return
+        if info.match_id in self._started:
+            await self.bot.clicks.reply(interaction, "The rematch has already started.")
+            return
+        service = self.bot.service
+        if info.is_ai_match:
+            self._started.add(info.match_id)
+            await interaction.response.defer()
+            assert info.ai_level is not None
+            await service.start_ai_match(
+                user_id,
+                info.ai_level,
+                info.guild_id,
+                info.channel_id,
+                info.variant,
+                info.turn_seconds,
+            )
+            return
+        pressed = self._pressed.setdefault(info.match_id, set())
+        pressed.add(user_id)
+        if len(pressed) < 2:
+            other = info.players[1] if user_id == info.players[0] else info.players[0]
+            name = await self.bot.player_names.name(other)
+            await interaction.response.send_message(
+                f"<@{user_id}> wants a rematch! Waiting for {name} to press **Rematch** too.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
+        self._started.add(info.match_id)
+        self._pressed.pop(info.match_id, None)
+        await interaction.response.defer()
+        # The new match swaps who challenged, so seat 0 alternates between rematches.
+        challenge = await service.challenge(
+            info.players[1],
+            info.players[0],
+            info.guild_id,
+            info.channel_id,
+            info.variant,
+            info.turn_seconds,
+        )
+        await service.accept(challenge.match_id, info.players[0])

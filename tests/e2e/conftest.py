@@ -1,0 +1,59 @@
+"""Whole matches through the local Discord emulator, with the bot started as production
+starts it except for the two Discord URLs, the database file and no AI pause."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Awaitable
+from pathlib import Path
+
+import pytest
+
+from bot.client import HanamikojiBot
+from bot.config import BotConfig, load_config
+from tests.discord_emulator.clients import RunningClient, start_client
+from tests.discord_emulator.fixtures import emulator  # noqa: F401
+from tests.discord_emulator.server import DiscordEmulator
+
+
+def e2e_config(emulator: DiscordEmulator, database: Path, **matches: object) -> BotConfig:
+    lines = [
+        "[discord]",
+        f'token = "{emulator.bot_token}"',
+        f'api_base = "{emulator.api_base}"',
+        f'gateway_url = "{emulator.gateway_url}"',
+        f"dev_guild_id = {emulator.guild_id}",
+        "[database]",
+        f'path = "{database}"',
+        "[matches]",
+        "ai_move_delay_seconds = 0",
+        *(f"{k} = {v!r}".replace("True", "true").replace("False", "false") for k, v in matches.items()),
+    ]
+    path = database.with_suffix(".toml")
+    path.write_text("\n".join(lines) + "\n")
+    return load_config(path, environ={})
+
+
+StartBot = Callable[..., Awaitable[HanamikojiBot]]
+
+
+@pytest.fixture
+async def start_bot(emulator: DiscordEmulator, tmp_path: Path) -> AsyncIterator[StartBot]:  # noqa: F811
+    """Start (or restart) the bot on one database file; every bot is stopped at the end."""
+    running: list[RunningClient] = []
+
+    async def start(**matches: object) -> HanamikojiBot:
+        config = e2e_config(emulator, tmp_path / "matches.sqlite3", **matches)
+        client = await start_client(emulator, HanamikojiBot(config))
+        running.append(client)
+        assert isinstance(client.client, HanamikojiBot)
+        return client.client
+
+    yield start
+    for client in running:
+        if not client.client.is_closed():
+            await client.stop()
+
+
+@pytest.fixture
+async def bot(start_bot: StartBot) -> HanamikojiBot:
+    return await start_bot()

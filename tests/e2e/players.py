@@ -1,0 +1,96 @@
+"""Scripted members who play Hanamikoji by clicking what a person would click."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine import Phase
+from engine.service.match_service import MatchService
+from tests.discord_emulator import CallbackType
+from tests.discord_emulator.message_snapshot import MessageSnapshot
+from tests.discord_emulator.server import DiscordEmulator
+from tests.discord_emulator.users import EmulatedUser
+
+from bot.panel import face_down_text, hand_text
+
+HAND = "Hand 🂠"
+
+
+@dataclass
+class Match:
+    match_id: int
+    thread_id: int
+    players: tuple[EmulatedUser, EmulatedUser]
+
+
+async def answered(interaction) -> MessageSnapshot:
+    await interaction.first_response()
+    return interaction.message
+
+
+def board_message(user: EmulatedUser, thread_id: int) -> MessageSnapshot:
+    """The latest board in the thread: the message with the Hand button."""
+    boards = [m for m in user.messages(thread_id) if any(b.label == HAND for b in m.buttons())]
+    assert boards, "no board with a Hand button in the thread"
+    return boards[-1]
+
+
+def offer_message(user: EmulatedUser, thread_id: int) -> MessageSnapshot:
+    offers = [
+        m
+        for m in user.messages(thread_id)
+        if any((b.label or "").startswith("Take ") for b in m.buttons()) and not m.ephemeral
+    ]
+    assert offers, "no open offer in the thread"
+    return offers[-1]
+
+
+async def start_match(emulator: DiscordEmulator, challenger: EmulatedUser, opponent: EmulatedUser, **options) -> Match:
+    challenge = await answered(await challenger.slash("hanamikoji challenge", opponent=opponent, **options))
+    await answered(await opponent.click(challenge, "Accept"))
+    await emulator.idle()
+    thread = [t for t in challenger.threads() if t.id != challenge.channel_id][-1]
+    bot_service = None
+    del bot_service
+    return Match(0, thread.id, (challenger, opponent))
+
+
+async def play_decision(
+    emulator: DiscordEmulator, service: MatchService, match: Match, rng: random.Random
+) -> None:
+    """Whoever must decide does so through the UI, choosing at random like a new player."""
+    table = await service.public_view(match.match_id)
+    info = await service.match_info(match.match_id)
+    seat = table.current_player
+    assert seat is not None
+    user = match.players[0] if info.players[0] == match.players[0].id else match.players[1]
+    user = next(u for u in match.players if u.id == info.players[seat])
+    if table.phase is not Phase.ACTION:
+        offer = offer_message(user, match.thread_id)
+        take = rng.choice([b.label for b in offer.buttons() if b.label.startswith("Take ")])
+        await answered(await user.click(offer, take))
+        await emulator.idle()
+        return
+    panel = await answered(await user.click(board_message(user, match.thread_id), HAND))
+    assert panel.ephemeral
+    actions = [b.label for b in panel.buttons() if b.label != "Refresh"]
+    panel = await answered(await user.click(panel, rng.choice(actions)))
+    select = panel.select()
+    values = [o.value for o in select.options]
+    picked = rng.sample(values, select.min_values)
+    panel = await answered(await user.select(panel, picked))
+    confirms = [b.label for b in panel.buttons() if b.label != "Back"]
+    panel = await answered(await user.click(panel, rng.choice(confirms)))
+    assert "✅ Done" in panel.content, panel.content
+    await emulator.idle()
+
+
+async def private_texts(service: MatchService, match_id: int) -> dict[int, set[str]]:
+    """Per player, the hand and face-down lines their panel shows now."""
+    info = await service.match_info(match_id)
+    found: dict[int, set[str]] = {}
+    for user_id in info.players:
+        mine = await service.view_for(match_id, user_id)
+        found[user_id] = {hand_text(mine), face_down_text(mine)}
+    return found
