@@ -3,7 +3,7 @@ starts it except for the two Discord URLs, the database file and no AI pause."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -15,18 +15,22 @@ from tests.discord_emulator.fixtures import emulator  # noqa: F401
 from tests.discord_emulator.server import DiscordEmulator
 
 
-def e2e_config(emulator: DiscordEmulator, database: Path, **matches: object) -> BotConfig:
+def toml_value(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
+def e2e_config(running: DiscordEmulator, database: Path, **matches: object) -> BotConfig:
     lines = [
         "[discord]",
-        f'token = "{emulator.bot_token}"',
-        f'api_base = "{emulator.api_base}"',
-        f'gateway_url = "{emulator.gateway_url}"',
-        f"dev_guild_id = {emulator.guild_id}",
+        f'token = "{running.bot_token}"',
+        f'api_base = "{running.api_base}"',
+        f'gateway_url = "{running.gateway_url}"',
+        f"dev_guild_id = {running.guild_id}",
         "[database]",
         f'path = "{database}"',
         "[matches]",
         "ai_move_delay_seconds = 0",
-        *(f"{k} = {v!r}".replace("True", "true").replace("False", "false") for k, v in matches.items()),
+        *(f"{key} = {toml_value(value)}" for key, value in matches.items()),
     ]
     path = database.with_suffix(".toml")
     path.write_text("\n".join(lines) + "\n")

@@ -5,14 +5,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from bot.panel import face_down_text, hand_text
 from engine import Phase
 from engine.service.match_service import MatchService
-from tests.discord_emulator import CallbackType
 from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.users import EmulatedUser
-
-from bot.panel import face_down_text, hand_text
 
 HAND = "Hand 🂠"
 
@@ -46,16 +44,6 @@ def offer_message(user: EmulatedUser, thread_id: int) -> MessageSnapshot:
     return offers[-1]
 
 
-async def start_match(emulator: DiscordEmulator, challenger: EmulatedUser, opponent: EmulatedUser, **options) -> Match:
-    challenge = await answered(await challenger.slash("hanamikoji challenge", opponent=opponent, **options))
-    await answered(await opponent.click(challenge, "Accept"))
-    await emulator.idle()
-    thread = [t for t in challenger.threads() if t.id != challenge.channel_id][-1]
-    bot_service = None
-    del bot_service
-    return Match(0, thread.id, (challenger, opponent))
-
-
 async def play_decision(
     emulator: DiscordEmulator, service: MatchService, match: Match, rng: random.Random
 ) -> None:
@@ -64,7 +52,6 @@ async def play_decision(
     info = await service.match_info(match.match_id)
     seat = table.current_player
     assert seat is not None
-    user = match.players[0] if info.players[0] == match.players[0].id else match.players[1]
     user = next(u for u in match.players if u.id == info.players[seat])
     if table.phase is not Phase.ACTION:
         offer = offer_message(user, match.thread_id)

@@ -8,13 +8,14 @@ import pytest
 from engine import Variant
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.transcript import Scope
-from tests.e2e.players import Match, answered, board_message, play_decision, private_texts
+from tests.e2e.players import Match, answered, play_decision, private_texts
 
 
 async def challenge_and_accept(emulator, bot, **options) -> Match:
     ana, ben = emulator.user("ana"), emulator.user("ben")
     challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben, **options))
-    assert "challenges" in challenge.text() and [b.label for b in challenge.buttons()] == ["Accept", "Decline"]
+    assert "challenges" in challenge.text()
+    assert [b.label for b in challenge.buttons()] == ["Accept", "Decline"]
     await answered(await ben.click(challenge, "Accept"))
     await emulator.idle()
     await bot.table.wait_idle()
@@ -51,11 +52,12 @@ class LeakCheck:
                     if " used Secret" in line or " used Trade-off" in line:
                         assert HIDDEN_MOVE_LINE.search(line), f"a hidden move shows cards: {line}"
                 continue
-            readers = [u.id for u in self.match.players if self.emulator.transcript.can_see(u.id, entry)]
+            transcript = self.emulator.transcript
+            readers = [u.id for u in self.match.players if transcript.can_see(u.id, entry)]
             assert len(readers) == 1, f"a private panel is visible to {readers}: {entry}"
             own = self.before.get(readers[0], set()) | after.get(readers[0], set())
             for line in lines:
-                assert any(line in mine for mine in own), f"{readers[0]} sees cards not theirs: {line}"
+                assert line in own, f"{readers[0]} sees cards that are not theirs: {line}"
         self.before = after
 
 
