@@ -81,3 +81,33 @@ async def private_texts(service: MatchService, match_id: int) -> dict[int, set[s
         mine = await service.view_for(match_id, user_id)
         found[user_id] = {hand_text(mine), face_down_text(mine)}
     return found
+
+
+async def challenge_and_accept(emulator: DiscordEmulator, bot, **options) -> Match:
+    """ana challenges ben, ben accepts; returns the match once its board is up."""
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben, **options))
+    await answered(await ben.click(challenge, "Accept"))
+    await settle(emulator, bot)
+    (info,) = await bot.service.open_matches_for(ana.id)
+    assert info.thread_id is not None
+    return Match(info.match_id, info.thread_id, (ana, ben))
+
+
+async def settle(emulator: DiscordEmulator, bot) -> None:
+    """Until the bot has shown every event and answered every request."""
+    for _ in range(3):
+        await emulator.idle()
+        await bot.service.wait_idle()
+        await bot.table.wait_idle()
+    await emulator.idle()
+
+
+async def whose_turn(bot, match: Match) -> tuple[EmulatedUser, EmulatedUser]:
+    """(the player who must decide now, the other one)."""
+    table = await bot.service.public_view(match.match_id)
+    info = await bot.service.match_info(match.match_id)
+    assert table.current_player is not None
+    mover = next(u for u in match.players if u.id == info.players[table.current_player])
+    other = next(u for u in match.players if u is not mover)
+    return mover, other

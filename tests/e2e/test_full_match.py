@@ -8,22 +8,12 @@ import pytest
 from engine import Variant
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.transcript import Scope
-from tests.e2e.players import Match, answered, play_decision, private_texts
-
-
-async def challenge_and_accept(emulator, bot, **options) -> Match:
-    ana, ben = emulator.user("ana"), emulator.user("ben")
-    challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben, **options))
-    assert "challenges" in challenge.text()
-    assert [b.label for b in challenge.buttons()] == ["Accept", "Decline"]
-    await answered(await ben.click(challenge, "Accept"))
-    await emulator.idle()
-    await bot.table.wait_idle()
-    await emulator.idle()
-    (match_info,) = await bot.service.open_matches_for(ana.id)
-    assert match_info.thread_id is not None
-    return Match(match_info.match_id, match_info.thread_id, (ana, ben))
-
+from tests.e2e.players import (
+    Match,
+    challenge_and_accept,
+    play_decision,
+    private_texts,
+)
 
 HAND_LINE = re.compile(r"\*\*Your hand\*\* \(\d+\): (.*)")
 FACE_DOWN_LINE = re.compile(r"\*\*Face down:\*\* (.*)")
