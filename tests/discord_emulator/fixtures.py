@@ -27,6 +27,11 @@ async def emulator() -> AsyncIterator[DiscordEmulator]:
     async with DiscordEmulator() as running:
         with discord_py_pointed_at(running):
             yield running
-        if running.failures and not running.tolerate_failures:
-            listed = "\n".join(f"  - {f}" for f in running.failures)
-            pytest.fail(f"the bot did things Discord would refuse:\n{listed}", pytrace=False)
+        fail_on_unexpected_failures(running)
+
+
+def fail_on_unexpected_failures(emulator: DiscordEmulator) -> None:
+    """Fail the current test if failures were recorded that nobody took or tolerated."""
+    if emulator.failures and not emulator.tolerate_failures:
+        listed = "\n".join(f"  - {f}" for f in emulator.failures)
+        pytest.fail(f"the bot did things Discord would refuse:\n{listed}", pytrace=False)

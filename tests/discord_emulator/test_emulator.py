@@ -29,6 +29,7 @@ from tests.discord_emulator.errors import (
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
 )
+from tests.discord_emulator.fixtures import fail_on_unexpected_failures
 from tests.discord_emulator.sample_bot import GlobalPingClient, SampleBot
 from tests.discord_emulator.transcript import Action
 
@@ -484,11 +485,17 @@ async def test_the_members_intent_brings_every_member(emulator):
     await running.stop()
 
 
-async def test_a_failure_left_unconsumed_is_reported(emulator):
+async def test_a_failure_left_unconsumed_fails_the_test(emulator):
     emulator.record_failure(Failure("something Discord refuses", status=400, code=50035))
     with pytest.raises(AssertionError, match="something Discord refuses"):
         emulator.assert_no_failures()
+    with pytest.raises(pytest.fail.Exception, match="something Discord refuses"):
+        fail_on_unexpected_failures(emulator)
+    emulator.tolerate_failures = True
+    fail_on_unexpected_failures(emulator)
     emulator.take_failures()
+    emulator.tolerate_failures = False
+    fail_on_unexpected_failures(emulator)
 
 
 async def test_a_third_rename_within_ten_minutes_is_a_failure(emulator, bot):
