@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import challenge_message
 from bot.card_select import picked_cards
 from bot.custom_ids import GameId, Verb
 from bot.discord_ui import message_kwargs
@@ -226,26 +227,25 @@ class Clicks:
         if info.status is not MatchStatus.PENDING:
             await self.reply(interaction, refusal_text(_closed(info)))
             return
+        names = await self.bot.player_names.pair(info.players)
         if verb is Verb.DECLINE and user_id == info.players[0]:
             await self.bot.service.cancel(info.match_id, user_id)
-            await interaction.response.defer()
+            embed = challenge_message.closed(names, f"{names[0]} withdrew the challenge.")
+            await interaction.response.edit_message(content=None, embed=embed, view=None)
             return
         if user_id != info.players[1]:
-            names = await self.bot.player_names.pair(info.players)
             await self.reply(interaction, f"This challenge is for {names[1]}.")
             return
         if verb is Verb.DECLINE:
             await self.bot.service.decline(info.match_id, user_id)
-            await interaction.response.defer()
+            embed = challenge_message.closed(names, f"{names[1]} declined the challenge.")
+            await interaction.response.edit_message(content=None, embed=embed, view=None)
             return
         # Accepting opens a thread and posts the board: answer first, then do the work.
         await interaction.response.defer()
-        started = await self.bot.service.accept(info.match_id, user_id)
-        names = await self.bot.player_names.pair(started.players)
-        embed = discord.Embed(
-            title=f"Hanamikoji · {names[0]} vs {names[1]}",
-            description=f"{names[1]} accepted. The match has started — see the thread below.",
-            colour=discord.Colour.green(),
+        await self.bot.service.accept(info.match_id, user_id)
+        embed = challenge_message.closed(
+            names, f"{names[1]} accepted. The match has started in its thread.", started=True
         )
         await interaction.edit_original_response(content=None, embed=embed, view=None)
 

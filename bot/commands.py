@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import challenge_message
 from bot.custom_ids import Verb, game_id
 from bot.discord_ui import EMBED_COLOUR, message_kwargs
 from bot.refusals import SOMETHING_WENT_WRONG, refusal_text
@@ -45,17 +46,6 @@ POLICY_CHOICES = [
     app_commands.Choice(name="the AI plays the missed turn", value="ai"),
     app_commands.Choice(name="the absent player forfeits", value="forfeit"),
 ]
-
-
-def _duration(seconds: float) -> str:
-    if seconds >= 86400 and seconds % 86400 == 0:
-        days = int(seconds // 86400)
-        return f"{days} day{'s' if days > 1 else ''}"
-    if seconds >= 3600 and seconds % 3600 == 0:
-        hours = int(seconds // 3600)
-        return f"{hours} hour{'s' if hours > 1 else ''}"
-    minutes = max(1, int(seconds // 60))
-    return f"{minutes} minute{'s' if minutes > 1 else ''}"
 
 
 class HanamikojiCommands(app_commands.Group):
@@ -123,26 +113,8 @@ class HanamikojiCommands(app_commands.Group):
             float(turn_timer.value) if turn_timer else None,
         )
         names = (interaction.user.display_name, opponent.display_name)
-        expires = int(info.challenge_expires_at or 0)
-        variant_name = "three rounds" if info.variant is Variant.THREE_ROUNDS else "standard"
-        embed = discord.Embed(
-            title=f"⚔️ {names[0]} challenges {names[1]} to Hanamikoji",
-            description=(
-                f"Variant: **{variant_name}** · "
-                f"turn timer: **{_duration(info.turn_seconds)}**\n"
-                f"{opponent.mention}, do you accept? The challenge expires <t:{expires}:R>."
-            ),
-            colour=EMBED_COLOUR,
-        )
-        page = PageSpec(
-            text="",
-            rows=(
-                (
-                    ButtonSpec("Accept", game_id(info.match_id, 0, Verb.ACCEPT), Style.SUCCESS),
-                    ButtonSpec("Decline", game_id(info.match_id, 0, Verb.DECLINE), Style.DANGER),
-                ),
-            ),
-        )
+        embed = challenge_message.invitation(info, names, opponent.mention)
+        page = challenge_message.answer_buttons(info.match_id)
         await interaction.response.send_message(
             content=opponent.mention,
             embed=embed,
@@ -320,7 +292,7 @@ class HanamikojiCommands(app_commands.Group):
         three = "on" if changed.three_rounds_default else "off"
         text = "\n".join(
             [
-                f"Turn timer: **{_duration(timer)}**",
+                f"Turn timer: **{challenge_message.duration_text(timer)}**",
                 f"When time runs out: **{outcome}**",
                 f"A thread per match: **{'on' if changed.thread_per_match else 'off'}**",
                 f"Three-round variant by default: **{three}**",

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import challenge_message
 from bot.board_text import board_text, outcome_line, round_summary
 from bot.choice_buttons import choice_buttons, offer_text
 from bot.custom_ids import Verb, game_id
@@ -24,8 +25,6 @@ from bot.ui_spec import ButtonSpec, PageSpec, Style
 from engine import Competition, Gift, PublicView
 from engine.notation import HiddenAction
 from engine.service.events import (
-    ChallengeCancelled,
-    ChallengeDeclined,
     ChallengeExpired,
     ChoiceNeeded,
     DecisionApplied,
@@ -86,9 +85,7 @@ class Table:
             RoundScored: self._on_round_scored,
             Reminder: self._on_reminder,
             MatchEnded: self._on_ended,
-            ChallengeDeclined: self._on_challenge_closed,
-            ChallengeCancelled: self._on_challenge_closed,
-            ChallengeExpired: self._on_challenge_closed,
+            ChallengeExpired: self._on_challenge_expired,
         }
 
     # -- event intake ----------------------------------------------------------------------
@@ -338,25 +335,13 @@ class Table:
             text += "\nBoth players press **Rematch** to play again."
         await self.post(info, text, view=message_kwargs(page).get("view"))
 
-    async def _on_challenge_closed(
-        self, event: ChallengeDeclined | ChallengeCancelled | ChallengeExpired
-    ) -> None:
+    async def _on_challenge_expired(self, event: ChallengeExpired) -> None:
+        """Nobody clicked, so the bot edits the challenge itself (answers edit it on click)."""
         info = await self.bot.service.match_info(event.match_id)
-        if info.board_message_id is None:
-            return
         channel = await self._channel(info.channel_id)
-        if channel is None:
+        if info.board_message_id is None or channel is None:
             return
         names = await self.names(info)
-        what = {
-            ChallengeDeclined: f"{names[1]} declined the challenge.",
-            ChallengeCancelled: f"{names[0]} withdrew the challenge.",
-            ChallengeExpired: f"The challenge expired: {names[1]} did not answer in time.",
-        }[type(event)]
+        what = f"The challenge expired: {names[1]} did not answer in time."
         message = channel.get_partial_message(info.board_message_id)  # type: ignore[attr-defined]
-        embed = discord.Embed(
-            title=f"Hanamikoji · {names[0]} vs {names[1]}",
-            description=what,
-            colour=discord.Colour.dark_grey(),
-        )
-        await message.edit(content=None, embed=embed, view=None)
+        await message.edit(content=None, embed=challenge_message.closed(names, what), view=None)

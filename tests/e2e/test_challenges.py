@@ -1,0 +1,112 @@
+"""Starting matches: challenges, refusals, declines, expiry, the AI, settings."""
+
+import asyncio
+
+from engine.store.rows import MatchStatus
+from tests.e2e.players import answered, board_message, settle
+
+
+async def test_challenging_yourself_or_a_bot_is_refused_privately(emulator, bot):
+    ana = emulator.user("ana")
+    refused = await answered(await ana.slash("hanamikoji challenge", opponent=ana))
+    assert refused.ephemeral and "yourself" in refused.text()
+    bot_member = emulator.world.bot.id
+    refused = await answered(await ana.slash("hanamikoji challenge", opponent=bot_member))
+    assert refused.ephemeral and "Bots can't play" in refused.text()
+    assert await bot.service.open_matches_for(ana.id) == []
+
+
+async def test_only_the_challenged_member_can_accept(emulator, bot):
+    ana, ben, cara = emulator.user("ana"), emulator.user("ben"), emulator.user("cara")
+    challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
+    assert ben.mention in challenge.content
+    refused = await answered(await cara.click(challenge, "Accept"))
+    assert refused.ephemeral and "for ben" in refused.text()
+    refused = await answered(await ana.click(challenge, "Accept"))
+    assert "for ben" in refused.text()
+    (info,) = await bot.service.open_matches_for(ana.id)
+    assert info.status is MatchStatus.PENDING
+
+
+async def test_a_declined_challenge_says_so_and_loses_its_buttons(emulator, bot):
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
+    await answered(await ben.click(challenge, "Decline"))
+    await settle(emulator, bot)
+    shown = ana.message(challenge)
+    assert "declined" in shown.text() and shown.buttons() == []
+
+
+async def test_the_challenger_can_withdraw(emulator, bot):
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
+    await answered(await ana.click(challenge, "Decline"))
+    await settle(emulator, bot)
+    assert "withdrew" in ana.message(challenge).text()
+
+
+async def test_an_unanswered_challenge_expires_and_says_so(emulator, start_bot):
+    bot = await start_bot(challenge_expiry_seconds=1)
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
+    await asyncio.sleep(1.3)
+    await settle(emulator, bot)
+    shown = ana.message(challenge)
+    assert "expired" in shown.text() and shown.buttons() == []
+    refused = (
+        await answered(await ben.click_stale(challenge, "Accept"))
+        if hasattr(ben, "click_stale")
+        else None
+    )
+    assert refused is None or "expired" in refused.text()
+
+
+async def test_too_many_open_matches_are_refused(emulator, start_bot):
+    await start_bot(max_active_matches=1)
+    ana, ben, cara = emulator.user("ana"), emulator.user("ben"), emulator.user("cara")
+    await answered(await ana.slash("hanamikoji challenge", opponent=ben))
+    refused = await answered(await ana.slash("hanamikoji challenge", opponent=cara))
+    assert refused.ephemeral and "open matches" in refused.text()
+
+
+async def test_a_match_against_the_ai_is_played_to_the_end(emulator, bot):
+    from tests.e2e.players import Match, play_decision
+
+    ana = emulator.user("ana")
+    started = await answered(await ana.slash("hanamikoji ai", level="easy"))
+    assert "against the AI" in started.text()
+    await settle(emulator, bot)
+    (info,) = await bot.service.open_matches_for(ana.id)
+    assert info.thread_id is not None
+    match = Match(info.match_id, info.thread_id, (ana, ana))
+    import random
+
+    rng = random.Random(2)
+    for _ in range(100):
+        info = await bot.service.match_info(match.match_id)
+        if info.status is not MatchStatus.ACTIVE:
+            break
+        await play_decision(emulator, bot.service, match, rng)
+        await settle(emulator, bot)
+    assert (await bot.service.match_info(match.match_id)).status is MatchStatus.FINISHED
+    texts = [m.text() for m in ana.messages(match.thread_id)]
+    assert any("AI (easy)** used" in t or "AI (easy)** offers" in t for t in texts)
+
+
+async def test_board_is_posted_again_and_the_old_one_points_to_it(emulator, bot):
+    from tests.e2e.players import challenge_and_accept
+
+    match = await challenge_and_accept(emulator, bot)
+    ana, _ = match.players
+    old = board_message(ana, match.thread_id)
+    await answered(await ana.slash("hanamikoji board", channel=match.thread_id))
+    await settle(emulator, bot)
+    new = board_message(ana, match.thread_id)
+    assert new.id != old.id
+    assert "board has moved" in ana.message(old).text()
+
+
+async def test_settings_need_manage_server(emulator, bot):
+    ana = emulator.user("ana")
+    refused = await answered(await ana.slash("hanamikoji settings", threads=False))
+    assert refused.ephemeral and "Manage Server" in refused.text()
