@@ -241,6 +241,7 @@ class HanamikojiCommands(app_commands.Group):
     async def notify(self, interaction: discord.Interaction[Any], dm: bool) -> None:
         settings = await self.bot.service.user_settings(interaction.user.id)
         await self.bot.service.set_user_settings(replace(settings, dm_notifications=dm))
+        self.bot.notifier.try_again(interaction.user.id)
         text = (
             "I'll send your hand by DM when it's your turn (and still mention you in the thread)."
             if dm

@@ -30,11 +30,14 @@ class Notifier:
     def __init__(self, bot: HanamikojiBot) -> None:
         self.bot = bot
         self._closed_dms_untold: set[int] = set()
+        self._closed_dms_told: set[int] = set()
 
     async def your_turn(self, info: MatchInfo, user_id: int) -> None:
         """Send the player's panel by DM if they asked for it."""
         if user_id == AI_USER_ID:
             return
+        if user_id in self._closed_dms_told | self._closed_dms_untold:
+            return  # refused before: don't knock on a closed door every turn
         settings = await self.bot.service.user_settings(user_id)
         if not settings.dm_notifications:
             return
@@ -49,9 +52,15 @@ class Notifier:
         except discord.HTTPException as error:
             log.warning("match %s: DM to %s failed: %s", info.match_id, user_id, error)
 
+    def try_again(self, user_id: int) -> None:
+        """The player changed their DM choice: try DMs again from now on."""
+        self._closed_dms_told.discard(user_id)
+        self._closed_dms_untold.discard(user_id)
+
     def take_dm_notice(self, user_id: int) -> str:
         """The one-time notice for a player whose DMs were refused, else ``""``."""
         if user_id in self._closed_dms_untold:
             self._closed_dms_untold.discard(user_id)
+            self._closed_dms_told.add(user_id)
             return DMS_CLOSED
         return ""
