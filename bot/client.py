@@ -21,6 +21,7 @@ from bot.player_names import PlayerNames
 from bot.rematch import Rematches
 from bot.table import Table
 from engine.ai import agent_for_level
+from engine.service.clock import Clock
 from engine.service.config import ServiceConfig
 from engine.service.match_service import MatchService
 from engine.store.rows import ExpiryPolicy
@@ -51,10 +52,11 @@ def service_config(config: BotConfig) -> ServiceConfig:
     )
 
 
-def build_service(config: BotConfig) -> MatchService:
+def build_service(config: BotConfig, clock: Clock | None = None) -> MatchService:
     return MatchService(
         SqliteMatchStore(config.database_path),
         service_config(config),
+        clock=clock,
         agent_factory=agent_for_level,
     )
 

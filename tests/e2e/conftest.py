@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import HanamikojiBot
+from bot.client import HanamikojiBot, build_service
 from bot.config import BotConfig, load_config
+from engine.service.clock import Clock
 from tests.discord_emulator.clients import RunningClient, start_client
 from tests.discord_emulator.fixtures import emulator  # noqa: F401
 from tests.discord_emulator.server import DiscordEmulator
@@ -45,9 +46,9 @@ async def start_bot(emulator: DiscordEmulator, tmp_path: Path) -> AsyncIterator[
     """Start (or restart) the bot on one database file; every bot is stopped at the end."""
     running: list[RunningClient] = []
 
-    async def start(**matches: object) -> HanamikojiBot:
+    async def start(clock: Clock | None = None, **matches: object) -> HanamikojiBot:
         config = e2e_config(emulator, tmp_path / "matches.sqlite3", **matches)
-        client = await start_client(emulator, HanamikojiBot(config))
+        client = await start_client(emulator, HanamikojiBot(config, build_service(config, clock)))
         running.append(client)
         assert isinstance(client.client, HanamikojiBot)
         return client.client
