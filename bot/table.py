@@ -247,7 +247,10 @@ class Table:
         table = await self.bot.service.public_view(event.match_id)
         nxt = table.current_player
         mention = None
-        if nxt is not None and table.pending is None and info.players[nxt] != AI_USER_ID:
+        round_ended = not table.moves and bool(table.rounds)
+        if round_ended:
+            pass  # the round summary comes next and names who starts the new round
+        elif nxt is not None and table.pending is None and info.players[nxt] != AI_USER_ID:
             mention = info.players[nxt]
             line += f"\n{_mention(mention)}, your turn."
         await self.post(info, line, mention=mention)
@@ -301,10 +304,22 @@ class Table:
     async def _on_round_scored(self, event: RoundScored) -> None:
         info = await self.bot.service.match_info(event.match_id)
         names = await self.names(info)
-        embed = discord.Embed(
-            description=round_summary(event.result, names), colour=discord.Colour.gold()
+        summary = round_summary(event.result, names)
+        embed = discord.Embed(description=summary, colour=discord.Colour.gold())
+        table = await self.bot.service.public_view(event.match_id)
+        if table.outcome is not None or table.round_number == event.result.round_number:
+            await self.post(info, "", embed=embed)
+            return
+        starter = info.players[table.starting_player]
+        who = names[table.starting_player]
+        embed.description = (
+            f"{summary}\n\nRound {table.round_number} begins with a fresh deal: **{who}** starts."
         )
-        await self.post(info, "", embed=embed)
+        if starter != AI_USER_ID and table.current_player == table.starting_player:
+            await self.post(info, f"{_mention(starter)}, your turn.", mention=starter, embed=embed)
+            await self.bot.notifier.your_turn(info, starter)
+        else:
+            await self.post(info, "", embed=embed)
 
     async def _on_reminder(self, event: Reminder) -> None:
         info = await self.bot.service.match_info(event.match_id)
