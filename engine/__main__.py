@@ -1,4 +1,4 @@
-"""Command line of the engine: ``python -m engine replay FILE``."""
+"""Command line of the engine: ``python -m engine replay|play|arena``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from engine import replay_cli
+from engine.ai.levels import LEVELS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,6 +16,17 @@ def build_parser() -> argparse.ArgumentParser:
         "replay", help="replay JSON Lines match records and print each result as JSON"
     )
     replay.add_argument("file", help="a JSON Lines file of match records, or - for stdin")
+    play = commands.add_parser("play", help="play a game against the AI in the terminal")
+    play.add_argument("--level", choices=LEVELS, default="normal", help="the AI's level")
+    play.add_argument("--seed", type=int, default=None, help="seed of the deals and the AI")
+    arena = commands.add_parser(
+        "arena", help="play games between two AI levels and print win rates with 95%% intervals"
+    )
+    arena.add_argument("a", choices=LEVELS, help="level of side A")
+    arena.add_argument("b", choices=LEVELS, help="level of side B")
+    arena.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    arena.add_argument("--seed", type=int, default=0, help="seed of deals and agents")
+    arena.add_argument("--jobs", type=int, default=1, help="processes to play games in")
     return parser
 
 
@@ -22,6 +34,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "replay":
         return replay_cli.run(args.file, sys.stdout)
+    if args.command == "play":
+        from engine.ai import terminal
+
+        return terminal.run(args.level, args.seed, sys.stdin, sys.stdout)
+    if args.command == "arena":
+        from engine.ai import arena
+
+        return arena.run_cli(args.a, args.b, args.games, args.seed, args.jobs, sys.stdout)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -1,0 +1,214 @@
+"""Agent against agent over many games, with each side's win rate and a 95% interval.
+
+Games come in pairs on the same deals with the seats swapped (game 2k: A in seat 0; game
+2k+1: A in seat 1), so neither side profits from the cards or from moving first. A draw
+(possible only in the three-round variant) counts as half a win for each side. The
+interval is Wilson's score interval, which stays inside [0, 1] and behaves near 0% and
+100%, where the normal approximation does not.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import IO
+
+from engine.ai.agent import Agent
+from engine.ai.levels import agent_for_level
+from engine.state import GameState, Variant
+from engine.views import view
+
+Z_95 = 1.959963984540054
+"""The standard normal quantile for a two-sided 95% interval."""
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson score interval for a proportion; ``successes`` may count draws as halves."""
+    if trials <= 0:
+        raise ValueError(f"trials must be positive, got {trials!r}")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must be between 0 and {trials}, got {successes!r}")
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One arena game: which seat side A sat in and who won (None for a draw)."""
+
+    index: int
+    a_seat: int
+    winner_seat: int | None
+    rounds: int
+
+    @property
+    def a_won(self) -> bool:
+        return self.winner_seat is not None and self.winner_seat == self.a_seat
+
+    @property
+    def b_won(self) -> bool:
+        return self.winner_seat is not None and self.winner_seat != self.a_seat
+
+
+def seat_of_a(index: int) -> int:
+    """Side A's seat in game ``index``: 0 in even games, 1 in odd ones."""
+    return index % 2
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The deal seed of game ``index``; a pair of games (2k, 2k+1) shares its deals."""
+    return random.Random(f"hanamikoji/arena/{seed}/{index // 2}").getrandbits(63)
+
+
+def play_game(
+    seat_agents: Sequence[Agent],
+    deal_seed: int,
+    rngs: Sequence[random.Random],
+    *,
+    variant: Variant = Variant.STANDARD,
+    first_player: int = 0,
+) -> GameState:
+    """Play one game to the end, each seat's agent deciding from its own view."""
+    state = GameState(seed=deal_seed, first_player=first_player, variant=variant)
+    while not state.is_over:
+        player = state.current_player
+        assert player is not None
+        decision = seat_agents[player].decide(view(state, player), rngs[player])
+        state.apply(decision, player)
+    return state
+
+
+def play_arena_game(
+    agent_a: Agent, agent_b: Agent, seed: int, index: int, variant: Variant = Variant.STANDARD
+) -> GameResult:
+    """Game ``index`` of an arena run: seats, deals and agents' randomness from the seed."""
+    a_seat = seat_of_a(index)
+    seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
+    deal_seed = game_seed(seed, index)
+    # The first player follows the deal pair, so the swapped game is the mirror image.
+    first_player = random.Random(f"hanamikoji/arena/{seed}/{index // 2}/first").randrange(2)
+    rngs = [random.Random(f"hanamikoji/arena/{seed}/{index}/seat{p}") for p in (0, 1)]
+    state = play_game(seats, deal_seed, rngs, variant=variant, first_player=first_player)
+    assert state.outcome is not None
+    return GameResult(index, a_seat, state.outcome.winner, state.outcome.rounds_played)
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaSummary:
+    """Totals of an arena run between side A and side B."""
+
+    name_a: str
+    name_b: str
+    games: int
+    wins_a: int
+    wins_b: int
+    draws: int
+    rounds: int
+
+    @classmethod
+    def of(cls, name_a: str, name_b: str, results: Sequence[GameResult]) -> ArenaSummary:
+        return cls(
+            name_a,
+            name_b,
+            len(results),
+            sum(r.a_won for r in results),
+            sum(r.b_won for r in results),
+            sum(r.winner_seat is None for r in results),
+            sum(r.rounds for r in results),
+        )
+
+    def score(self, side: str) -> float:
+        """Wins plus half the draws for side ``"a"`` or ``"b"``."""
+        wins = self.wins_a if side == "a" else self.wins_b
+        return wins + self.draws / 2
+
+    def win_rate(self, side: str) -> float:
+        return self.score(side) / self.games
+
+    def interval(self, side: str) -> tuple[float, float]:
+        return wilson_interval(self.score(side), self.games)
+
+    def lines(self) -> list[str]:
+        """The report: one line per side, then how the games went."""
+        out = []
+        width = max(len(self.name_a), len(self.name_b)) + 2
+        for side, name, wins in (
+            ("a", f"A {self.name_a}", self.wins_a),
+            ("b", f"B {self.name_b}", self.wins_b),
+        ):
+            low, high = self.interval(side)
+            out.append(
+                f"{name:<{width}}  wins {wins:>5} of {self.games}  "
+                f"win rate {100 * self.win_rate(side):5.1f}%  "
+                f"95% CI [{100 * low:.1f}%, {100 * high:.1f}%]"
+            )
+        out.append(
+            f"draws {self.draws} (each counted as half a win); "
+            f"rounds/game {self.rounds / self.games:.2f}; seats swapped every other game"
+        )
+        return out
+
+
+def _play_chunk(args: tuple[str, str, int, list[int], Variant]) -> list[GameResult]:
+    """Worker: build the agents from their level names and play some game indices."""
+    level_a, level_b, seed, indices, variant = args
+    agent_a, agent_b = agent_for_level(level_a), agent_for_level(level_b)
+    return [play_arena_game(agent_a, agent_b, seed, i, variant) for i in indices]
+
+
+def run_arena(
+    level_a: str,
+    level_b: str,
+    games: int,
+    seed: int = 0,
+    *,
+    jobs: int = 1,
+    variant: Variant = Variant.STANDARD,
+    progress: Callable[[int], None] | None = None,
+) -> ArenaSummary:
+    """Play ``games`` games between two levels; ``jobs`` processes share them.
+
+    Every game is seeded by its index, so the result does not depend on ``jobs``.
+    """
+    if games <= 0:
+        raise ValueError(f"games must be positive, got {games!r}")
+    agent_for_level(level_a), agent_for_level(level_b)  # fail early on a bad name
+    results: list[GameResult] = []
+    chunk = 10
+    tasks = [
+        (level_a, level_b, seed, list(range(start, min(start + chunk, games))), variant)
+        for start in range(0, games, chunk)
+    ]
+    if jobs <= 1:
+        for task in tasks:
+            results.extend(_play_chunk(task))
+            if progress is not None:
+                progress(len(results))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for done in pool.map(_play_chunk, tasks):
+                results.extend(done)
+                if progress is not None:
+                    progress(len(results))
+    return ArenaSummary.of(level_a, level_b, results)
+
+
+def run_cli(level_a: str, level_b: str, games: int, seed: int, jobs: int, out: IO[str]) -> int:
+    """``python -m engine arena A B --games N``: play and print the summary."""
+    if games <= 0 or jobs <= 0:
+        print("--games and --jobs must be positive", file=out)
+        return 2
+    print(
+        f"arena: {level_a} (A) against {level_b} (B), {games} games, seed {seed}, jobs {jobs}",
+        file=out,
+    )
+    summary = run_arena(level_a, level_b, games, seed, jobs=jobs)
+    for line in summary.lines():
+        print(line, file=out)
+    return 0

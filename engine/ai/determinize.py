@@ -1,0 +1,168 @@
+"""Determinization: a full game state consistent with what one player has seen.
+
+A player's view leaves hidden the opponent's hand, the opponent's Secret and Trade-off
+(when used), the pile's order and the removed card. All of them come from the *unseen*
+cards: the 21-card deck minus the player's own hand, Secret and Trade-off, every item face
+up on the table and the cards of an open offer. Earlier rounds do not matter because every
+round is a fresh deal. A determinization fills those hidden places with a random
+arrangement of the unseen cards, so a search can play the round on as if it knew them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine import hand as packed_hand
+from engine.cards import FULL_DECK
+from engine.deal import Deal
+from engine.decisions import Action, Decision, Secret, TradeOff
+from engine.notation import HiddenAction
+from engine.state import GameState
+from engine.views import PlayerView
+
+_PLACEHOLDER_DEAL = Deal.shuffled(random.Random("hanamikoji/determinization"))
+"""Stands in for the deals of a determinized state: the real ones are partly unknown, and
+the engine only reads ``deals`` to find the next round's cards (past the ones listed)."""
+
+
+def unseen_cards(view: PlayerView) -> tuple[int, ...]:
+    """The cards this player cannot see, sorted: the pool every hidden place is drawn from."""
+    seen = Counter(view.hand)
+    if view.secret is not None:
+        seen[view.secret] += 1
+    if view.trade_off is not None:
+        seen.update(view.trade_off)
+    for side in view.table.items:
+        for card, count in enumerate(side):
+            seen[card] += count
+    if view.table.pending is not None:
+        seen.update(view.table.pending.cards)
+    unseen = Counter(FULL_DECK) - seen
+    return tuple(sorted(unseen.elements()))
+
+
+def _mask(actions: frozenset[Action]) -> int:
+    mask = 0
+    for action in actions:
+        mask |= action
+    return mask
+
+
+class Determinizer:
+    """Samples full states consistent with one view; the fixed part is computed once."""
+
+    def __init__(self, view: PlayerView) -> None:
+        table = view.table
+        if table.current_player is None:
+            raise ValueError("the match is over: there is nothing to determinize")
+        me, them = view.player, view.opponent
+        self.view = view
+        self.unseen = list(unseen_cards(view))
+        self.opponent_hand_size = table.hand_sizes[them]
+        self.opponent_has_secret = Action.SECRET in table.used[them]
+        self.opponent_has_trade_off = Action.TRADE_OFF in table.used[them]
+        hidden = (
+            self.opponent_hand_size
+            + self.opponent_has_secret
+            + 2 * self.opponent_has_trade_off
+            + table.pile_size
+            + 1  # the removed card
+        )
+        if hidden != len(self.unseen):
+            raise ValueError(
+                f"the view does not add up: {len(self.unseen)} unseen cards for "
+                f"{hidden} hidden places"
+            )
+
+        template = GameState.__new__(GameState)
+        template.variant = table.variant
+        template.seed = 0  # replaced per sample so a later round's deal comes from the rng
+        round_index = table.round_number - 1
+        # The first round's starting player alternates with every round after it.
+        template.first_player = (
+            table.starting_player if round_index % 2 == 0 else 1 - table.starting_player
+        )
+        template.deals = [_PLACEHOLDER_DEAL] * (round_index + 1)
+        template.round_index = round_index
+        template.start_player = table.starting_player
+        used = [_mask(table.used[0]), _mask(table.used[1])]
+        # A Gift or Competition waiting for its choice is marked used but its turn is open.
+        template.turn = sum(bin(mask).count("1") for mask in used) - (
+            1 if table.pending is not None else 0
+        )
+        template.to_move = table.current_player
+        template.phase = table.phase
+        hands = [0, 0]
+        hands[me] = packed_hand.pack(view.hand)
+        template.hands = hands
+        drawn: list[int | None] = [None, None]
+        drawn[me] = view.drawn
+        template.drawn = drawn
+        template.pile = ()
+        template.pile_pos = 0
+        template.removed = 0
+        template.placed = [packed_hand.pack(_elements(table.items[p])) for p in (0, 1)]
+        secret: list[int | None] = [None, None]
+        secret[me] = view.secret
+        template.secret = secret
+        trade_off: list[tuple[int, int] | None] = [None, None]
+        trade_off[me] = view.trade_off
+        template.tradeoff = trade_off
+        template.used = used
+        template.pending = table.pending
+        template.favor = list(table.favor)
+        template.results = list(table.rounds)
+        template.outcome = None
+        template.version = table.version
+        template.log = [[] for _ in range(round_index + 1)]
+        self._template = template
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A full state drawn uniformly from those consistent with the view."""
+        cards = self.unseen.copy()
+        rng.shuffle(cards)
+        state = self._template.clone()
+        state.seed = rng.getrandbits(63)
+        them = self.view.opponent
+        n = self.opponent_hand_size
+        state.hands[them] = packed_hand.pack(cards[:n])
+        at = n
+        if self.opponent_has_secret:
+            state.secret[them] = cards[at]
+            at += 1
+        if self.opponent_has_trade_off:
+            a, b = cards[at], cards[at + 1]
+            state.tradeoff[them] = (a, b) if a <= b else (b, a)
+            at += 2
+        state.removed = cards[at]
+        state.pile = tuple(cards[at + 1 :])
+        state.log[-1] = self._round_log(state.secret[them], state.tradeoff[them])
+        return state
+
+    def _round_log(self, secret: int | None, trade_off: tuple[int, int] | None) -> list[Decision]:
+        """This round's decisions, the opponent's hidden ones filled in from the sample."""
+        log: list[Decision] = []
+        for move in self.view.own_moves:
+            action = move.action
+            if isinstance(action, HiddenAction):
+                if action.action is Action.SECRET:
+                    assert secret is not None
+                    log.append(Secret(secret))
+                else:
+                    assert trade_off is not None
+                    log.append(TradeOff(trade_off))
+            else:
+                log.append(action)
+            if move.choice is not None:
+                log.append(move.choice)
+        return log
+
+
+def _elements(counts: tuple[int, ...]) -> list[int]:
+    return [card for card, count in enumerate(counts) for _ in range(count)]
+
+
+def determinize(view: PlayerView, rng: random.Random) -> GameState:
+    """One full state consistent with ``view``, its hidden cards drawn with ``rng``."""
+    return Determinizer(view).sample(rng)

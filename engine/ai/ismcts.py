@@ -1,0 +1,283 @@
+"""The hard agent: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+Every iteration samples a full state consistent with the agent's view
+(:mod:`engine.ai.determinize`), walks the tree with UCB restricted to the decisions legal
+in that sample (counting, for each child, how often it was available), expands one new
+decision, plays the rest of the round out, and backs up the result.
+
+- The play-out is random for actions; a player choosing from a Gift or a Competition takes
+  the part that helps them most on the (sampled) table, since a random choice would make
+  generous offers look as good as careful ones.
+- The search stops at the end of the round: the next deal is unknown to everyone, and the
+  round's value is read from the favor markers after scoring (a match won is worth 1).
+- At the root only the most promising decisions by the heuristic are searched, so the
+  budget is spent on a dozen candidates rather than a hundred and fifty.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from engine import hand as packed_hand
+from engine.ai.determinize import Determinizer
+from engine.ai.heuristic import Evaluator, position_in, score_decisions
+from engine.cards import CHARM
+from engine.decisions import (
+    Action,
+    Competition,
+    CompetitionChoice,
+    Decision,
+    Gift,
+    GiftChoice,
+    Secret,
+    TradeOff,
+)
+from engine.scoring import CHARM_GOAL, GEISHA_GOAL, favor_totals
+from engine.state import GameState, Phase
+from engine.views import PlayerView
+
+_MAJORITY = tuple(n // 2 + 1 for n in CHARM)
+DEFAULT_ITERATIONS = 1500
+DEFAULT_TIME_LIMIT = 0.8
+"""Seconds; a guard on slow machines, the iteration budget normally ends the search first."""
+ROOT_CANDIDATES = 12
+PER_ACTION_CANDIDATES = 2
+"""Besides the best overall, the best few of each action kind stay in the search."""
+EXPLORATION = 0.7
+
+
+class Node:
+    """Statistics of the edge into this node, from the view of the player who chose it."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Decision, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 1
+
+
+class IsmctsAgent:
+    """Searches ``iterations`` determinized play-outs, or until ``time_limit`` seconds."""
+
+    def __init__(
+        self,
+        name: str = "hard",
+        *,
+        iterations: int = DEFAULT_ITERATIONS,
+        time_limit: float | None = DEFAULT_TIME_LIMIT,
+        root_candidates: int = ROOT_CANDIDATES,
+        exploration: float = EXPLORATION,
+        play_out: bool = False,
+    ) -> None:
+        self.play_out = play_out
+        self.name = name
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.root_candidates = root_candidates
+        self.exploration = exploration
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Decision:
+        if not view.legal:
+            raise ValueError(f"player {view.player} has no decision to make now")
+        if len(view.legal) == 1:
+            return view.legal[0]
+        candidates = self._candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        root = self.search(view, candidates, rng)
+        searched = [d for d in candidates if d in root.children]
+        return max(searched, key=lambda d: (root.children[d].visits, root.children[d].total))
+
+    def _candidates(self, view: PlayerView) -> tuple[Decision, ...]:
+        """The root decisions worth searching: the heuristic's best, and each kind's best."""
+        legal = view.legal
+        if len(legal) <= self.root_candidates:
+            return legal
+        scores = score_decisions(view)
+        order = sorted(range(len(legal)), key=lambda i: -scores[i])
+        chosen = dict.fromkeys(order[: self.root_candidates])
+        per_kind: dict[type, int] = {}
+        for i in order:
+            kind = type(legal[i])
+            if per_kind.get(kind, 0) < PER_ACTION_CANDIDATES:
+                per_kind[kind] = per_kind.get(kind, 0) + 1
+                chosen[i] = None
+        return tuple(legal[i] for i in sorted(chosen))
+
+    def search(
+        self, view: PlayerView, candidates: tuple[Decision, ...], rng: random.Random
+    ) -> Node:
+        """Run the search and return the root, whose children are the candidates."""
+        determinizer = Determinizer(view)
+        root = Node()
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        c = self.exploration
+        for iteration in range(self.iterations):
+            # The clock is read every few iterations: it costs more than an iteration's step.
+            if deadline is not None and iteration % 16 == 15 and time.perf_counter() > deadline:
+                break
+            state = determinizer.sample(rng)
+            round_index = state.round_index
+            node = root
+            path: list[tuple[Node, int]] = []
+            legal: tuple[Decision, ...] = candidates
+            while True:
+                mover = state.to_move
+                untried = [d for d in legal if d not in node.children]
+                if untried:
+                    decision = rng.choice(untried)
+                    child = Node()
+                    node.children[decision] = child
+                    for d in legal:
+                        other = node.children.get(d)
+                        if other is not None and other is not child:
+                            other.available += 1
+                    state.apply_unchecked(decision)
+                    path.append((child, mover))
+                    break
+                best_value = -math.inf
+                best: tuple[Decision, Node] | None = None
+                for d in legal:
+                    child = node.children[d]
+                    child.available += 1
+                for d in legal:
+                    child = node.children[d]
+                    value = child.total / child.visits + c * math.sqrt(
+                        math.log(child.available) / child.visits
+                    )
+                    if value > best_value:
+                        best_value = value
+                        best = (d, child)
+                assert best is not None
+                decision, node = best
+                state.apply_unchecked(decision)
+                path.append((node, mover))
+                if state.outcome is not None or state.round_index != round_index:
+                    break
+                legal = state.legal_decisions()
+            if self.play_out:
+                value = _play_out(state, round_index, rng)
+            else:
+                value = _leaf_value(state, round_index, view.player)
+            for child, mover in path:
+                child.visits += 1
+                child.total += value if mover == 0 else -value
+        return root
+
+
+def _play_out(state: GameState, round_index: int, rng: random.Random) -> float:
+    """Finish the round from ``state`` and return its value for player 0."""
+    while state.outcome is None and state.round_index == round_index:
+        if state.phase is Phase.ACTION:
+            state.apply_unchecked(_sensible_action(state, rng))
+        else:
+            state.apply_unchecked(_greedy_choice(state, state.legal_decisions()))
+    return round_value(state)
+
+
+def _leaf_value(state: GameState, round_index: int, player: int) -> float:
+    """Player 0's prospects at a leaf, estimated by ``player``'s heuristic mid-round."""
+    while (
+        state.outcome is None
+        and state.round_index == round_index
+        and state.phase is not Phase.ACTION
+    ):
+        state.apply_unchecked(_greedy_choice(state, state.legal_decisions()))
+    if state.outcome is not None or state.round_index != round_index:
+        return round_value(state)
+    estimate = Evaluator(position_in(state, player)).current()
+    value = 0.8 * math.tanh(2.0 * estimate)
+    return value if player == 0 else -value
+
+
+def _card_worth(state: GameState, player: int, rng: random.Random) -> list[float]:
+    """How much one more card of each geisha helps ``player`` now, a little jittered."""
+    mine = packed_hand.counts(state.placed[player])
+    theirs = packed_hand.counts(state.placed[1 - player])
+    secret = state.secret[player]
+    worth = []
+    for g in range(7):
+        own = mine[g] + (secret == g)
+        if own >= _MAJORITY[g] or theirs[g] >= _MAJORITY[g]:
+            base = 0.2  # her majority is settled: the card changes nothing
+        else:
+            lead = own - theirs[g]
+            base = CHARM[g] * (1.0 if -1 <= lead <= 1 else 0.5)
+        worth.append(base * (0.7 + 0.6 * rng.random()))
+    return worth
+
+
+def _sensible_action(state: GameState, rng: random.Random) -> Decision:
+    """A play-out action: a random unused marker, Secret and Trade-off chosen by worth."""
+    player = state.to_move
+    used = state.used[player]
+    kinds = [a for a in Action if not used & a]
+    kind = kinds[int(rng.random() * len(kinds))]
+    hand = list(packed_hand.unpack(state.hands[player]))
+    if kind is Action.SECRET or kind is Action.TRADE_OFF:
+        worth = _card_worth(state, player, rng)
+        hand.sort(key=lambda card: worth[card])
+        if kind is Action.SECRET:
+            return Secret(hand[-1])
+        return TradeOff((hand[0], hand[1]))
+    rng.shuffle(hand)
+    if kind is Action.GIFT:
+        return Gift((hand[0], hand[1], hand[2]))
+    return Competition(((hand[0], hand[1]), (hand[2], hand[3])))
+
+
+def _greedy_choice(state: GameState, legal: tuple[Decision, ...]) -> Decision:
+    """The part of the open offer that leaves the chooser best placed on the sampled table."""
+    chooser = state.to_move
+    offerer = 1 - chooser
+    offer = state.pending
+    assert isinstance(offer, Gift | Competition)
+    mine = list(packed_hand.counts(state.placed[chooser]))
+    theirs = list(packed_hand.counts(state.placed[offerer]))
+    own_secret, their_secret = state.secret[chooser], state.secret[offerer]
+    if own_secret is not None:
+        mine[own_secret] += 1
+    if their_secret is not None:
+        theirs[their_secret] += 1
+    best: Decision = legal[0]
+    best_score = -math.inf
+    for choice in legal:
+        assert isinstance(choice, GiftChoice | CompetitionChoice)
+        taken = (choice.card,) if isinstance(choice, GiftChoice) else choice.pair
+        rest = list(offer.cards)
+        for card in taken:
+            rest.remove(card)
+        score = 0.0
+        for card in set(offer.cards):
+            after = mine[card] + taken.count(card) - theirs[card] - rest.count(card)
+            before = mine[card] - theirs[card]
+            score += CHARM[card] * (_LEAD_WORTH[_clamp(after)] - _LEAD_WORTH[_clamp(before)])
+        if score > best_score:
+            best_score = score
+            best = choice
+    return best
+
+
+def _clamp(lead: int) -> int:
+    return 2 if lead > 2 else -2 if lead < -2 else lead
+
+
+_LEAD_WORTH = {-2: -1.0, -1: -0.7, 0: 0.0, 1: 0.7, 2: 1.0}
+"""What a lead of items at a geisha is worth before the round's last cards fall."""
+
+
+def round_value(state: GameState) -> float:
+    """Player 0's prospects once the round is scored: 1 or -1 if the match ended."""
+    outcome = state.outcome
+    if outcome is not None:
+        return 0.0 if outcome.winner is None else 1.0 if outcome.winner == 0 else -1.0
+    (geishas_0, geishas_1), (charm_0, charm_1) = favor_totals(state.favor)
+    progress = max(charm_0 / CHARM_GOAL, geishas_0 / GEISHA_GOAL) - max(
+        charm_1 / CHARM_GOAL, geishas_1 / GEISHA_GOAL
+    )
+    # Below a match win: holding favor only helps the next rounds.
+    return 0.8 * math.tanh(2.0 * progress + 0.5 * (charm_0 - charm_1) / CHARM_GOAL)

@@ -1,0 +1,66 @@
+"""The AI opponents by level: ``random``, ``easy``, ``normal`` and ``hard``.
+
+- easy: scores each decision with the heuristic but expects the opponent to take a random
+  part of its Gifts and Competitions, and picks at random among the decisions close to
+  its best; quick, sensible, beatable.
+- normal: the heuristic's best decision, expecting the opponent to take what hurts most.
+- hard: information-set Monte Carlo tree search over determinizations (see
+  :mod:`engine.ai.ismcts`).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai.agent import Agent, RandomAgent
+from engine.ai.heuristic import score_decisions
+from engine.ai.ismcts import IsmctsAgent
+from engine.decisions import Decision
+from engine.views import PlayerView
+
+LEVELS = ("random", "easy", "normal", "hard")
+
+
+class HeuristicAgent:
+    """Picks at random among the decisions scoring within ``slack`` of the best."""
+
+    def __init__(self, name: str, *, pessimistic: bool, slack: float) -> None:
+        self.name = name
+        self.pessimistic = pessimistic
+        self.slack = slack
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Decision:
+        if not view.legal:
+            raise ValueError(f"player {view.player} has no decision to make now")
+        if len(view.legal) == 1:
+            return view.legal[0]
+        scores = score_decisions(view, pessimistic=self.pessimistic)
+        best = max(scores)
+        # A tiny tolerance keeps exact ties (same cards, different order) all eligible.
+        near = [d for d, s in zip(view.legal, scores, strict=True) if s >= best - self.slack - 1e-9]
+        return rng.choice(near)
+
+
+def easy_agent() -> HeuristicAgent:
+    return HeuristicAgent("easy", pessimistic=False, slack=0.08)
+
+
+def normal_agent() -> HeuristicAgent:
+    return HeuristicAgent("normal", pessimistic=True, slack=0.0)
+
+
+def hard_agent() -> IsmctsAgent:
+    return IsmctsAgent("hard")
+
+
+def agent_for_level(level: str) -> Agent:
+    """A fresh agent for a level name: ``random``, ``easy``, ``normal`` or ``hard``."""
+    if level == "random":
+        return RandomAgent()
+    if level == "easy":
+        return easy_agent()
+    if level == "normal":
+        return normal_agent()
+    if level == "hard":
+        return hard_agent()
+    raise ValueError(f"unknown AI level {level!r}: choose one of {', '.join(LEVELS)}")
