@@ -241,7 +241,10 @@ class Table:
         if isinstance(move.action, HiddenAction):
             line = f"{timer}**{who}** used {ACTION_NAMES[move.action.action]}.{auto}"
         elif move.choice is None:
-            return  # an offer: ChoiceNeeded shows it with its buttons
+            # An offer: ChoiceNeeded shows it with its buttons; say first if the timer made it.
+            if event.automatic:
+                await self.post(info, f"⏰{auto}")
+            return
         else:
             line = await self._choice_line(match, info, names, event)
         table = await self.bot.service.public_view(event.match_id)
