@@ -110,3 +110,24 @@ async def test_settings_need_manage_server(emulator, bot):
     ana = emulator.user("ana")
     refused = await answered(await ana.slash("hanamikoji settings", threads=False))
     assert refused.ephemeral and "Manage Server" in refused.text()
+
+
+async def test_rematch_needs_both_players_then_starts_a_new_match(emulator, bot):
+    from tests.e2e.players import challenge_and_accept
+
+    match = await challenge_and_accept(emulator, bot)
+    ana, ben = match.players
+    ask = await answered(await ana.slash("hanamikoji resign", channel=match.thread_id))
+    await answered(await ana.click(ask, "Yes, resign"))
+    await settle(emulator, bot)
+    result = next(m for m in ana.messages(match.thread_id) if m.buttons() and "Rematch" in m.text())
+    waiting = await answered(await ana.click(result, "Rematch"))
+    assert "Waiting for ben" in waiting.text()
+    assert await bot.service.open_matches_for(ana.id) == []
+    stranger = await answered(await emulator.user("cara").click(result, "Rematch"))
+    assert "Only the two players" in stranger.text()
+    await answered(await ben.click(result, "Rematch"))
+    await settle(emulator, bot)
+    (rematch,) = await bot.service.open_matches_for(ana.id)
+    assert rematch.status is MatchStatus.ACTIVE and set(rematch.players) == {ana.id, ben.id}
+    assert rematch.thread_id not in (None, match.thread_id)
