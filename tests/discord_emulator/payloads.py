@@ -36,7 +36,7 @@ def bot_self_payload(user: UserRecord) -> dict[str, Any]:
 
 def member_payload(world: World, user: UserRecord, *, with_user: bool = True) -> dict[str, Any]:
     roles = [str(world.guild.bot_role_id)] if user.bot else []
-    permissions = BOT_PERMISSIONS if user.bot else EVERYONE_PERMISSIONS
+    permissions = BOT_PERMISSIONS if user.bot else EVERYONE_PERMISSIONS | user.granted_permissions
     payload: dict[str, Any] = {
         "roles": roles,
         "nick": None,

@@ -58,6 +58,10 @@ class EmulatedUser:
     def open_dms(self) -> None:
         self.record.dms_open = True
 
+    def grant(self, permissions: int) -> None:
+        """Give this member extra permission bits (Manage Server is ``1 << 5``)."""
+        self.record.granted_permissions |= permissions
+
     # where ----------------------------------------------------------------------------
 
     def _channel(self, channel: ChannelRef) -> ChannelRecord:

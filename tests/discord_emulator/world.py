@@ -44,6 +44,8 @@ class UserRecord:
     bot: bool = False
     dms_open: bool = True
     global_name: str | None = None
+    granted_permissions: int = 0
+    """Permission bits on top of @everyone's, as a role would give (e.g. Manage Server)."""
 
 
 @dataclasses.dataclass

@@ -131,3 +131,23 @@ async def test_rematch_needs_both_players_then_starts_a_new_match(emulator, bot)
     (rematch,) = await bot.service.open_matches_for(ana.id)
     assert rematch.status is MatchStatus.ACTIVE and set(rematch.players) == {ana.id, ben.id}
     assert rematch.thread_id not in (None, match.thread_id)
+
+
+MANAGE_SERVER = 1 << 5
+
+
+async def test_an_admin_sets_server_defaults_that_new_matches_use(emulator, bot):
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    ana.grant(MANAGE_SERVER)
+    shown = await answered(await ana.slash("hanamikoji settings"))
+    assert "Turn timer: **1 day**" in shown.text() and "thread per match: **on**" in shown.text()
+    changed = await answered(
+        await ana.slash("hanamikoji settings", turn_timer=3600, threads=False, three_rounds=True)
+    )
+    assert "updated" in changed.text() and "Turn timer: **1 hour**" in changed.text()
+    challenge = await answered(await ben.slash("hanamikoji challenge", opponent=ana))
+    assert "three rounds" in challenge.text() and "1 hour" in challenge.text()
+    await answered(await ana.click(challenge, "Accept"))
+    await settle(emulator, bot)
+    assert ana.threads() == [], "threads are off: the match is in the channel"
+    assert any(b.label.startswith("Hand") for m in ana.messages() for b in m.buttons())
