@@ -19,12 +19,13 @@ Guarantees:
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections import defaultdict
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from engine.ai.agent import Agent, RandomAgent
 from engine.decisions import Competition, Decision, Gift
@@ -75,6 +76,7 @@ from engine.store.rows import (
     MatchStatus,
     UserSettings,
 )
+from engine.store.sqlite import SqliteMatchStore
 from engine.views import PlayerView, PublicView, public_view, view
 
 log = logging.getLogger(__name__)
@@ -91,6 +93,29 @@ _CLOSE_TIMEOUT = 5.0
 def random_agent_factory(level: str) -> Agent:
     """Until the AI levels exist, every level plays at random."""
     return RandomAgent()
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _operation(
+    method: Callable[Concatenate[MatchService, _P], Awaitable[_R]],
+) -> Callable[Concatenate[MatchService, _P], Coroutine[Any, Any, _R]]:
+    """A public mutating call: refused once the service closes, waited for by close()."""
+
+    @functools.wraps(method)
+    async def tracked(service: MatchService, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        service._check_running()
+        service._operations += 1
+        try:
+            return await method(service, *args, **kwargs)
+        finally:
+            service._operations -= 1
+            if not service._operations:
+                service._no_operations.set()
+
+    return tracked
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +158,24 @@ class MatchService:
         self._work: set[asyncio.Task[None]] = set()
         self._started = False
         self._closed = False
+        self._operations = 0
+        """Calls of the public mutating methods under way; close() waits for them."""
+        self._no_operations = asyncio.Event()
         self.broken: dict[int, str] = {}
         """Matches set aside at start-up because they no longer replay: id -> reason."""
+
+    @classmethod
+    def with_sqlite(
+        cls,
+        config: ServiceConfig,
+        *,
+        clock: Clock | None = None,
+        agent_factory: AgentFactory = random_agent_factory,
+        rng: random.Random | None = None,
+    ) -> MatchService:
+        """A service on the SQLite file named by ``config.database_path``."""
+        store = SqliteMatchStore(config.database_path)
+        return cls(store, config, clock=clock, agent_factory=agent_factory, rng=rng)
 
     # -- life cycle ----------------------------------------------------------------------
 
@@ -175,9 +216,9 @@ class MatchService:
             _, late = await asyncio.wait(set(self._work), timeout=_CLOSE_TIMEOUT)
             for task in late:
                 task.cancel()
-        for live in list(self._matches.values()):
-            async with live.lock:  # waits for a submission that is being committed
-                pass
+        if self._operations:
+            self._no_operations.clear()
+            await self._no_operations.wait()  # e.g. a decision being committed
         await self._bus.close(_CLOSE_TIMEOUT)
         await self.store.close()
 
@@ -205,6 +246,7 @@ class MatchService:
 
     # -- challenges ----------------------------------------------------------------------
 
+    @_operation
     async def challenge(
         self,
         challenger_id: int,
@@ -215,7 +257,6 @@ class MatchService:
         turn_seconds: float | None = None,
     ) -> Challenge:
         """Challenge another user; the challenge waits for an answer until it expires."""
-        self._check_running()
         if challenger_id == opponent_id:
             raise CannotChallengeSelf(challenger_id)
         if AI_USER_ID in (challenger_id, opponent_id):
@@ -252,6 +293,7 @@ class MatchService:
         )
         return info
 
+    @_operation
     async def accept(self, match_id: int, user_id: int) -> MatchInfo:
         """The challenged user accepts; the match starts at once (seeded deal, random first)."""
         live = await self._pending(match_id)
@@ -272,6 +314,7 @@ class MatchService:
             await self._start_match(live)
             return live.snapshot()
 
+    @_operation
     async def decline(self, match_id: int, user_id: int) -> MatchInfo:
         """The challenged user says no."""
         live = await self._pending(match_id)
@@ -282,6 +325,7 @@ class MatchService:
             await self._close_challenge(live, MatchStatus.DECLINED)
             return live.snapshot()
 
+    @_operation
     async def cancel(self, match_id: int, user_id: int) -> MatchInfo:
         """The challenger withdraws a challenge nobody answered yet."""
         live = await self._pending(match_id)
@@ -292,6 +336,7 @@ class MatchService:
             await self._close_challenge(live, MatchStatus.CANCELLED)
             return live.snapshot()
 
+    @_operation
     async def start_ai_match(
         self,
         user_id: int,
@@ -302,7 +347,6 @@ class MatchService:
         turn_seconds: float | None = None,
     ) -> MatchInfo:
         """Start a match against the AI at ``level``; the user has seat 0, the AI seat 1."""
-        self._check_running()
         if user_id == AI_USER_ID:
             raise InvalidRequest(f"user {AI_USER_ID} is the AI itself")
         if level not in self.config.ai_levels:
@@ -340,6 +384,7 @@ class MatchService:
 
     # -- playing -------------------------------------------------------------------------
 
+    @_operation
     async def submit(
         self, match_id: int, user_id: int, decision: Decision, expected_version: int
     ) -> SubmitResult:
@@ -349,7 +394,6 @@ class MatchService:
         :class:`NotYourMatch`, :class:`MatchNotActive`, or
         :class:`engine.errors.IllegalDecision`; nothing is applied then.
         """
-        self._check_running()
         live = await self._active(match_id)
         seat = self._seat(live, user_id)
         async with live.lock:
@@ -363,9 +407,9 @@ class MatchService:
                 )
             return await self._apply(live, seat, decision, automatic=False)
 
+    @_operation
     async def resign(self, match_id: int, user_id: int) -> MatchOutcome:
         """``user_id`` gives up; the opponent wins."""
-        self._check_running()
         live = await self._active(match_id)
         seat = self._seat(live, user_id)
         async with live.lock:
@@ -431,6 +475,7 @@ class MatchService:
         ids = sorted(self._by_user.get(user_id, ()))
         return [self._matches[i].snapshot() for i in ids]
 
+    @_operation
     async def set_location(
         self,
         match_id: int,
@@ -811,7 +856,6 @@ class MatchService:
         return seat
 
     async def _pending(self, match_id: int) -> LiveMatch:
-        self._check_running()
         live = self._matches.get(match_id)
         if live is None:
             info = await self.store.get_match(match_id)

@@ -9,11 +9,16 @@ back and its writes retried one transaction each, so one bad write fails alone.
 With WAL and ``synchronous=NORMAL`` a commit survives the process being killed; only an
 OS crash or power cut can lose the last commits. Pass ``synchronous="FULL"`` to trade
 throughput for that too.
+
+Checkpoints (copying the WAL back into the database, with fsyncs) would otherwise run
+inside whichever commit crosses the WAL size threshold and stall every caller waiting on
+it; a second connection on its own thread runs them in the background instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -72,13 +77,20 @@ class SqliteMatchStore:
     """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``)."""
 
     def __init__(
-        self, path: str | Path, *, synchronous: str = "NORMAL", check_integrity: bool = True
+        self,
+        path: str | Path,
+        *,
+        synchronous: str = "NORMAL",
+        check_integrity: bool = True,
+        checkpoint_seconds: float = 1.0,
     ) -> None:
         self.path = str(path)
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
         self._synchronous = synchronous.upper()
         self._check_integrity = check_integrity
+        self._checkpoint_seconds = checkpoint_seconds
+        self._checkpointer: asyncio.Task[None] | None = None
         self._conn: aiosqlite.Connection | None = None
         self._queue: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
@@ -123,6 +135,9 @@ class SqliteMatchStore:
             await conn.close()
             raise
         self._conn = conn
+        if not in_memory:
+            await conn.execute("PRAGMA wal_autocheckpoint = 0")
+            self._checkpointer = asyncio.create_task(self._checkpoint_loop())
 
     async def _preflight(self, latest: int) -> None:
         """Refuse a newer or corrupt database through a read-only connection (changes nothing)."""
@@ -144,9 +159,30 @@ class SqliteMatchStore:
         self._closing = True
         if self._writer is not None:
             await asyncio.shield(self._writer)
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpointer
+            self._checkpointer = None
         if self._conn is not None:
             await self._conn.close()
             self._conn = None
+
+    async def _checkpoint_loop(self) -> None:
+        """Checkpoint the WAL now and then from a connection of its own (see module doc)."""
+        async with aiosqlite.connect(self.path, isolation_level=None) as conn:
+            await conn.execute("PRAGMA busy_timeout = 5000")
+            done = self.batches
+            while True:
+                # Housekeeping, not game time: the real clock on purpose.
+                await asyncio.sleep(self._checkpoint_seconds)
+                if self.batches == done:
+                    continue
+                done = self.batches
+                try:
+                    await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:
+                    log.exception("background checkpoint of %s failed", self.path)
 
     # -- the writer ----------------------------------------------------------------------
 
