@@ -49,6 +49,8 @@ class Load:
         self.warmed = 0
         self.all_warm = asyncio.Event()
         self.measured = asyncio.Event()
+        self.draining = False
+        """After the timed window, players stop thinking so the last matches end quickly."""
 
     async def table(self, index: int, matches: int, until: list[float]) -> None:
         """Play matches at one table until the window closes."""
@@ -73,7 +75,7 @@ class Load:
                 if self.warmed == matches:
                     self.all_warm.set()
                 await self.measured.wait()
-            if self.think:
+            if self.think and not self.draining:
                 await asyncio.sleep(rng.uniform(0, 2 * self.think))
             assert table.current_player is not None
             user = match.players[table.current_player]
@@ -110,6 +112,7 @@ async def run(matches: int, think: float, seconds: float, db: Path, seed: int) -
     steady = len(window)
     commits = store.batches - batches_from
     elapsed = time.perf_counter() - measure_from
+    load.draining = True
     await asyncio.gather(*tasks)
     total = len(load.latencies)
     await service.close()

@@ -76,6 +76,7 @@ class ManualClock:
         if seconds < 0:
             raise ValueError(f"a clock cannot go back: {seconds!r}")
         target = self._now + seconds
+        await _let_woken_tasks_run()  # tasks just created get to start sleeping first
         while (deadline := self.next_deadline()) is not None and deadline <= target:
             self._now = max(self._now, deadline)
             while self._sleepers and self._sleepers[0][0] <= self._now:

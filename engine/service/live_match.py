@@ -1,4 +1,4 @@
-"""A match the service holds in memory: its stored info, its game state and its timers.
+"""A match the service holds in memory: its stored info, its game state, its AI.
 
 Only committed state is ever visible here: a decision is tried on a clone of the state,
 written, and the clone becomes current after the commit.
@@ -42,7 +42,6 @@ class LiveMatch:
         "lock",
         "reminded_version",
         "state",
-        "timer",
     )
 
     def __init__(self, info: MatchInfo, state: GameState | None = None) -> None:
@@ -55,7 +54,6 @@ class LiveMatch:
         self.reminded_version = info.reminded_version
         self.last_automatic = [False, False]
         """Whether each seat's latest decision was played for them by the timer."""
-        self.timer: asyncio.Task[None] | None = None
         self.ai_task: asyncio.Task[None] | None = None
         self.agent: Agent | None = None
         self.ai_rng = random.Random(f"hanamikoji/{info.match_id}/{info.seed}/ai")

@@ -25,7 +25,7 @@ import random
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 from engine.ai.agent import Agent, RandomAgent
 from engine.decisions import Competition, Decision, Gift
@@ -64,6 +64,7 @@ from engine.service.events import (
 )
 from engine.service.events import ChallengeExpired as ChallengeExpiredEvent
 from engine.service.live_match import LiveMatch, ReplayError, public_move, replay_decisions
+from engine.service.timers import MatchTimers
 from engine.state import GameState, Phase, Variant
 from engine.store.match_store import MatchStore
 from engine.store.rows import (
@@ -119,6 +120,13 @@ def _operation(
 
 
 @dataclass(frozen=True, slots=True)
+class _Alarm:
+    kind: Literal["challenge", "remind", "expire"]
+    version: int
+    """The match version the alarm was set for; a later decision makes it moot."""
+
+
+@dataclass(frozen=True, slots=True)
 class SubmitResult:
     """What an accepted, committed decision did."""
 
@@ -156,6 +164,7 @@ class MatchService:
         self._reserving: defaultdict[int, int] = defaultdict(int)
         self._guilds: dict[int, GuildSettings] = {}
         self._work: set[asyncio.Task[None]] = set()
+        self._timers: MatchTimers[_Alarm] = MatchTimers(self.clock, self._ring)
         self._started = False
         self._closed = False
         self._operations = 0
@@ -209,9 +218,7 @@ class MatchService:
         if self._closed:
             return
         self._closed = True
-        for live in self._matches.values():
-            if live.timer is not None:
-                live.timer.cancel()
+        self._timers.close()
         if self._work:
             _, late = await asyncio.wait(set(self._work), timeout=_CLOSE_TIMEOUT)
             for task in late:
@@ -605,40 +612,43 @@ class MatchService:
     # -- timers and the AI ---------------------------------------------------------------
 
     def _arm(self, live: LiveMatch) -> None:
-        """(Re)start the match's timer for what it waits on now, and let the AI move."""
-        if live.timer is not None:
-            live.timer.cancel()
-            live.timer = None
+        """Set the match's alarm for what it waits on now, or let the AI move."""
         if self._closed:
             return
+        match_id = live.match_id
         state = live.state
         if state is None:
-            live.timer = asyncio.create_task(self._challenge_timer(live))
+            assert live.info.challenge_expires_at is not None
+            self._timers.set(match_id, live.info.challenge_expires_at, _Alarm("challenge", 0))
             return
         seat = state.current_player
         if seat is None:
-            return
-        if live.info.is_ai_seat(seat):
+            self._timers.clear(match_id)
+        elif live.info.is_ai_seat(seat):
+            self._timers.clear(match_id)  # the AI never runs out of time
             if live.ai_task is None:
                 live.ai_task = self._spawn(self._play_ai(live, state.version))
-            return
-        live.timer = asyncio.create_task(self._turn_timer(live, state.version))
-
-    async def _challenge_timer(self, live: LiveMatch) -> None:
-        assert live.info.challenge_expires_at is not None
-        await self.clock.sleep_until(live.info.challenge_expires_at)
-        self._spawn(self._expire_challenge(live))
-
-    async def _turn_timer(self, live: LiveMatch, version: int) -> None:
-        deadline = live.deadline
-        if deadline is None:
-            return
-        if live.reminded_version != version:
+        elif live.reminded_version != state.version:
+            assert live.deadline is not None
             lead = min(self.config.reminder_before_seconds, live.info.turn_seconds / 2)
-            await self.clock.sleep_until(deadline - lead)
-            self._spawn(self._remind(live, version))
-        await self.clock.sleep_until(deadline)
-        self._spawn(self._expire_turn(live, version))
+            self._timers.set(match_id, live.deadline - lead, _Alarm("remind", state.version))
+        else:
+            assert live.deadline is not None
+            self._timers.set(match_id, live.deadline, _Alarm("expire", state.version))
+
+    def _ring(self, match_id: int, alarm: _Alarm) -> None:
+        """An alarm went off: hand the work to a task (the timers must not wait)."""
+        live = self._matches.get(match_id)
+        if live is None:
+            return
+        if alarm.kind == "challenge":
+            self._spawn(self._expire_challenge(live))
+        elif alarm.kind == "remind":
+            assert live.deadline is not None
+            self._timers.set(match_id, live.deadline, _Alarm("expire", alarm.version))
+            self._spawn(self._remind(live, alarm.version))
+        else:
+            self._spawn(self._expire_turn(live, alarm.version))
 
     async def _remind(self, live: LiveMatch, version: int) -> None:
         async with live.lock:
@@ -813,9 +823,7 @@ class MatchService:
             self._by_thread[live.info.thread_id] = live.match_id
 
     def _remove(self, live: LiveMatch) -> None:
-        if live.timer is not None and live.timer is not asyncio.current_task():
-            live.timer.cancel()
-        live.timer = None
+        self._timers.clear(live.match_id)
         self._matches.pop(live.match_id, None)
         for user_id in live.info.players:
             matches = self._by_user.get(user_id)

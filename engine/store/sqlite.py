@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -217,10 +218,19 @@ class SqliteMatchStore:
 
     async def _commit(self, batch: list[_Write]) -> None:
         conn = self._connection()
+        groups = _group(s for write in batch for s in write.statements)
         async with self._lock:
+            if len(groups) == 1 and groups[0][0] == _INSERT_DECISION:
+                # The usual batch is appends only. As one multi-row INSERT it is a single
+                # statement, hence its own atomic transaction: one trip to the database
+                # thread instead of three (BEGIN, INSERT, COMMIT).
+                rows = groups[0][1]
+                await conn.execute(_insert_decisions(len(rows)), [v for r in rows for v in r])
+                self.batches += 1
+                return
             await conn.execute("BEGIN IMMEDIATE")
             try:
-                for sql, rows in _group(s for write in batch for s in write.statements):
+                for sql, rows in groups:
                     if len(rows) == 1:
                         await conn.execute(sql, rows[0])
                     else:
@@ -527,6 +537,12 @@ def _group(statements: Iterable[Statement]) -> list[tuple[str, list[Sequence[Any
         else:
             groups.append((sql, [params]))
     return groups
+
+
+@functools.lru_cache(maxsize=256)
+def _insert_decisions(rows: int) -> str:
+    values = "(?, ?, ?, ?, ?, ?, ?)"
+    return _INSERT_DECISION.replace(values, ", ".join([values] * rows))
 
 
 def _decision_params(match_id: int, d: DecisionRow) -> tuple[Any, ...]:
