@@ -317,7 +317,6 @@ class MatchService:
             if self.clock.now() >= info.challenge_expires_at:
                 await self._close_challenge(live, MatchStatus.EXPIRED)
                 raise ChallengeExpired(match_id)
-            self._bus.publish(ChallengeAccepted(match_id, info.players[0], info.players[1]))
             await self._start_match(live)
             return live.snapshot()
 
@@ -771,6 +770,8 @@ class MatchService:
         )
         live.deadline = deadline
         live.state = GameState(seed=seed, first_player=first_player, variant=live.info.variant)
+        challenger, opponent = live.info.players
+        self._bus.publish(ChallengeAccepted(live.match_id, challenger, opponent))
         self._publish_started(live)
         self._arm(live)
 
