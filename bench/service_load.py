@@ -105,6 +105,7 @@ async def run(matches: int, think: float, seconds: float, db: Path, seed: int) -
     load.measured.set()
     warm_decisions = len(load.latencies)
     measure_from = time.perf_counter()
+    cpu_from = time.process_time()
     until[0] = measure_from + seconds
     batches_from = store.batches
     await asyncio.sleep(seconds)
@@ -112,6 +113,7 @@ async def run(matches: int, think: float, seconds: float, db: Path, seed: int) -
     steady = len(window)
     commits = store.batches - batches_from
     elapsed = time.perf_counter() - measure_from
+    cpu = time.process_time() - cpu_from
     load.draining = True
     await asyncio.gather(*tasks)
     total = len(load.latencies)
@@ -125,6 +127,8 @@ async def run(matches: int, think: float, seconds: float, db: Path, seed: int) -
     print(f"decisions/s: {steady / elapsed:.0f}")
     print(f"submit latency in the window p50: {p50:.2f} ms  p99: {p99:.2f} ms")
     print(f"memory per active match: {per_match / 1024:.1f} KB")
+    print(f"CPU per decision (both threads, players' views included): {cpu / steady * 1e6:.0f} us")
+    print(f"load average (other processes compete for the CPU): {os.getloadavg()[0]:.2f}")
 
 
 def main() -> None:

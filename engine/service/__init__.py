@@ -8,7 +8,7 @@ Start here::
     await service.start()                # migrate, rebuild open matches, re-arm timers
     challenge = await service.challenge(alice, bob, guild_id, channel_id)
     await service.accept(challenge.match_id, bob)
-    seen = await service.view_for(challenge.match_id, alice)
+    seen = await service.view_for(challenge.match_id, alice)  # when it is her turn
     await service.submit(challenge.match_id, alice, seen.legal[0], seen.table.version)
     await service.close()
 """
