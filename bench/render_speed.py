@@ -1,0 +1,61 @@
+"""Picture speed: median milliseconds per board image and its size in bytes.
+
+Boards come from random games at every stage (fixed seed); the static parts are drawn
+once, as in the bot. The last line is ``board ms: N  bytes: N``.
+
+    python bench/render_speed.py [--boards N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from bot.pictures import render_board, render_hand
+from engine import new_game, public_view, view
+from engine.views import PublicView
+
+
+def boards(count: int, seed: int) -> list[tuple[PublicView, object]]:
+    rng = random.Random(seed)
+    found: list[tuple[PublicView, object]] = []
+    game = 0
+    while len(found) < count:
+        state = new_game(seed + game)
+        game += 1
+        while not state.is_over and len(found) < count:
+            found.append((public_view(state), view(state, state.current_player or 0)))
+            state.apply(rng.choice(state.legal_decisions()))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    names = ("Ana", "Benjamin")
+    samples = boards(args.boards, args.seed)
+    render_board(samples[0][0], names)  # the static layer and palette are built once
+    board_ms, board_bytes, hand_ms, hand_bytes = [], [], [], []
+    for table, mine in samples:
+        start = time.perf_counter()
+        png = render_board(table, names)
+        board_ms.append((time.perf_counter() - start) * 1000)
+        board_bytes.append(len(png))
+        start = time.perf_counter()
+        hand = render_hand(mine)  # type: ignore[arg-type]
+        hand_ms.append((time.perf_counter() - start) * 1000)
+        hand_bytes.append(len(hand))
+    print(f"boards: {len(samples)}")
+    print(f"hand ms: {statistics.median(hand_ms):.1f}  bytes: {max(hand_bytes)} (largest)")
+    p95 = statistics.quantiles(board_ms, n=20)[-1]
+    print(f"board p95 ms: {p95:.1f}  largest bytes: {max(board_bytes)}")
+    median_bytes = int(statistics.median(board_bytes))
+    print(f"board ms: {statistics.median(board_ms):.1f}  bytes: {median_bytes}")
+
+
+if __name__ == "__main__":
+    main()

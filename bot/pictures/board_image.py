@@ -1,0 +1,219 @@
+"""The board picture: seven geishas left to right, each side's items as one chip per card,
+favor markers on the side that holds them (on the geisha while neutral), both players'
+action markers, hand, pile and face-down placeholders, the score, round and turn.
+
+Drawn from a :class:`~engine.views.PublicView` only. The geisha row and the table never
+change, so they are drawn once and copied for each board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from bot.names import ACTION_NAMES, ITEM_NAMES
+from bot.pictures.glyphs import card_back, item_chip, seat_marker
+from bot.pictures.palette import (
+    DIM,
+    GEISHA_COLOURS,
+    GOLD,
+    MUTED,
+    PANEL,
+    SEAT_COLOURS,
+    TABLE,
+    TABLE_EDGE,
+    TEXT,
+    darker,
+    font,
+)
+from bot.pictures.png import to_png
+from engine import Action, Phase, PublicView
+from engine.cards import CHARM, GEISHAS
+from engine.outcome import Termination
+
+WIDTH, HEIGHT = 1120, 724
+MARGIN, COLUMN = 35, 150
+CHIP_STEP = 24
+HEADER = (0, 56)
+PANELS = ((60, 130), (644, 714))
+ITEM_ZONES = ((140, 262), (512, 634))
+MARKER_Y = (286, 488)
+CARD = (312, 462)
+
+
+def column_x(geisha: int) -> int:
+    """Left edge of a geisha's column."""
+    return MARGIN + geisha * COLUMN
+
+
+@cache
+def _static_layer() -> Image.Image:
+    image = Image.new("RGB", (WIDTH, HEIGHT), TABLE)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=TABLE_EDGE, width=4)
+    for top, bottom in PANELS:
+        draw.rounded_rectangle(
+            (MARGIN - 15, top, WIDTH - MARGIN + 15, bottom), radius=12, fill=PANEL
+        )
+    for g in range(7):
+        x = column_x(g)
+        colour = GEISHA_COLOURS[g]
+        left, right = x + 12, x + COLUMN - 12
+        draw.rounded_rectangle(
+            (left, CARD[0], right, CARD[1]),
+            radius=14,
+            fill=darker(colour, 0.35),
+            outline=colour,
+            width=3,
+        )
+        draw.text(
+            ((left + right) // 2, CARD[0] + 46), GEISHAS[g], font=font(58), fill=colour, anchor="mm"
+        )
+        draw.text(
+            ((left + right) // 2, CARD[0] + 94),
+            ITEM_NAMES[g],
+            font=font(19),
+            fill=TEXT,
+            anchor="mm",
+        )
+        draw.text(
+            ((left + right) // 2, CARD[0] + 124),
+            f"{CHARM[g]} charm",
+            font=font(18),
+            fill=GOLD,
+            anchor="mm",
+        )
+        for zone in ITEM_ZONES:  # faint slots: five per side, as many as the most items
+            for slot in range(CHARM[g]):
+                y = (
+                    zone[1] - 20 - slot * CHIP_STEP
+                    if zone is ITEM_ZONES[0]
+                    else zone[0] + slot * CHIP_STEP
+                )
+                draw.rounded_rectangle(
+                    (x + 47, y, x + 103, y + 18), radius=5, outline=darker(colour, 0.3)
+                )
+    return image
+
+
+def _status(table: PublicView, names: tuple[str, str]) -> str:
+    outcome = table.outcome
+    if outcome is not None:
+        if outcome.winner is None:
+            return "Draw after three rounds"
+        why = {
+            Termination.CHARM: "11+ charm",
+            Termination.GEISHAS: "4 geishas",
+            Termination.ROUND_LIMIT: "score after round 3",
+            Termination.RESIGNATION: "resignation",
+            Termination.TIMEOUT: "timeout",
+        }.get(outcome.termination, "")
+        return f"{names[outcome.winner]} wins ({why})"
+    mover = names[table.current_player] if table.current_player is not None else ""
+    if table.phase is Phase.GIFT_CHOICE:
+        return f"{mover} takes a card of the Gift"
+    if table.phase is Phase.COMPETITION_CHOICE:
+        return f"{mover} takes a pair of the Competition"
+    return f"{mover}'s turn"
+
+
+def _header(draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str]) -> None:
+    limit = " of 3" if str(table.variant) == "three-rounds" else ""
+    draw.text(
+        (MARGIN, 30), f"Round {table.round_number}{limit}", font=font(30), fill=GOLD, anchor="lm"
+    )
+    draw.text((WIDTH // 2, 30), _status(table, names), font=font(30), fill=TEXT, anchor="mm")
+    card_back(draw, WIDTH - MARGIN - 120, 12, 26, 36)
+    draw.text(
+        (WIDTH - MARGIN, 30), f"pile {table.pile_size}", font=font(22), fill=MUTED, anchor="rm"
+    )
+
+
+def _panel(draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str], seat: int) -> None:
+    top, bottom = PANELS[seat]
+    cy = (top + bottom) // 2
+    x = MARGIN + 6
+    name = names[seat] if len(names[seat]) <= 16 else names[seat][:15] + "…"
+    seat_marker(draw, x + 16, cy, seat, (names[seat][:1] or "?").upper())
+    draw.text((x + 44, cy - 13), name, font=font(28), fill=SEAT_COLOURS[seat], anchor="lm")
+    draw.text(
+        (x + 44, cy + 16),
+        f"{table.geishas[seat]} geishas · {table.charm[seat]} charm",
+        font=font(21),
+        fill=TEXT,
+        anchor="lm",
+    )
+    if table.current_player == seat and table.outcome is None:
+        # Whose move it is: a gold frame and a label, not the colour alone.
+        draw.rounded_rectangle(
+            (MARGIN - 15, top, WIDTH - MARGIN + 15, bottom), radius=12, outline=GOLD, width=3
+        )
+        draw.rounded_rectangle(
+            (WIDTH - MARGIN - 92, cy - 15, WIDTH - MARGIN, cy + 15), radius=15, fill=GOLD
+        )
+        draw.text((WIDTH - MARGIN - 46, cy), "TO PLAY", font=font(16), fill=PANEL, anchor="mm")
+    ax = 300
+    for action in Action:
+        used = action in table.used[seat]
+        label = ACTION_NAMES[action]
+        box = (ax, cy - 17, ax + 112, cy + 17)
+        if used:
+            draw.rounded_rectangle(box, radius=17, fill=DIM)
+            draw.text((ax + 56, cy), label, font=font(18), fill=MUTED, anchor="mm")
+            draw.line((ax + 10, cy, ax + 102, cy), fill=MUTED, width=2)  # struck through
+        else:
+            draw.rounded_rectangle(box, radius=17, outline=GOLD, width=2)
+            draw.text((ax + 56, cy), label, font=font(18), fill=TEXT, anchor="mm")
+        ax += 122
+    hx = ax + 14
+    card_back(draw, hx, cy - 18, 26, 36)
+    draw.text((hx + 32, cy), f"{table.hand_sizes[seat]}", font=font(22), fill=TEXT, anchor="lm")
+    fx = hx + 62
+    if Action.SECRET in table.used[seat]:
+        card_back(draw, fx, cy - 18, 26, 36)
+        fx += 32
+    if Action.TRADE_OFF in table.used[seat]:
+        card_back(draw, fx, cy - 18, 26, 36)
+        card_back(draw, fx + 14, cy - 18, 26, 36)
+
+
+def _columns(draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str]) -> None:
+    initials = tuple((n[:1] or "?").upper() for n in names)
+    for g in range(7):
+        x = column_x(g)
+        for seat in (0, 1):
+            count = table.items[seat][g]
+            zone = ITEM_ZONES[seat]
+            for slot in range(count):
+                # Chips grow away from the geisha, so counts compare at a glance.
+                y = zone[1] - 20 - slot * CHIP_STEP if seat == 0 else zone[0] + slot * CHIP_STEP
+                item_chip(draw, x + 47, y, g)
+        holder = table.favor[g]
+        cx = x + COLUMN // 2
+        if holder is None:
+            # Neutral: a hollow ring on the geisha herself, between the two sides.
+            seat_marker(draw, cx + 42, CARD[0] + 24, None, "", r=13)
+        else:
+            seat_marker(draw, cx, MARKER_Y[holder], holder, initials[holder], r=17)
+
+
+def board_image(table: PublicView, names: tuple[str, str]) -> Image.Image:
+    image = _static_layer().copy()
+    draw = ImageDraw.Draw(image)
+    _header(draw, table, names)
+    _panel(draw, table, names, 0)
+    _panel(draw, table, names, 1)
+    _columns(draw, table, names)
+    return image
+
+
+def render_board(table: PublicView, names: tuple[str, str]) -> bytes:
+    """The board as PNG bytes."""
+    return to_png(board_image(table, names))
+
+
+async def render_board_async(table: PublicView, names: tuple[str, str]) -> bytes:
+    """:func:`render_board` in a worker thread, so the event loop never waits on Pillow."""
+    return await asyncio.to_thread(render_board, table, names)
