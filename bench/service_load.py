@@ -65,10 +65,8 @@ class Load:
         challenge = await self.service.challenge(a, b, guild_id=1, channel_id=index)
         match = await self.service.accept(challenge.match_id, b)
         decisions = 0
-        while True:
-            table = await self.service.public_view(match.match_id)
-            if table.outcome is not None:
-                return
+        to_move = match.first_player
+        while to_move is not None:
             if first and decisions == self.warm_up_decisions:
                 # Hold every match open until memory is measured with all of them active.
                 self.warmed += 1
@@ -77,14 +75,14 @@ class Load:
                 await self.measured.wait()
             if self.think and not self.draining:
                 await asyncio.sleep(rng.uniform(0, 2 * self.think))
-            assert table.current_player is not None
-            user = match.players[table.current_player]
+            user = match.players[to_move]
             seen = await self.service.view_for(match.match_id, user)
             started = time.perf_counter()
-            await self.service.submit(
+            result = await self.service.submit(
                 match.match_id, user, rng.choice(seen.legal), seen.table.version
             )
             self.latencies.append(time.perf_counter() - started)
+            to_move = result.next_player
             decisions += 1
 
 

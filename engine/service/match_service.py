@@ -138,6 +138,8 @@ class SubmitResult:
     automatic: bool
     outcome: MatchOutcome | None
     """Set when this decision ended the match."""
+    next_player: int | None = None
+    """The seat that decides next (None once the match is over)."""
 
 
 class MatchService:
@@ -573,7 +575,9 @@ class MatchService:
                 self._bus.publish(event)
             self._publish_choice_needed(live)
             self._arm(live)
-        return SubmitResult(live.match_id, after.version, move, automatic, after.outcome)
+        return SubmitResult(
+            live.match_id, after.version, move, automatic, after.outcome, after.current_player
+        )
 
     async def _finish(
         self, live: LiveMatch, state: GameState, row: DecisionRow | None, events: list[Event]

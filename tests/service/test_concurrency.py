@@ -34,6 +34,8 @@ async def test_of_100_identical_concurrent_submissions_exactly_one_is_applied(ma
     assert len(applied) == 1 and applied[0].version == 1
     assert len(refused) == 99 and all(isinstance(r, StaleVersion) for r in refused)
     assert len(await service.store.decisions(match.match_id)) == 1
+    after = await service.public_view(match.match_id)
+    assert after.version == 1 and applied[0].next_player == after.current_player
     await service.wait_idle()
     assert len(recorder.of(DecisionApplied)) == 1
 
