@@ -7,6 +7,7 @@ Who may press is decided here, once, before any verb runs; refusals are ephemera
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,6 +17,7 @@ from bot.card_select import picked_cards
 from bot.custom_ids import GameId, Verb
 from bot.discord_ui import message_kwargs
 from bot.panel import confirm_page, decisions_for, home_page, pick_page
+from bot.pictures import render_hand_async
 from bot.refusals import NOT_A_PLAYER, SOMETHING_WENT_WRONG, STALE_PANEL, refusal_text
 from bot.ui_spec import PageSpec
 from engine import Action, parse_decision
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
     from bot.client import HanamikojiBot
 
 log = logging.getLogger(__name__)
+
+HAND_FILE = "hand.png"
 
 _ACTION_BY_SIZE = {a.size: a for a in Action}
 _PANEL_VERBS = (Verb.ACTION, Verb.PICK, Verb.DO, Verb.BACK)
@@ -118,7 +122,9 @@ class Clicks:
         names = await self.bot.player_names.pair(info.players, info.ai_level)
         dm_notice = self.bot.notifier.take_dm_notice(interaction.user.id)
         notice = "\n".join(n for n in (notice, dm_notice) if n)
-        await self._show(interaction, home_page(view, info.match_id, names, notice), edit=edit)
+        page = home_page(view, info.match_id, names, notice)
+        page = replace(page, image=(HAND_FILE, await render_hand_async(view)))
+        await self._show(interaction, page, edit=edit)
 
     async def _show(
         self, interaction: discord.Interaction[Any], page: PageSpec, *, edit: bool

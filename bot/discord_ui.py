@@ -7,6 +7,7 @@ click itself is routed to :mod:`bot.clicks`.
 
 from __future__ import annotations
 
+import io
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -126,20 +127,33 @@ def build_embed(page: PageSpec) -> discord.Embed:
     embed = discord.Embed(description=page.text, colour=EMBED_COLOUR)
     if page.title:
         embed.title = page.title
+    if page.image is not None:
+        embed.set_image(url=f"attachment://{page.image[0]}")
     return embed
+
+
+def _file(page: PageSpec) -> discord.File | None:
+    if page.image is None:
+        return None
+    name, data = page.image
+    return discord.File(io.BytesIO(data), filename=name)
 
 
 def message_kwargs(page: PageSpec, *, editing: bool = False) -> dict[str, Any]:
     """``content``, ``embed`` and ``view`` for send calls, or for edits (which clear what
     the page does not have)."""
     view = build_view(page)
+    file = _file(page)
     kwargs: dict[str, Any] = {"embed": build_embed(page)}
     if editing:
         kwargs["content"] = page.notice or None
         kwargs["view"] = view
+        kwargs["attachments"] = [file] if file is not None else []
     else:
         if page.notice:
             kwargs["content"] = page.notice
         if view is not None:
             kwargs["view"] = view
+        if file is not None:
+            kwargs["file"] = file
     return kwargs

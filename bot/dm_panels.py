@@ -7,12 +7,14 @@ DMs, code 50007), the player is told once, ephemerally, the next time they use t
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.discord_ui import message_kwargs
 from bot.panel import home_page
+from bot.pictures import render_hand_async
 from engine.store.rows import AI_USER_ID, MatchInfo
 
 if TYPE_CHECKING:
@@ -44,6 +46,7 @@ class Notifier:
         view = await self.bot.service.view_for(info.match_id, user_id)
         names = await self.bot.player_names.pair(info.players, info.ai_level)
         page = home_page(view, info.match_id, names)
+        page = replace(page, image=("hand.png", await render_hand_async(view)))
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(**message_kwargs(page))

@@ -21,6 +21,7 @@ from bot.choice_buttons import choice_buttons, offer_text
 from bot.custom_ids import Verb, game_id
 from bot.discord_ui import message_kwargs
 from bot.names import ACTION_NAMES
+from bot.pictures import render_board_async
 from bot.ui_spec import ButtonSpec, PageSpec, Style
 from engine import Competition, Gift, PublicView
 from engine.notation import HiddenAction
@@ -44,8 +45,12 @@ log = logging.getLogger(__name__)
 HAND_BUTTON_LABEL = "Hand"
 
 
-def board_page(match_id: int, table: PublicView, names: tuple[str, str]) -> PageSpec:
-    """The board message: the text board, and a Hand button while the match runs."""
+BOARD_FILE = "board.png"
+
+
+async def board_page(match_id: int, table: PublicView, names: tuple[str, str]) -> PageSpec:
+    """The board message: the picture, the text board (the accessible fallback), and a Hand
+    button while the match runs."""
     rows: tuple[tuple[ButtonSpec, ...], ...] = ()
     if table.outcome is None:
         rows = (
@@ -55,6 +60,7 @@ def board_page(match_id: int, table: PublicView, names: tuple[str, str]) -> Page
         title=f"Hanamikoji · {names[0]} vs {names[1]}",
         text=board_text(table, names),
         rows=rows,
+        image=(BOARD_FILE, await render_board_async(table, names)),
     )
 
 
@@ -168,7 +174,7 @@ class Table:
         if place is None:
             return
         table = await self.bot.service.public_view(match_id)
-        page = board_page(match_id, table, await self.names(info))
+        page = await board_page(match_id, table, await self.names(info))
         message = place.get_partial_message(info.board_message_id)  # type: ignore[attr-defined]
         await message.edit(**message_kwargs(page, editing=True))
 
@@ -178,7 +184,7 @@ class Table:
         if place is None:
             return None
         table = await self.bot.service.public_view(info.match_id)
-        page = board_page(info.match_id, table, await self.names(info))
+        page = await board_page(info.match_id, table, await self.names(info))
         message = await place.send(**message_kwargs(page))
         await self.bot.service.set_location(info.match_id, board_message_id=message.id)
         return message

@@ -53,3 +53,5 @@ class PageSpec:
     rows: tuple[Row, ...] = field(default=())
     notice: str = ""
     """A short line above the embed, e.g. why the previous click was refused."""
+    image: tuple[str, bytes] | None = None
+    """A picture shown in the embed: (file name, PNG bytes)."""

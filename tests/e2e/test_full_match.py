@@ -36,8 +36,10 @@ class LeakCheck:
         for entry in entries:
             text = entry.text()
             lines = HAND_LINE.findall(text) + FACE_DOWN_LINE.findall(text)
+            names = {a.filename for a in entry.attachments}
             if entry.visibility.scope is Scope.PUBLIC:
                 assert not lines, f"a public message shows a hand: {entry}"
+                assert names <= {"board.png"}, f"a public message has {names}"
                 for line in text.splitlines():
                     if " used Secret" in line or " used Trade-off" in line:
                         assert HIDDEN_MOVE_LINE.search(line), f"a hidden move shows cards: {line}"
@@ -45,6 +47,7 @@ class LeakCheck:
             transcript = self.emulator.transcript
             readers = [u.id for u in self.match.players if transcript.can_see(u.id, entry)]
             assert len(readers) == 1, f"a private panel is visible to {readers}: {entry}"
+            assert names <= {"hand.png"}, f"a private panel has {names}"
             own = self.before.get(readers[0], set()) | after.get(readers[0], set())
             for line in lines:
                 assert line in own, f"{readers[0]} sees cards that are not theirs: {line}"
