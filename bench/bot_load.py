@@ -1,6 +1,7 @@
 """Bot under load: N concurrent matches through the Discord emulator against one bot process.
 
-    python bench/bot_load.py [--matches 200] [--seed 1] [--limit N] [--timeout 900]
+    python bench/bot_load.py [--matches 200] [--seed 1] [--limit N] [--think-ms 500]
+                             [--timeout 900]
 
 The emulator (``tests/discord_emulator``) runs in this process with 2N members; the bot runs
 as one separate process started exactly as production starts it, ``python -m bot --config
@@ -8,8 +9,12 @@ FILE``, with a config that points it at the emulator, a fresh SQLite file and no
 Pair i challenges, accepts and plays a whole match through the UI only: it reads whose turn
 it is from the public board, then presses Hand, an action, random cards and Confirm, or a
 random "Take …" on the public offer. All pairs play at once (``--limit`` caps how many
-matches run at a time) with no thinking time, so this is the bot at saturation. ``--seed``
-fixes the players' choices; the bot deals its own random cards.
+matches run at a time). Before every click a player looks at the screen for a random time,
+uniform from 0 to twice ``--think-ms`` (500 ms: quicker than people, as in
+bench/service_load.py). ``--think-ms 0`` is a closed loop at saturation: every player
+clicks the moment it can, so latency is just 2N players divided by the throughput and the
+targets below cannot be met by any bot; it measures capacity. ``--seed`` fixes the
+players' choices; the bot deals its own random cards.
 
 Prints p50/p99 time to first response over every interaction (dispatch until the bot's first
 callback, Discord's 3-second clock), p50/p99 time from a Confirm/Take click until the board
@@ -191,7 +196,13 @@ class Pair:
     """Two scripted members playing one match, knowing only what Discord shows them."""
 
     def __init__(
-        self, emulator: DiscordEmulator, watch: MessageWatch, stats: Stats, index: int, seed: int
+        self,
+        emulator: DiscordEmulator,
+        watch: MessageWatch,
+        stats: Stats,
+        index: int,
+        seed: int,
+        think: float,
     ) -> None:
         self.emulator = emulator
         self.watch = watch
@@ -204,10 +215,15 @@ class Pair:
         self.thread_id = 0
         self.board_id = 0
         self.last_offer_id = 0
+        self.think = think  # mean seconds a player looks at the screen before each click
+        self.clicked_at = 0.0
 
-    async def act(self, step: str, started: Awaitable[EmulatedInteraction]) -> MessageSnapshot:
-        """Start an interaction, wait for the bot's first response, record its latency."""
-        interaction = await started
+    async def act(self, step: str, click: Awaitable[EmulatedInteraction]) -> MessageSnapshot:
+        """Think, click, wait for the bot's first response, record its latency."""
+        if self.think:
+            await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+        self.clicked_at = self.loop.time()
+        interaction = await click
         self.stats.interactions += 1
         try:
             await interaction.first_response()
@@ -275,11 +291,10 @@ class Pair:
             # "Those cards can't be used for that now": the panel is back on its first page.
         else:
             raise ScriptError(f"{mover.name} found no usable cards in 3 tries")
-        started = self.loop.time()
         panel = await self.act("confirm", mover.click(panel, self.rng.choice(confirms)))
         if "✅ Done" not in panel.content:
             raise ScriptError(f"{mover.name}'s Confirm was not applied:\n{panel.text()}")
-        await self.board_shows_move(started, before)
+        await self.board_shows_move(before)
 
     async def choose(self, chooser: EmulatedUser, before: str) -> None:
         """A random "Take …" on the public offer (which may follow the board edit)."""
@@ -287,10 +302,9 @@ class Pair:
             self.thread_id, lambda: self.open_offer(chooser), f"offer for {chooser.name}"
         )
         takes = [b.label for b in offer.buttons() if b.label and b.label.startswith("Take ")]
-        started = self.loop.time()
         await self.act("take", chooser.click(offer, self.rng.choice(takes)))
         self.last_offer_id = offer.id
-        await self.board_shows_move(started, before)
+        await self.board_shows_move(before)
 
     def open_offer(self, chooser: EmulatedUser) -> MessageSnapshot | None:
         for message_id in reversed(self.watch.in_channel[self.thread_id]):
@@ -304,7 +318,9 @@ class Pair:
                 return seen
         return None
 
-    async def board_shows_move(self, started: float, before: str) -> None:
+    async def board_shows_move(self, before: str) -> None:
+        """From the last click (after its thinking time) until the board reads differently."""
+        started = self.clicked_at
         stamp, _ = await self.watch.wait(
             self.thread_id,
             lambda: self.watch.change_after(self.board_id, started, before),
@@ -455,7 +471,7 @@ async def play_all(
     async def one(index: int) -> None:
         async with gate:
             try:
-                await Pair(emulator, watch, stats, index, args.seed).play()
+                await Pair(emulator, watch, stats, index, args.seed, args.think_ms / 1000).play()
             except Exception as error:  # one broken match must not stop the others
                 stats.errors.append(f"match {index}: {type(error).__name__}: {error}")
 
@@ -526,7 +542,10 @@ def report(
     )
     verdict = {True: "OK", False: "MISSED"}
     limit = f", at most {args.limit} at a time" if args.limit else ""
-    print(f"bot_load: {args.matches} concurrent matches{limit}, seed {args.seed}")
+    print(
+        f"bot_load: {args.matches} concurrent matches{limit}, seed {args.seed}, "
+        f"think {args.think_ms:g} ms mean before each click"
+    )
     print(
         f"matches completed: {stats.completed}/{args.matches}  decisions: {stats.decisions}  "
         f"(per match {min(stats.per_match, default=0)}-{max(stats.per_match, default=0)})  "
@@ -593,6 +612,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200, help="concurrent matches (200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--limit", type=int, default=0, help="at most this many at a time")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=500.0,
+        help="mean pause before each click, uniform 0..2x (500); 0 = saturation",
+    )
     parser.add_argument("--timeout", type=float, default=900.0, help="give up after (s)")
     args = parser.parse_args()
     if args.matches < 1 or args.limit < 0:
