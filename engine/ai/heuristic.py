@@ -19,10 +19,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import hand as packed_hand
 from engine.cards import CHARM
 from engine.decisions import (
-    ALL_ACTIONS_MASK,
     Action,
     CompetitionChoice,
     Decision,
@@ -32,7 +30,6 @@ from engine.decisions import (
     TradeOff,
 )
 from engine.scoring import CHARM_GOAL, GEISHA_GOAL
-from engine.state import GameState
 from engine.views import PlayerView
 
 _MAJORITY = tuple(n // 2 + 1 for n in CHARM)
@@ -112,34 +109,6 @@ def position_of(view: PlayerView) -> Position:
     )
 
 
-def position_in(state: GameState, player: int) -> Position:
-    """What ``player`` knows in a full state (for search on determinized states)."""
-    them = 1 - player
-    mine = list(packed_hand.counts(state.placed[player]))
-    secret = state.secret[player]
-    if secret is not None:
-        mine[secret] += 1
-    theirs = packed_hand.counts(state.placed[them])
-    hand = packed_hand.counts(state.hands[player])
-    unknown = [CHARM[g] - mine[g] - theirs[g] - hand[g] for g in range(7)]
-    trade_off = state.tradeoff[player]
-    if trade_off is not None:
-        unknown[trade_off[0]] -= 1
-        unknown[trade_off[1]] -= 1
-    if state.pending is not None:
-        for card in state.pending.cards:
-            unknown[card] -= 1
-    return Position(
-        mine=tuple(mine),
-        theirs=theirs,
-        hand=hand,
-        unknown=tuple(unknown),
-        my_unused=ALL_ACTIONS_MASK & ~state.used[player],
-        their_unused=ALL_ACTIONS_MASK & ~state.used[them],
-        favor=tuple(0 if f is None else 1 if f == player else -1 for f in state.favor),
-    )
-
-
 def _unused_mask(used: frozenset[Action]) -> int:
     mask = 0
     for action in Action:
@@ -158,11 +127,6 @@ class Evaluator:
     def __init__(self, base: Position) -> None:
         self.base = base
         self._geisha_memo: dict[tuple[float, ...], tuple[float, float]] = {}
-
-    def current(self) -> float:
-        """The value of the base position itself."""
-        base = self.base
-        return self.value(base.mine, base.theirs, base.hand, base.my_unused, base.their_unused)
 
     def value(
         self,

@@ -5,13 +5,19 @@ Every iteration samples a full state consistent with the agent's view
 in that sample (counting, for each child, how often it was available), expands one new
 decision, plays the rest of the round out, and backs up the result.
 
-- The play-out is random for actions; a player choosing from a Gift or a Competition takes
-  the part that helps them most on the (sampled) table, since a random choice would make
-  generous offers look as good as careful ones.
+- The play-out picks a random unused marker; a Secret keeps the card worth most to the
+  player and a Trade-off drops the two worth least (cheap rules, so thousands of play-outs
+  fit in a decision), and a player choosing from a Gift or a Competition takes the part
+  that helps them most on the sampled table, since a random choice would make generous
+  offers look as good as careful ones.
 - The search stops at the end of the round: the next deal is unknown to everyone, and the
   round's value is read from the favor markers after scoring (a match won is worth 1).
 - At the root only the most promising decisions by the heuristic are searched, so the
   budget is spent on a dozen candidates rather than a hundred and fifty.
+- The final choice adds the heuristic's score to each candidate's searched mean. A dozen
+  candidates share ~1,500 play-outs, so the means carry noise of a few hundredths; the
+  heuristic tells apart candidates the search cannot, and the search overrules it where
+  the play-outs see a clear difference (measured: it wins more games than either alone).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import time
 
 from engine import hand as packed_hand
 from engine.ai.determinize import Determinizer
-from engine.ai.heuristic import Evaluator, position_in, score_decisions
+from engine.ai.heuristic import score_decisions
 from engine.cards import CHARM
 from engine.decisions import (
     Action,
@@ -46,6 +52,8 @@ ROOT_CANDIDATES = 12
 PER_ACTION_CANDIDATES = 2
 """Besides the best overall, the best few of each action kind stay in the search."""
 EXPLORATION = 0.7
+PRIOR_WEIGHT = 0.8
+"""How much the heuristic's score counts beside the searched mean in the final choice."""
 
 
 class Node:
@@ -71,33 +79,42 @@ class IsmctsAgent:
         time_limit: float | None = DEFAULT_TIME_LIMIT,
         root_candidates: int = ROOT_CANDIDATES,
         exploration: float = EXPLORATION,
-        play_out: bool = False,
+        prior_weight: float = PRIOR_WEIGHT,
     ) -> None:
-        self.play_out = play_out
         self.name = name
         self.iterations = iterations
         self.time_limit = time_limit
         self.root_candidates = root_candidates
         self.exploration = exploration
+        self.prior_weight = prior_weight
 
     def decide(self, view: PlayerView, rng: random.Random) -> Decision:
         if not view.legal:
             raise ValueError(f"player {view.player} has no decision to make now")
         if len(view.legal) == 1:
             return view.legal[0]
-        candidates = self._candidates(view)
+        scores = score_decisions(view)
+        candidates = self._candidates(view.legal, scores)
         if len(candidates) == 1:
             return candidates[0]
         root = self.search(view, candidates, rng)
-        searched = [d for d in candidates if d in root.children]
-        return max(searched, key=lambda d: (root.children[d].visits, root.children[d].total))
+        prior = dict(zip(view.legal, scores, strict=True))
+        best_prior = max(prior[d] for d in candidates)
 
-    def _candidates(self, view: PlayerView) -> tuple[Decision, ...]:
+        def blended(decision: Decision) -> float:
+            node = root.children[decision]
+            mean = node.total / node.visits
+            return mean + self.prior_weight * (prior[decision] - best_prior)
+
+        searched = [d for d in candidates if d in root.children]
+        if not searched:  # no time for a single play-out: trust the heuristic
+            return max(candidates, key=prior.__getitem__)
+        return max(searched, key=blended)
+
+    def _candidates(self, legal: tuple[Decision, ...], scores: list[float]) -> tuple[Decision, ...]:
         """The root decisions worth searching: the heuristic's best, and each kind's best."""
-        legal = view.legal
         if len(legal) <= self.root_candidates:
             return legal
-        scores = score_decisions(view)
         order = sorted(range(len(legal)), key=lambda i: -scores[i])
         chosen = dict.fromkeys(order[: self.root_candidates])
         per_kind: dict[type, int] = {}
@@ -159,10 +176,7 @@ class IsmctsAgent:
                 if state.outcome is not None or state.round_index != round_index:
                     break
                 legal = state.legal_decisions()
-            if self.play_out:
-                value = _play_out(state, round_index, rng)
-            else:
-                value = _leaf_value(state, round_index, view.player)
+            value = _play_out(state, round_index, rng)
             for child, mover in path:
                 child.visits += 1
                 child.total += value if mover == 0 else -value
@@ -177,21 +191,6 @@ def _play_out(state: GameState, round_index: int, rng: random.Random) -> float:
         else:
             state.apply_unchecked(_greedy_choice(state, state.legal_decisions()))
     return round_value(state)
-
-
-def _leaf_value(state: GameState, round_index: int, player: int) -> float:
-    """Player 0's prospects at a leaf, estimated by ``player``'s heuristic mid-round."""
-    while (
-        state.outcome is None
-        and state.round_index == round_index
-        and state.phase is not Phase.ACTION
-    ):
-        state.apply_unchecked(_greedy_choice(state, state.legal_decisions()))
-    if state.outcome is not None or state.round_index != round_index:
-        return round_value(state)
-    estimate = Evaluator(position_in(state, player)).current()
-    value = 0.8 * math.tanh(2.0 * estimate)
-    return value if player == 0 else -value
 
 
 def _card_worth(state: GameState, player: int, rng: random.Random) -> list[float]:

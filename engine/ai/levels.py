@@ -1,9 +1,11 @@
 """The AI opponents by level: ``random``, ``easy``, ``normal`` and ``hard``.
 
 - easy: scores each decision with the heuristic but expects the opponent to take a random
-  part of its Gifts and Competitions, and picks at random among the decisions close to
-  its best; quick, sensible, beatable.
-- normal: the heuristic's best decision, expecting the opponent to take what hurts most.
+  part of its Gifts and Competitions, and picks at random among the decisions within
+  0.15 of its best; quick, sensible, beatable.
+- normal: expects the opponent to take what hurts most, and picks at random among the
+  decisions within 0.06 of the heuristic's best, so it does not replay the same game
+  move for move.
 - hard: information-set Monte Carlo tree search over determinizations (see
   :mod:`engine.ai.ismcts`).
 """
@@ -19,6 +21,10 @@ from engine.decisions import Decision
 from engine.views import PlayerView
 
 LEVELS = ("random", "easy", "normal", "hard")
+EASY_SLACK = 0.15
+NORMAL_SLACK = 0.06
+"""Score margins (in the heuristic's units, a share of the way to a goal) within which a
+level picks at random: the levels' strength was set with the arena (see the README)."""
 
 
 class HeuristicAgent:
@@ -42,11 +48,11 @@ class HeuristicAgent:
 
 
 def easy_agent() -> HeuristicAgent:
-    return HeuristicAgent("easy", pessimistic=False, slack=0.08)
+    return HeuristicAgent("easy", pessimistic=False, slack=EASY_SLACK)
 
 
 def normal_agent() -> HeuristicAgent:
-    return HeuristicAgent("normal", pessimistic=True, slack=0.0)
+    return HeuristicAgent("normal", pessimistic=True, slack=NORMAL_SLACK)
 
 
 def hard_agent() -> IsmctsAgent:
