@@ -103,7 +103,15 @@ def render_menu(legal: tuple[Decision, ...]) -> str:
     if len(legal) <= 12:
         return "\n".join(f"{i:>3}) {describe(d)}" for i, d in enumerate(legal, 1))
     cells = [f"{i:>3}) {d!s:<7}" for i, d in enumerate(legal, 1)]
-    return "\n".join("".join(cells[i : i + 6]) for i in range(0, len(cells), 6))
+    rows = ["".join(cells[i : i + 6]).rstrip() for i in range(0, len(cells), 6)]
+    example = next((d for d in legal if isinstance(d, Competition)), None)
+    if example is not None:
+        first, second = example.pairs
+        rows.append(
+            f"     ({example} is a Competition of pairs {cards_text(first)} and "
+            f"{cards_text(second)})"
+        )
+    return "\n".join(rows)
 
 
 def render_round(result: RoundResult) -> str:
