@@ -146,4 +146,5 @@ class GuildSettings:
 @dataclass(frozen=True, slots=True)
 class UserSettings:
     user_id: int
-    dm_notifications: bool = True
+    dm_notifications: bool = False
+    """Off until the player asks for DMs with `/hanamikoji notify dm:on`."""

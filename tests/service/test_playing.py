@@ -177,7 +177,9 @@ async def test_the_match_in_a_channel_or_thread_is_found_for_its_player(service)
     assert await service.match_in_thread(77) is None
 
 
-async def test_user_settings_are_kept(service):
+async def test_user_settings_are_kept_and_dms_are_opt_in(service):
+    assert (await service.user_settings(101)).dm_notifications is False
+    await service.set_user_settings(UserSettings(101, dm_notifications=True))
     assert (await service.user_settings(101)).dm_notifications is True
     await service.set_user_settings(UserSettings(101, dm_notifications=False))
     assert (await service.user_settings(101)).dm_notifications is False
