@@ -29,6 +29,15 @@ class MatchNotActive(ServiceError):
         super().__init__(f"match {match_id} is {status}, not being played")
 
 
+class MatchNotFinished(ServiceError):
+    """The match record holds every hidden card, so it is only handed out once it ended."""
+
+    def __init__(self, match_id: int, status: str) -> None:
+        self.match_id = match_id
+        self.status = status
+        super().__init__(f"match {match_id} is {status}; its record is available once it ends")
+
+
 class ChallengeNotPending(ServiceError):
     """Accept, decline or cancel on a challenge that was already answered."""
 

@@ -12,6 +12,8 @@ Guarantees:
   :class:`StaleVersion` and is never applied twice.
 - A decision is acknowledged (``submit`` returns) only after the store committed it; the
   state others see changes at the same moment.
+- A rated match's new ratings are committed in the same transaction as its result
+  (:mod:`engine.ratings.rated_match` says which matches are rated and how).
 - On :meth:`MatchService.start`, every unfinished match is rebuilt by replaying its
   decisions, and its timers are re-armed from the stored absolute deadlines.
 """
@@ -31,6 +33,14 @@ from engine.ai.agent import Agent, RandomAgent
 from engine.decisions import Competition, Decision, Gift
 from engine.notation import Move
 from engine.outcome import MatchOutcome
+from engine.ratings import (
+    LeaderboardPage,
+    PlayerStats,
+    RatingChange,
+    Standing,
+    is_rated,
+    rate_finished_match,
+)
 from engine.record import MatchRecord, replay
 from engine.service.clock import Clock, SystemClock
 from engine.service.config import ServiceConfig
@@ -40,6 +50,7 @@ from engine.service.errors import (
     ChallengeNotPending,
     InvalidRequest,
     MatchNotActive,
+    MatchNotFinished,
     MatchNotFound,
     NotYourMatch,
     NotYourTurn,
@@ -89,6 +100,8 @@ Challenge = MatchInfo
 """A pending match, as :meth:`MatchService.challenge` returns it."""
 
 _CLOSE_TIMEOUT = 5.0
+MAX_PAGE = 100
+"""The most leaderboard entries one call returns."""
 
 
 def random_agent_factory(level: str) -> Agent:
@@ -165,6 +178,9 @@ class MatchService:
         self._by_thread: dict[int, int] = {}
         self._reserving: defaultdict[int, int] = defaultdict(int)
         self._guilds: dict[int, GuildSettings] = {}
+        self._rating_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        """Per guild: reading two standings and committing the new ones is one step, so two
+        matches of the same player ending at once cannot both start from the old rating."""
         self._work: set[asyncio.Task[None]] = set()
         self._timers: MatchTimers[_Alarm] = MatchTimers(self.clock, self._ring)
         self._started = False
@@ -521,6 +537,50 @@ class MatchService:
             user_id=user_id, guild_id=guild_id, before=before, limit=limit
         )
 
+    # -- ratings, stats and records -------------------------------------------------------
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """The player's rating and record in the guild (the starting rating before any game)."""
+        return await self.store.player_stats(guild_id, user_id)
+
+    async def leaderboard(
+        self, guild_id: int, *, min_games: int, offset: int = 0, limit: int = 10
+    ) -> LeaderboardPage:
+        """The guild's players with at least ``min_games`` rated games, best rating first."""
+        if min_games < 0 or offset < 0 or not 1 <= limit <= MAX_PAGE:
+            raise InvalidRequest(
+                f"leaderboard of min_games={min_games!r}, offset={offset!r}, limit={limit!r} "
+                f"(none may be negative; limit is 1 to {MAX_PAGE})"
+            )
+        return await self.store.leaderboard(
+            guild_id, min_games=min_games, offset=offset, limit=limit
+        )
+
+    async def rating_changes(self, match_id: int) -> tuple[RatingChange, RatingChange] | None:
+        """How the match moved each seat's rating, or None if it is unrated or not over."""
+        changes = await self.store.rating_changes(match_id)
+        return (changes[0], changes[1]) if len(changes) == 2 else None
+
+    async def match_record(self, match_id: int, guild_id: int | None) -> str:
+        """The finished match's record (one line of JSON, rules.md format) for export.
+
+        Raises :class:`MatchNotFinished` while the match is a challenge or still being
+        played (the record shows every hidden card), and :class:`MatchNotFound` for a
+        match of another server, so records never leak between servers.
+        """
+        result = await self.store.finished_match(match_id)
+        if result is None:
+            info = await self.store.get_match(match_id)
+            if info is None or info.guild_id != guild_id:
+                raise MatchNotFound(match_id)
+            raise MatchNotFinished(match_id, info.status)
+        if result.guild_id != guild_id:
+            raise MatchNotFound(match_id)
+        return result.record
+
+    async def _standing(self, guild_id: int, user_id: int) -> Standing:
+        return await self.store.standing(guild_id, user_id) or Standing(guild_id, user_id)
+
     # -- settings ------------------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -601,7 +661,17 @@ class MatchService:
             finished_at=now,
             record=MatchRecord.of(state).to_json(),
         )
-        await self.store.finish_match(result, row)
+        if is_rated(result):
+            assert result.guild_id is not None
+            async with self._rating_locks[result.guild_id]:
+                before = (
+                    await self._standing(result.guild_id, result.players[0]),
+                    await self._standing(result.guild_id, result.players[1]),
+                )
+                rated = rate_finished_match(result, before)
+                await self.store.finish_match(result, row, rated)
+        else:
+            await self.store.finish_match(result, row)
         live.state = state
         live.deadline = None
         live.info = replace(info, status=MatchStatus.FINISHED, ended_at=now)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
 from engine.store.rows import (
     DecisionRow,
     FinishedMatch,
@@ -65,8 +66,14 @@ class MatchStore(Protocol):
         """
         ...
 
-    async def finish_match(self, result: FinishedMatch, last_decision: DecisionRow | None) -> None:
-        """Record the result, and the decision that ended the match if any, in one commit."""
+    async def finish_match(
+        self,
+        result: FinishedMatch,
+        last_decision: DecisionRow | None,
+        rated: RatedMatch | None = None,
+    ) -> None:
+        """Record the result, the decision that ended the match if any, and for a rated
+        match both players' new standings and rating changes, all in one commit."""
         ...
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None: ...
@@ -104,6 +111,24 @@ class MatchStore(Protocol):
         limit: int = 20,
     ) -> list[FinishedMatch]:
         """Finished matches, newest first, optionally of one user and/or one guild."""
+        ...
+
+    async def standing(self, guild_id: int, user_id: int) -> Standing | None:
+        """The player's rating and rated record in the guild, or None before a rated match."""
+        ...
+
+    async def leaderboard(
+        self, guild_id: int, *, min_games: int, offset: int, limit: int
+    ) -> LeaderboardPage:
+        """Players with at least ``min_games`` rated games, best rating first."""
+        ...
+
+    async def rating_changes(self, match_id: int) -> list[RatingChange]:
+        """How the match moved each player's rating, by seat; empty for an unrated match."""
+        ...
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """The standing plus rated wins and losses by termination and the AI record."""
         ...
 
     async def guild_settings(self, guild_id: int) -> GuildSettings | None: ...

@@ -30,6 +30,14 @@ from typing import Any
 import aiosqlite
 
 from engine.outcome import Termination
+from engine.ratings import (
+    Glicko2Rating,
+    LeaderboardPage,
+    PlayerStats,
+    RatedMatch,
+    RatingChange,
+    Standing,
+)
 from engine.state import Variant
 from engine.store.errors import CorruptDatabase, SchemaTooNew, StoreError
 from engine.store.migration_files import load_migrations
@@ -59,6 +67,11 @@ _RESULT_COLUMNS = (
     "reason, rounds, started_at, finished_at, record"
 )
 _DECISION_COLUMNS = "seq, seat, decision, decided_at, automatic, next_deadline"
+_STANDING_COLUMNS = (
+    "guild_id, user_id, rating, deviation, volatility, games, wins, losses, draws, streak,"
+    " last_change, last_match_id, updated_at"
+)
+_CHANGE_COLUMNS = "match_id, seat, guild_id, user_id, score, before, after"
 
 _INSERT_DECISION = (
     "INSERT INTO decisions (match_id, seq, seat, decision, decided_at, automatic, next_deadline)"
@@ -324,7 +337,12 @@ class SqliteMatchStore:
     async def append_decision(self, match_id: int, decision: DecisionRow) -> None:
         await self._write([(_INSERT_DECISION, _decision_params(match_id, decision))])
 
-    async def finish_match(self, result: FinishedMatch, last_decision: DecisionRow | None) -> None:
+    async def finish_match(
+        self,
+        result: FinishedMatch,
+        last_decision: DecisionRow | None,
+        rated: RatedMatch | None = None,
+    ) -> None:
         r = result
         statements: list[Statement] = []
         if last_decision is not None:
@@ -357,6 +375,8 @@ class SqliteMatchStore:
                 ),
             )
         )
+        if rated is not None:
+            statements += _rating_statements(rated)
         await self._write(statements)
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
@@ -480,6 +500,68 @@ class SqliteMatchStore:
         )
         return [_result(row) for row in rows]
 
+    async def standing(self, guild_id: int, user_id: int) -> Standing | None:
+        rows = await self._fetch(
+            f"SELECT {_STANDING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return _standing(rows[0]) if rows else None
+
+    async def leaderboard(
+        self, guild_id: int, *, min_games: int, offset: int, limit: int
+    ) -> LeaderboardPage:
+        # Ties in rating are broken by more games, then by user id, so pages never overlap.
+        rows = await self._fetch(
+            f"SELECT {_STANDING_COLUMNS} FROM ratings WHERE guild_id = ? AND games >= ?"
+            " ORDER BY rating DESC, games DESC, user_id LIMIT ? OFFSET ?",
+            (guild_id, min_games, limit, offset),
+        )
+        total = await self._fetch(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND games >= ?",
+            (guild_id, min_games),
+        )
+        return LeaderboardPage(tuple(_standing(row) for row in rows), offset, int(total[0][0]))
+
+    async def rating_changes(self, match_id: int) -> list[RatingChange]:
+        rows = await self._fetch(
+            f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
+        return [
+            RatingChange(
+                match_id=row[0],
+                seat=row[1],
+                guild_id=row[2],
+                user_id=row[3],
+                score=row[4],
+                before=row[5],
+                after=row[6],
+            )
+            for row in rows
+        ]
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        standing = await self.standing(guild_id, user_id) or Standing(guild_id, user_id)
+        wins_by: dict[Termination, int] = {}
+        losses_by: dict[Termination, int] = {}
+        for score, reason, count in await self._fetch(
+            "SELECT c.score, r.reason, COUNT(*) FROM rating_changes c"
+            " JOIN results r ON r.match_id = c.match_id"
+            " WHERE c.guild_id = ? AND c.user_id = ? AND c.score IN (0, 1)"
+            " GROUP BY c.score, r.reason",
+            (guild_id, user_id),
+        ):
+            (wins_by if score == 1 else losses_by)[Termination(reason)] = int(count)
+        # The human always sits in seat 0 of a match against the AI.
+        ai = await self._fetch(
+            "SELECT COUNT(*), COALESCE(SUM(winner_seat = 0), 0) FROM results"
+            " WHERE guild_id = ? AND player0_id = ? AND ai_level IS NOT NULL",
+            (guild_id, user_id),
+        )
+        return PlayerStats(
+            standing, wins_by, losses_by, ai_games=int(ai[0][0]), ai_wins=int(ai[0][1])
+        )
+
     async def guild_settings(self, guild_id: int) -> GuildSettings | None:
         rows = await self._fetch(
             "SELECT turn_seconds, expiry_policy, thread_per_match, three_rounds_default"
@@ -502,6 +584,69 @@ class SqliteMatchStore:
             "SELECT dm_notifications FROM user_settings WHERE user_id = ?", (user_id,)
         )
         return UserSettings(user_id, dm_notifications=bool(rows[0][0])) if rows else None
+
+
+def _rating_statements(rated: RatedMatch) -> list[Statement]:
+    statements: list[Statement] = [
+        (
+            f"INSERT OR REPLACE INTO ratings ({_STANDING_COLUMNS}) VALUES ({', '.join('?' * 13)})",
+            (
+                s.guild_id,
+                s.user_id,
+                s.rating.rating,
+                s.rating.deviation,
+                s.rating.volatility,
+                s.games,
+                s.wins,
+                s.losses,
+                s.draws,
+                s.streak,
+                s.last_change,
+                s.last_match_id,
+                s.updated_at,
+            ),
+        )
+        for s in rated.standings
+    ]
+    statements += [
+        (
+            f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({', '.join('?' * 7)})",
+            (c.match_id, c.seat, c.guild_id, c.user_id, c.score, c.before, c.after),
+        )
+        for c in rated.changes
+    ]
+    return statements
+
+
+def _standing(row: Sequence[Any]) -> Standing:
+    (
+        guild_id,
+        user_id,
+        rating,
+        deviation,
+        volatility,
+        games,
+        wins,
+        losses,
+        draws,
+        streak,
+        last_change,
+        last_match_id,
+        updated_at,
+    ) = row
+    return Standing(
+        guild_id=guild_id,
+        user_id=user_id,
+        rating=Glicko2Rating(rating, deviation, volatility),
+        games=games,
+        wins=wins,
+        losses=losses,
+        draws=draws,
+        streak=streak,
+        last_change=last_change,
+        last_match_id=last_match_id,
+        updated_at=updated_at,
+    )
 
 
 def _has_content(path: str) -> bool:

@@ -1,0 +1,31 @@
+"""Ratings per player per server: Glicko-2 maths, which matches count, and standings.
+
+Pure and synchronous like the rules: the match service reads and writes standings through
+its store, in the same transaction as the finished match.
+"""
+
+from engine.ratings.glicko2 import Game, Glicko2Rating, RatingError, rate, rate_match
+from engine.ratings.rated_match import is_rated, rate_finished_match, seat_scores
+from engine.ratings.standing import (
+    LeaderboardPage,
+    PlayerStats,
+    RatedMatch,
+    RatingChange,
+    Standing,
+)
+
+__all__ = [
+    "Game",
+    "Glicko2Rating",
+    "LeaderboardPage",
+    "PlayerStats",
+    "RatedMatch",
+    "RatingChange",
+    "RatingError",
+    "Standing",
+    "is_rated",
+    "rate",
+    "rate_finished_match",
+    "rate_match",
+    "seat_scores",
+]
