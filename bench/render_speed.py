@@ -38,15 +38,15 @@ def main() -> None:
     args = parser.parse_args()
     names = ("Ana", "Benjamin")
     samples = boards(args.boards, args.seed)
-    render_board(samples[0][0], names)  # the static layer and palette are built once
+    render_board("en", samples[0][0], names)  # the static layer and palette are built once
     board_ms, board_bytes, hand_ms, hand_bytes = [], [], [], []
     for table, mine in samples:
         start = time.perf_counter()
-        png = render_board(table, names)
+        png = render_board("en", table, names)
         board_ms.append((time.perf_counter() - start) * 1000)
         board_bytes.append(len(png))
         start = time.perf_counter()
-        hand = render_hand(mine)  # type: ignore[arg-type]
+        hand = render_hand("en", mine)  # type: ignore[arg-type]
         hand_ms.append((time.perf_counter() - start) * 1000)
         hand_bytes.append(len(hand))
     print(f"boards: {len(samples)}")

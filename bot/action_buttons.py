@@ -4,7 +4,8 @@ buttons that confirm a chosen decision (one per Competition split)."""
 from __future__ import annotations
 
 from bot.custom_ids import Verb, game_id
-from bot.names import ACTION_NAMES
+from bot.i18n import text
+from bot.names import action_name, letters
 from bot.ui_spec import ButtonSpec, Style
 from engine import Action, Competition, Decision, PlayerView
 from engine.cards import cards_text
@@ -17,34 +18,38 @@ def actions_open(view: PlayerView) -> tuple[Action, ...]:
     return tuple(a for a in Action if a in legal_actions)
 
 
-def action_buttons(view: PlayerView, match_id: int) -> tuple[ButtonSpec, ...]:
+def action_buttons(lang: str, view: PlayerView, match_id: int) -> tuple[ButtonSpec, ...]:
     """One button per action the player may still take this turn."""
     version = view.table.version
     return tuple(
         ButtonSpec(
-            label=f"{ACTION_NAMES[action]} ({action.size})",
-            custom_id=game_id(match_id, version, Verb.ACTION, str(action.size)),
+            label=text(lang, "panel.action_button", action=action_name(lang, a), count=a.size),
+            custom_id=game_id(match_id, version, Verb.ACTION, str(a.size)),
             style=Style.PRIMARY,
         )
-        for action in actions_open(view)
+        for a in actions_open(view)
     )
 
 
-def decision_label(decision: Decision) -> str:
+def decision_label(lang: str, decision: Decision) -> str:
     """How a decision reads on its confirm button: ``Gift E E G``, ``AB | EG``."""
     if isinstance(decision, Competition):
         return " | ".join(cards_text(pair) for pair in decision.pairs)
     assert isinstance(decision, ActionDecision)
-    return f"{ACTION_NAMES[decision.action]} {' '.join(cards_text((c,)) for c in decision.cards)}"
+    return f"{action_name(lang, decision.action)} {letters(decision.cards)}"
 
 
 def confirm_buttons(
-    match_id: int, version: int, decisions: tuple[Decision, ...]
+    lang: str, match_id: int, version: int, decisions: tuple[Decision, ...]
 ) -> tuple[ButtonSpec, ...]:
     """Confirm buttons: one for a Secret, Trade-off or Gift, one per split of a Competition."""
     return tuple(
         ButtonSpec(
-            label=("Confirm: " if not isinstance(d, Competition) else "Split ") + decision_label(d),
+            label=text(
+                lang,
+                "panel.split_button" if isinstance(d, Competition) else "panel.confirm_button",
+                decision=decision_label(lang, d),
+            ),
             custom_id=game_id(match_id, version, Verb.DO, str(d)),
             style=Style.SUCCESS,
         )
@@ -52,5 +57,5 @@ def confirm_buttons(
     )
 
 
-def back_button(match_id: int, version: int) -> ButtonSpec:
-    return ButtonSpec("Back", game_id(match_id, version, Verb.BACK), Style.SECONDARY)
+def back_button(lang: str, match_id: int, version: int) -> ButtonSpec:
+    return ButtonSpec(text(lang, "panel.back"), game_id(match_id, version, Verb.BACK))

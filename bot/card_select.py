@@ -7,14 +7,15 @@ order, so two cards of the same geisha are told apart ("E Shamisen", "E Shamisen
 from __future__ import annotations
 
 from bot.custom_ids import Verb, game_id
-from bot.names import ACTION_NAMES, card_name
+from bot.i18n import text
+from bot.names import action_name, card_name
 from bot.ui_spec import OptionSpec, SelectSpec
 from engine import Action, PlayerView
 
-_ORDINALS = ("", " · 2nd", " · 3rd", " · 4th", " · 5th")
+_ORDINAL_KEYS = ("", "panel.second", "panel.third", "panel.fourth", "panel.fifth")
 
 
-def card_select(view: PlayerView, match_id: int, action: Action) -> SelectSpec:
+def card_select(lang: str, view: PlayerView, match_id: int, action: Action) -> SelectSpec:
     options = []
     seen: dict[int, int] = {}
     drawn_marked = False
@@ -22,14 +23,17 @@ def card_select(view: PlayerView, match_id: int, action: Action) -> SelectSpec:
         copy = seen.get(card, 0)
         seen[card] = copy + 1
         description = ""
+        # Mark one copy of the drawn card: the last of its kind, as in the hand picture.
         if card == view.drawn and not drawn_marked and copy == view.hand.count(card) - 1:
-            description = "just drawn"
+            description = text(lang, "panel.just_drawn")
             drawn_marked = True
-        options.append(OptionSpec(card_name(card) + _ORDINALS[copy], str(position), description))
+        ordinal = text(lang, _ORDINAL_KEYS[copy]) if copy else ""
+        options.append(OptionSpec(card_name(lang, card) + ordinal, str(position), description))
     count = action.size
+    key = "panel.select_one" if count == 1 else "panel.select_many"
     return SelectSpec(
         custom_id=game_id(match_id, view.table.version, Verb.PICK, str(count)),
-        placeholder=f"{ACTION_NAMES[action]}: choose {count} card{'s' if count > 1 else ''}",
+        placeholder=text(lang, key, action=action_name(lang, action), count=count),
         options=tuple(options),
         min_values=count,
         max_values=count,

@@ -1,11 +1,13 @@
 """The opponent's choice after a Gift or a Competition: one button per card or pair.
 
-Shown under the public offer message; only the chooser may press them.
+Shown under the public offer message and in the chooser's panel; only the chooser may
+press them.
 """
 
 from __future__ import annotations
 
 from bot.custom_ids import Verb, game_id
+from bot.i18n import text
 from bot.names import card_name
 from bot.ui_spec import ButtonSpec, Style
 from engine import Competition, CompetitionChoice, Gift, GiftChoice
@@ -14,28 +16,21 @@ from engine.legal import legal_choices
 
 
 def choice_buttons(
-    match_id: int, version: int, offer: Gift | Competition
+    lang: str, match_id: int, version: int, offer: Gift | Competition
 ) -> tuple[ButtonSpec, ...]:
     """One button per distinct choice the engine allows (E, E, G gives two buttons)."""
     buttons = []
     for choice in legal_choices(offer).decisions:
         if isinstance(choice, GiftChoice):
-            label = f"Take {card_name(choice.card)}"
+            shown = card_name(lang, choice.card)
         else:
             assert isinstance(choice, CompetitionChoice)
-            label = f"Take {cards_text(choice.pair)}"
+            shown = cards_text(choice.pair)
         buttons.append(
             ButtonSpec(
-                label=label,
+                label=text(lang, "panel.take", cards=shown),
                 custom_id=game_id(match_id, version, Verb.TAKE, str(choice)),
                 style=Style.PRIMARY,
             )
         )
     return tuple(buttons)
-
-
-def offer_text(offer: Gift | Competition) -> str:
-    """``E E G`` for a Gift, ``AB | EG`` for a Competition."""
-    if isinstance(offer, Competition):
-        return " | ".join(cards_text(pair) for pair in offer.pairs)
-    return " ".join(cards_text((c,)) for c in offer.cards)

@@ -4,6 +4,7 @@ service together, and starts and stops them in the right order."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -17,9 +18,11 @@ from bot.commands import HanamikojiCommands
 from bot.config import BotConfig
 from bot.discord_ui import GameButton, GameSelect
 from bot.dm_panels import Notifier
+from bot.i18n import DEFAULT_LANGUAGE, language_of
 from bot.player_names import PlayerNames
 from bot.rematch import Rematches
 from bot.table import Table
+from bot.translator import CatalogueTranslator
 from engine.ai import agent_for_level
 from engine.service.clock import Clock
 from engine.service.config import ServiceConfig
@@ -84,6 +87,7 @@ class HanamikojiBot(discord.Client):
         await self.service.start()
         self._unsubscribe = self.service.subscribe(self.table.on_event)
         self.add_dynamic_items(GameButton, GameSelect)
+        await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(HanamikojiCommands(self))
         await self.tree.sync()
         if self.config.discord.dev_guild_id is not None:
@@ -91,6 +95,27 @@ class HanamikojiBot(discord.Client):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         log.info("commands synced; %d unfinished matches loaded", len(self.service.broken) or 0)
+
+    async def public_language(self, guild_id: int | None) -> str:
+        """The language of public messages in a server: its chosen one, else its Discord
+        "preferred locale" (community servers set it), else English."""
+        if guild_id is None:
+            return DEFAULT_LANGUAGE
+        chosen = (await self.service.guild_settings(guild_id)).language
+        if chosen:
+            return chosen
+        guild = self.get_guild(guild_id)
+        return language_of(guild.preferred_locale) if guild is not None else DEFAULT_LANGUAGE
+
+    async def set_public_language(self, guild_id: int, language: str) -> None:
+        """``"auto"`` goes back to following the server's Discord locale."""
+        settings = await self.service.guild_settings(guild_id)
+        chosen = None if language == "auto" else language
+        await self.service.set_guild_settings(replace(settings, language=chosen))
+
+    async def rating_line(self, match_id: int, names: tuple[str, str], lang: str) -> str | None:
+        """Both players' rating changes for the match-end message (None when unrated)."""
+        return None
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user and self.user.id)

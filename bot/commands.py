@@ -1,4 +1,6 @@
-"""The `/hanamikoji` slash commands: one group, every option described."""
+"""The `/hanamikoji` slash commands: one group, every option described, in the user's
+language (names and descriptions through :mod:`bot.translator`, replies through the
+catalogue)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ from discord import app_commands
 from bot import challenge_message
 from bot.custom_ids import Verb, game_id
 from bot.discord_ui import EMBED_COLOUR, message_kwargs
-from bot.refusals import SOMETHING_WENT_WRONG, refusal_text
-from bot.rules_text import RULES_TEXT
+from bot.i18n import language_of, languages, text
+from bot.refusals import refusal_text
+from bot.translator import localised
 from bot.ui_spec import ButtonSpec, PageSpec, Style
 from engine import Variant
 from engine.service.errors import ServiceError
@@ -25,68 +28,78 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
+def _choice(key: str, value: Any) -> app_commands.Choice[Any]:
+    return app_commands.Choice(name=localised(f"slash.{key}"), value=value)
+
+
 TIMER_CHOICES = [
-    app_commands.Choice(name="5 minutes", value=300),
-    app_commands.Choice(name="15 minutes", value=900),
-    app_commands.Choice(name="1 hour", value=3600),
-    app_commands.Choice(name="12 hours", value=12 * 3600),
-    app_commands.Choice(name="24 hours", value=24 * 3600),
-    app_commands.Choice(name="3 days", value=3 * 24 * 3600),
+    _choice("choice_5_minutes", 300),
+    _choice("choice_15_minutes", 900),
+    _choice("choice_1_hour", 3600),
+    _choice("choice_12_hours", 12 * 3600),
+    _choice("choice_24_hours", 24 * 3600),
+    _choice("choice_3_days", 3 * 24 * 3600),
 ]
 VARIANT_CHOICES = [
-    app_commands.Choice(name="standard (play until someone wins)", value="standard"),
-    app_commands.Choice(name="three rounds at most", value="three-rounds"),
+    _choice("choice_standard", "standard"),
+    _choice("choice_three_rounds", "three-rounds"),
 ]
 LEVEL_CHOICES = [
-    app_commands.Choice(name="easy — a gentle first opponent", value="easy"),
-    app_commands.Choice(name="normal — a solid player", value="normal"),
-    app_commands.Choice(name="hard — thinks ahead", value="hard"),
+    _choice("choice_easy", "easy"),
+    _choice("choice_normal", "normal"),
+    _choice("choice_hard", "hard"),
 ]
-POLICY_CHOICES = [
-    app_commands.Choice(name="the AI plays the missed turn", value="ai"),
-    app_commands.Choice(name="the absent player forfeits", value="forfeit"),
+POLICY_CHOICES = [_choice("choice_policy_ai", "ai"), _choice("choice_policy_forfeit", "forfeit")]
+LANGUAGE_CHOICES = [_choice("choice_language_auto", "auto")] + [
+    app_commands.Choice(name=text(code, "language_name"), value=code) for code in languages()
 ]
+
+
+def _lang(interaction: discord.Interaction[Any]) -> str:
+    return language_of(interaction.locale)
 
 
 class HanamikojiCommands(app_commands.Group):
     def __init__(self, bot: HanamikojiBot) -> None:
-        super().__init__(
-            name="hanamikoji", description="Play Hanamikoji, the geisha card game for two"
-        )
+        super().__init__(name="hanamikoji", description=localised("slash.group"))
         self.bot = bot
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
+        lang = _lang(interaction)
         original = getattr(error, "original", error)
         if isinstance(original, ServiceError):
-            text = refusal_text(original)
+            message = refusal_text(lang, original)
         else:
-            log.error(
-                "command %s failed",
-                interaction.command and interaction.command.qualified_name,
-                exc_info=original,
-            )
-            text = SOMETHING_WENT_WRONG
-        try:
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error("command %s failed", command, exc_info=original)
+            message = text(lang, "refusal.wrong")
+        with contextlib.suppress(discord.HTTPException):
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(message, ephemeral=True)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
+                await interaction.response.send_message(message, ephemeral=True)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        self.bot.player_names.remember(interaction.user)
+        self.bot.player_names.remember(interaction.user, interaction.locale)
         return True
 
     # -- starting matches -----------------------------------------------------------------
 
-    @app_commands.command(description="Challenge a member of this server to a match")
+    @app_commands.command(
+        name=localised("names.challenge"), description=localised("slash.challenge")
+    )
+    @app_commands.rename(
+        opponent=localised("names.opponent"),
+        variant=localised("names.variant"),
+        turn_timer=localised("names.turn_timer"),
+    )
     @app_commands.describe(
-        opponent="Who you want to play against",
-        variant="Standard (default) or at most three rounds",
-        turn_timer="How long each player has per decision (default: this server's setting)",
+        opponent=localised("slash.challenge_opponent"),
+        variant=localised("slash.challenge_variant"),
+        turn_timer=localised("slash.challenge_turn_timer"),
     )
     @app_commands.choices(variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES)
     @app_commands.guild_only()
@@ -99,8 +112,7 @@ class HanamikojiCommands(app_commands.Group):
     ) -> None:
         if opponent.bot:
             await interaction.response.send_message(
-                "Bots can't play — challenge a person, or use `/hanamikoji ai` to play against me.",
-                ephemeral=True,
+                text(_lang(interaction), "challenge.no_bots"), ephemeral=True
             )
             return
         self.bot.player_names.remember(opponent)
@@ -112,9 +124,10 @@ class HanamikojiCommands(app_commands.Group):
             Variant(variant.value) if variant else None,
             float(turn_timer.value) if turn_timer else None,
         )
+        public = await self.bot.public_language(interaction.guild_id)
         names = (interaction.user.display_name, opponent.display_name)
-        embed = challenge_message.invitation(info, names, opponent.mention)
-        page = challenge_message.answer_buttons(info.match_id)
+        embed = challenge_message.invitation(public, info, names, opponent.mention)
+        page = challenge_message.answer_buttons(public, info.match_id)
         await interaction.response.send_message(
             content=opponent.mention,
             embed=embed,
@@ -124,10 +137,9 @@ class HanamikojiCommands(app_commands.Group):
         message = await interaction.original_response()
         await self.bot.service.set_location(info.match_id, board_message_id=message.id)
 
-    @app_commands.command(description="Play a match against the bot's AI")
-    @app_commands.describe(
-        level="How strong the AI plays (default: normal)", variant="Standard or three rounds"
-    )
+    @app_commands.command(name=localised("names.ai"), description=localised("slash.ai"))
+    @app_commands.rename(level=localised("names.level"), variant=localised("names.variant"))
+    @app_commands.describe(level=localised("slash.ai_level"), variant=localised("slash.ai_variant"))
     @app_commands.choices(level=LEVEL_CHOICES, variant=VARIANT_CHOICES)
     async def ai(
         self,
@@ -136,8 +148,14 @@ class HanamikojiCommands(app_commands.Group):
         variant: app_commands.Choice[str] | None = None,
     ) -> None:
         chosen = level.value if level else "normal"
+        public = await self.bot.public_language(interaction.guild_id)
         await interaction.response.send_message(
-            f"🎴 {interaction.user.mention} starts a match against the AI ({chosen}).",
+            text(
+                public,
+                "challenge.ai_start",
+                mention=interaction.user.mention,
+                level=text(public, f"levels.{chosen}"),
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.bot.service.start_ai_match(
@@ -152,111 +170,112 @@ class HanamikojiCommands(app_commands.Group):
 
     async def _match_here(self, interaction: discord.Interaction[Any]) -> MatchInfo | None:
         """The caller's match in this channel or thread, or a helpful reply saying why not."""
+        lang = _lang(interaction)
         user_id = interaction.user.id
-        channel_id = interaction.channel_id or 0
-        info = await self.bot.service.active_match_for(user_id, channel_id)
+        info = await self.bot.service.active_match_for(user_id, interaction.channel_id or 0)
         if info is not None and info.status is MatchStatus.ACTIVE:
             return info
-        elsewhere = [
-            m
-            for m in await self.bot.service.open_matches_for(user_id)
-            if m.status is MatchStatus.ACTIVE
-        ]
+        open_matches = await self.bot.service.open_matches_for(user_id)
+        elsewhere = [m for m in open_matches if m.status is MatchStatus.ACTIVE]
         if elsewhere:
             links = ", ".join(f"<#{m.thread_id or m.channel_id}>" for m in elsewhere[:5])
-            text = f"You have no match here. Your matches: {links}."
+            message = text(lang, "commands.no_match_here", links=links)
         else:
-            text = (
-                "You are not playing a match. "
-                "Start one with `/hanamikoji challenge` or `/hanamikoji ai`."
-            )
-        await interaction.response.send_message(text, ephemeral=True)
+            message = text(lang, "commands.no_match")
+        await interaction.response.send_message(message, ephemeral=True)
         return None
 
-    @app_commands.command(
-        description="Show your hand and your moves for your match here (only you see it)"
-    )
+    @app_commands.command(name=localised("names.hand"), description=localised("slash.hand"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         info = await self._match_here(interaction)
         if info is not None:
-            await self.bot.clicks.show_panel(interaction, info, edit=False)
+            await self.bot.clicks.show_panel(
+                interaction, _lang(interaction), info, edit=False, picture=True
+            )
 
-    @app_commands.command(description="Post the board again at the bottom of the match thread")
+    @app_commands.command(name=localised("names.board"), description=localised("slash.board"))
     async def board(self, interaction: discord.Interaction[Any]) -> None:
+        lang = _lang(interaction)
         channel_id = interaction.channel_id or 0
         info = await self.bot.service.match_in_thread(channel_id)
         if info is None:
             info = await self.bot.service.active_match_for(interaction.user.id, channel_id)
         if info is None:
             await interaction.response.send_message(
-                "There is no match in this channel.", ephemeral=True
+                text(lang, "commands.no_match_in_channel"), ephemeral=True
             )
             return
-        await interaction.response.send_message("Here is the board again ↓", ephemeral=True)
+        await interaction.response.send_message(text(lang, "commands.board_again"), ephemeral=True)
         old = info.board_message_id
         place = await self.bot.table.place(info)
         message = await self.bot.table.post_board(info)
         if old is not None and message is not None and place is not None:
+            public = await self.bot.public_language(info.guild_id)
             with contextlib.suppress(discord.HTTPException):
                 await place.get_partial_message(old).edit(  # type: ignore[attr-defined]
-                    content=f"The board has moved: {message.jump_url}", embed=None, view=None
+                    content=text(public, "commands.board_moved", link=message.jump_url),
+                    embed=None,
+                    view=None,
+                    attachments=[],
                 )
 
-    @app_commands.command(description="Resign your match here (asks for confirmation)")
+    @app_commands.command(name=localised("names.resign"), description=localised("slash.resign"))
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        lang = _lang(interaction)
         info = await self._match_here(interaction)
         if info is None:
             return
-        page = PageSpec(
-            text="",
-            rows=(
-                (
-                    ButtonSpec(
-                        "Yes, resign",
-                        game_id(info.match_id, info.version, Verb.RESIGN),
-                        Style.DANGER,
-                    ),
-                ),
-            ),
+        button = ButtonSpec(
+            text(lang, "commands.resign_button"),
+            game_id(info.match_id, info.version, Verb.RESIGN),
+            Style.DANGER,
         )
         await interaction.response.send_message(
-            "Do you really want to resign? Your opponent wins the match.",
-            view=message_kwargs(page)["view"],
+            text(lang, "commands.resign_ask"),
+            view=message_kwargs(PageSpec(text="", rows=((button,),)))["view"],
             ephemeral=True,
         )
 
     # -- help and settings ------------------------------------------------------------------
 
-    @app_commands.command(description="How to play Hanamikoji, and how to play it with this bot")
+    @app_commands.command(name=localised("names.rules"), description=localised("slash.rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        lang = _lang(interaction)
         embed = discord.Embed(
-            title="Hanamikoji — how to play", description=RULES_TEXT, colour=EMBED_COLOUR
+            title=text(lang, "commands.rules_title"),
+            description=text(lang, "rules.text"),
+            colour=EMBED_COLOUR,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(description="Get your hand by DM when it is your turn")
-    @app_commands.describe(
-        dm="on: also send your panel by DM on your turn; off: only mention me in the thread"
-    )
+    @app_commands.command(name=localised("names.notify"), description=localised("slash.notify"))
+    @app_commands.rename(dm=localised("names.dm"))
+    @app_commands.describe(dm=localised("slash.notify_dm"))
     async def notify(self, interaction: discord.Interaction[Any], dm: bool) -> None:
         settings = await self.bot.service.user_settings(interaction.user.id)
         await self.bot.service.set_user_settings(replace(settings, dm_notifications=dm))
-        self.bot.notifier.try_again(interaction.user.id)
-        text = (
-            "I'll send your hand by DM when it's your turn (and still mention you in the thread)."
-            if dm
-            else "No more DMs: I'll mention you in the match thread when it's your turn."
-        )
-        await interaction.response.send_message(text, ephemeral=True)
+        self.bot.notifier.choice_changed(interaction.user.id, dm)
+        message = text(_lang(interaction), "commands.dm_on" if dm else "commands.dm_off")
+        await interaction.response.send_message(message, ephemeral=True)
 
-    @app_commands.command(description="Server defaults for new matches (Manage Server only)")
-    @app_commands.describe(
-        turn_timer="Time per decision for new matches",
-        expiry="What happens when a player's time runs out",
-        threads="Open a thread for each match (off: play in the channel)",
-        three_rounds="Use the three-round variant by default",
+    @app_commands.command(name=localised("names.settings"), description=localised("slash.settings"))
+    @app_commands.rename(
+        turn_timer=localised("names.turn_timer"),
+        expiry=localised("names.expiry"),
+        threads=localised("names.threads"),
+        three_rounds=localised("names.three_rounds"),
+        language=localised("names.language"),
     )
-    @app_commands.choices(turn_timer=TIMER_CHOICES, expiry=POLICY_CHOICES)
+    @app_commands.describe(
+        turn_timer=localised("slash.settings_turn_timer"),
+        expiry=localised("slash.settings_expiry"),
+        threads=localised("slash.settings_threads"),
+        three_rounds=localised("slash.settings_three_rounds"),
+        language=localised("slash.settings_language"),
+    )
+    @app_commands.choices(
+        turn_timer=TIMER_CHOICES, expiry=POLICY_CHOICES, language=LANGUAGE_CHOICES
+    )
     @app_commands.guild_only()
     async def settings(
         self,
@@ -265,12 +284,12 @@ class HanamikojiCommands(app_commands.Group):
         expiry: app_commands.Choice[str] | None = None,
         threads: bool | None = None,
         three_rounds: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
-        permissions = interaction.permissions
-        if not permissions.manage_guild:
+        lang = _lang(interaction)
+        if not interaction.permissions.manage_guild:
             await interaction.response.send_message(
-                "Only members with the **Manage Server** permission can change these settings.",
-                ephemeral=True,
+                text(lang, "commands.settings_forbidden"), ephemeral=True
             )
             return
         assert interaction.guild_id is not None
@@ -286,19 +305,43 @@ class HanamikojiCommands(app_commands.Group):
         )
         if changed != current:
             changed = await self.bot.service.set_guild_settings(changed)
+        if language is not None:
+            await self.bot.set_public_language(interaction.guild_id, language.value)
         config = self.bot.service.config
-        timer = changed.turn_seconds or config.turn_seconds
         policy = changed.expiry_policy or config.expiry_policy
-        outcome = "the AI plays the turn" if policy is ExpiryPolicy.AI else "the player forfeits"
-        three = "on" if changed.three_rounds_default else "off"
-        text = "\n".join(
-            [
-                f"Turn timer: **{challenge_message.duration_text(timer)}**",
-                f"When time runs out: **{outcome}**",
-                f"A thread per match: **{'on' if changed.thread_per_match else 'off'}**",
-                f"Three-round variant by default: **{three}**",
-            ]
-        )
-        title = "Server settings updated" if changed != current else "Server settings"
-        embed = discord.Embed(title=title, description=text, colour=EMBED_COLOUR)
+        override = (await self.bot.service.guild_settings(interaction.guild_id)).language
+        yes_no = {True: text(lang, "commands.on"), False: text(lang, "commands.off")}
+        lines = [
+            text(
+                lang,
+                "commands.settings_timer",
+                timer=challenge_message.duration_text(
+                    lang, changed.turn_seconds or config.turn_seconds
+                ),
+            ),
+            text(
+                lang,
+                "commands.settings_expiry",
+                policy=text(
+                    lang,
+                    "commands.policy_ai"
+                    if policy is ExpiryPolicy.AI
+                    else "commands.policy_forfeit",
+                ),
+            ),
+            text(lang, "commands.settings_threads", value=yes_no[changed.thread_per_match]),
+            text(
+                lang, "commands.settings_three_rounds", value=yes_no[changed.three_rounds_default]
+            ),
+            text(
+                lang,
+                "commands.settings_language",
+                value=text(override, "language_name")
+                if override
+                else text(lang, "commands.server_language"),
+            ),
+        ]
+        updated = changed != current or language is not None
+        title = text(lang, "commands.settings_updated" if updated else "commands.settings_title")
+        embed = discord.Embed(title=title, description="\n".join(lines), colour=EMBED_COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -1,38 +1,39 @@
-"""How geishas, items and actions are named on screen (letters A–G stay the canonical ids)."""
+"""How geishas, items and actions are named on screen, in the reader's language.
+
+The letters A–G stay the canonical ids and are always shown beside the names.
+"""
 
 from __future__ import annotations
 
+from bot.i18n import text
 from engine import Action, card_letter
-from engine.cards import CHARM
 
-ITEM_NAMES: tuple[str, ...] = ("Fan", "Flute", "Teacup", "Parasol", "Shamisen", "Scroll", "Kimono")
-"""The item each geisha A–G excels with; an original presentation, not the box art's."""
-
-ACTION_NAMES = {
-    Action.SECRET: "Secret",
-    Action.TRADE_OFF: "Trade-off",
-    Action.GIFT: "Gift",
-    Action.COMPETITION: "Competition",
-}
-
-ACTION_HINTS = {
-    Action.SECRET: "1 card face down, scored at round end",
-    Action.TRADE_OFF: "2 cards face down, out of this round",
-    Action.GIFT: "offer 3 cards, your opponent takes 1",
-    Action.COMPETITION: "offer 2 pairs, your opponent takes 1 pair",
+_ACTION_KEYS = {
+    Action.SECRET: "secret",
+    Action.TRADE_OFF: "trade_off",
+    Action.GIFT: "gift",
+    Action.COMPETITION: "competition",
 }
 
 
-def card_name(card: int) -> str:
+def item_name(lang: str, card: int) -> str:
+    """The item geisha ``card`` excels with (an original presentation, not the box art's)."""
+    return text(lang, f"items.{card_letter(card)}")
+
+
+def action_name(lang: str, action: Action) -> str:
+    return text(lang, f"actions.{_ACTION_KEYS[action]}")
+
+
+def action_hint(lang: str, action: Action) -> str:
+    return text(lang, f"hints.{_ACTION_KEYS[action]}")
+
+
+def card_name(lang: str, card: int) -> str:
     """``"E Shamisen"``: the letter first, so it reads the same in text and pictures."""
-    return f"{card_letter(card)} {ITEM_NAMES[card]}"
+    return f"{card_letter(card)} {item_name(lang, card)}"
 
 
-def geisha_title(card: int) -> str:
-    """``"E · Shamisen · 3 charm"``."""
-    return f"{card_letter(card)} · {ITEM_NAMES[card]} · {CHARM[card]} charm"
-
-
-def cards_label(cards: tuple[int, ...] | list[int]) -> str:
-    """Cards as letters grouped for reading: ``"E E G"``."""
-    return " ".join(card_letter(c) for c in sorted(cards))
+def letters(cards: tuple[int, ...] | list[int]) -> str:
+    """Cards as spaced letters in order: ``"E E G"``."""
+    return " ".join(card_letter(c) for c in cards)

@@ -11,11 +11,13 @@ from __future__ import annotations
 from itertools import groupby
 
 from bot.action_buttons import action_buttons, back_button, confirm_buttons, decision_label
+from bot.board_text import offer_text
 from bot.card_select import card_select
-from bot.choice_buttons import choice_buttons, offer_text
+from bot.choice_buttons import choice_buttons
 from bot.custom_ids import Verb, game_id
-from bot.names import ACTION_HINTS, ACTION_NAMES, ITEM_NAMES
-from bot.ui_spec import ButtonSpec, PageSpec, Row, Style
+from bot.i18n import text
+from bot.names import action_hint, action_name, item_name, letters
+from bot.ui_spec import ButtonSpec, PageSpec, Row
 from engine import Action, Competition, Decision, Gift, Phase, PlayerView
 from engine.cards import cards_text
 from engine.decisions import ActionDecision
@@ -23,90 +25,106 @@ from engine.decisions import ActionDecision
 NEW_MARK = "🆕"
 
 
-def hand_text(view: PlayerView) -> str:
+def hand_text(lang: str, view: PlayerView) -> str:
     """``A Fan · B Flute ×2 · G Kimono ×3 🆕`` — grouped by geisha, the drawn card marked."""
     if not view.hand:
-        return "*(empty)*"
+        return text(lang, "panel.empty")
     parts = []
     for card, group in groupby(view.hand):
         count = len(list(group))
-        text = f"**{cards_text((card,))}** {ITEM_NAMES[card]}" + (f" ×{count}" if count > 1 else "")
+        shown = f"**{cards_text((card,))}** {item_name(lang, card)}"
+        shown += f" ×{count}" if count > 1 else ""
         if card == view.drawn:
-            text += f" {NEW_MARK}"
-        parts.append(text)
+            shown += f" {NEW_MARK}"
+        parts.append(shown)
     return " · ".join(parts)
 
 
-def face_down_text(view: PlayerView) -> str:
+def face_down_text(lang: str, view: PlayerView) -> str:
     secret = cards_text((view.secret,)) if view.secret is not None else "—"
-    trade_off = " ".join(cards_text((c,)) for c in view.trade_off) if view.trade_off else "—"
-    return f"Secret: **{secret}** · Trade-off: **{trade_off}** *(only you can see these)*"
+    trade_off = letters(view.trade_off) if view.trade_off else "—"
+    return text(lang, "panel.face_down", secret=secret, trade_off=trade_off)
 
 
-def waiting_text(view: PlayerView, names: tuple[str, str]) -> str:
+def waiting_text(lang: str, view: PlayerView, names: tuple[str, str]) -> str:
     table = view.table
     if table.outcome is not None:
-        return "The match is over."
+        return text(lang, "panel.over")
     other = names[view.opponent]
     if not view.to_decide:
-        if table.phase is Phase.ACTION:
-            return f"⏳ Waiting for {other} to take their turn."
-        return f"⏳ Waiting for {other} to choose from your offer."
-    if table.phase is Phase.GIFT_CHOICE and table.pending is not None:
-        return f"👉 **Your choice:** take one card of {other}'s Gift: {offer_text(table.pending)}"
-    if table.phase is Phase.COMPETITION_CHOICE and table.pending is not None:
-        offer = offer_text(table.pending)
-        return f"👉 **Your choice:** take one pair of {other}'s Competition: {offer}"
-    drawn = (
-        f" You drew **{cards_text((view.drawn,))}** {NEW_MARK}." if view.drawn is not None else ""
+        key = "panel.waiting_turn" if table.phase is Phase.ACTION else "panel.waiting_choice"
+        return text(lang, key, name=other)
+    if table.pending is not None:
+        key = (
+            "panel.your_gift_choice"
+            if table.phase is Phase.GIFT_CHOICE
+            else "panel.your_competition_choice"
+        )
+        return text(lang, key, name=other, offer=offer_text(table.pending))
+    drew = (
+        text(lang, "panel.you_drew", card=cards_text((view.drawn,)))
+        if view.drawn is not None
+        else ""
     )
-    return f"👉 **Your turn.**{drawn} Choose an action."
+    return text(lang, "panel.your_turn", drew=drew)
 
 
-def _refresh(match_id: int, version: int) -> ButtonSpec:
-    return ButtonSpec("Refresh", game_id(match_id, version, Verb.HAND), Style.SECONDARY)
+def _refresh(lang: str, match_id: int, version: int) -> ButtonSpec:
+    return ButtonSpec(text(lang, "panel.refresh"), game_id(match_id, version, Verb.HAND))
 
 
 def home_page(
-    view: PlayerView, match_id: int, names: tuple[str, str], notice: str = ""
+    lang: str, view: PlayerView, match_id: int, names: tuple[str, str], notice: str = ""
 ) -> PageSpec:
     """The panel's first page."""
     table = view.table
-    left = " · ".join(ACTION_NAMES[a] for a in table.unused(view.player)) or "none"
-    text = "\n".join(
+    left = " · ".join(action_name(lang, a) for a in table.unused(view.player))
+    body = "\n".join(
         [
-            f"**Your hand** ({len(view.hand)}): {hand_text(view)}",
-            f"**Face down:** {face_down_text(view)}",
-            f"**Actions left:** {left}",
+            text(lang, "panel.hand_line", count=len(view.hand), cards=hand_text(lang, view)),
+            text(lang, "panel.face_down_line", cards=face_down_text(lang, view)),
+            text(lang, "panel.actions_left", actions=left or text(lang, "panel.none")),
             "",
-            waiting_text(view, names),
+            waiting_text(lang, view, names),
         ]
     )
     rows: list[Row] = []
     if view.to_decide and table.phase is Phase.ACTION:
-        rows.append(action_buttons(view, match_id))
+        rows.append(action_buttons(lang, view, match_id))
     elif view.to_decide and table.pending is not None:
-        rows.append(choice_buttons(match_id, table.version, table.pending))
+        rows.append(choice_buttons(lang, match_id, table.version, table.pending))
     if table.outcome is None:
-        rows.append((_refresh(match_id, table.version),))
-    title = f"Your hand · Round {table.round_number} · {names[0]} vs {names[1]}"
-    return PageSpec(text=text, title=title, rows=tuple(rows), notice=notice)
+        rows.append((_refresh(lang, match_id, table.version),))
+    title = text(lang, "panel.title", round=table.round_number, first=names[0], second=names[1])
+    return PageSpec(text=body, title=title, rows=tuple(rows), notice=notice)
 
 
-def pick_page(view: PlayerView, match_id: int, action: Action) -> PageSpec:
+def _action_title(lang: str, view: PlayerView, action: Action) -> str:
+    return text(
+        lang, "panel.action_title", action=action_name(lang, action), round=view.table.round_number
+    )
+
+
+def pick_page(lang: str, view: PlayerView, match_id: int, action: Action) -> PageSpec:
     """Choose the cards for an action."""
     version = view.table.version
-    text = "\n".join(
+    count = action.size
+    body = "\n".join(
         [
-            f"**{ACTION_NAMES[action]}** — {ACTION_HINTS[action]}.",
-            f"Choose {action.size} card{'s' if action.size > 1 else ''} from your hand:",
-            hand_text(view),
+            text(
+                lang,
+                "panel.pick_intro",
+                action=action_name(lang, action),
+                hint=action_hint(lang, action),
+            ),
+            text(lang, "panel.pick_one" if count == 1 else "panel.pick_many", count=count),
+            hand_text(lang, view),
         ]
     )
     return PageSpec(
-        text=text,
-        title=f"{ACTION_NAMES[action]} · Round {view.table.round_number}",
-        rows=(card_select(view, match_id, action), (back_button(match_id, version),)),
+        text=body,
+        title=_action_title(lang, view, action),
+        rows=(card_select(lang, view, match_id, action), (back_button(lang, match_id, version),)),
     )
 
 
@@ -121,24 +139,27 @@ def decisions_for(view: PlayerView, action: Action, cards: tuple[int, ...]) -> t
 
 
 def confirm_page(
-    view: PlayerView, match_id: int, action: Action, decisions: tuple[Decision, ...]
+    lang: str, view: PlayerView, match_id: int, action: Action, decisions: tuple[Decision, ...]
 ) -> PageSpec:
     """Confirm the decision, or pick one of a Competition's splits."""
     version = view.table.version
     first = decisions[0]
     if isinstance(first, Competition):
-        text = (
-            f"**Competition** with {' '.join(cards_text((c,)) for c in sorted(first.cards))}: "
-            "how do you split them into two pairs? Your opponent takes one pair, you keep one."
-        )
+        body = text(lang, "panel.split", cards=letters(sorted(first.cards)))
     elif isinstance(first, Gift):
-        text = (
-            f"**{decision_label(first)}** — your opponent takes one card, you keep the other two."
-        )
+        body = text(lang, "panel.gift_confirm", decision=decision_label(lang, first))
     else:
-        text = f"**{decision_label(first)}** — {ACTION_HINTS[action]}."
+        body = text(
+            lang,
+            "panel.confirm",
+            decision=decision_label(lang, first),
+            hint=action_hint(lang, action),
+        )
     return PageSpec(
-        text=text,
-        title=f"{ACTION_NAMES[action]} · Round {view.table.round_number}",
-        rows=(confirm_buttons(match_id, version, decisions), (back_button(match_id, version),)),
+        text=body,
+        title=_action_title(lang, view, action),
+        rows=(
+            confirm_buttons(lang, match_id, version, decisions),
+            (back_button(lang, match_id, version),),
+        ),
     )

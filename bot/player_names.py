@@ -1,4 +1,5 @@
-"""Display names of players, learned from interactions (no privileged members intent)."""
+"""Display names and languages of players, learned from their interactions (the bot has no
+privileged members intent, so it never downloads the member list)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import logging
 
 import discord
 
+from bot.i18n import DEFAULT_LANGUAGE, language_of, text
 from engine.store.rows import AI_USER_ID
 
 log = logging.getLogger(__name__)
@@ -17,16 +19,23 @@ class PlayerNames:
     def __init__(self, client: discord.Client) -> None:
         self._client = client
         self._names: dict[int, str] = {}
+        self._languages: dict[int, str] = {}
 
-    def remember(self, user: discord.abc.User) -> None:
+    def remember(self, user: discord.abc.User, locale: object = None) -> None:
         self._names[user.id] = user.display_name
+        if locale is not None:
+            self._languages[user.id] = language_of(locale)
 
-    def ai_name(self, level: str | None) -> str:
-        return f"AI ({level})" if level else "AI"
+    def language(self, user_id: int) -> str:
+        """The language of the user's last interaction (for DMs, which have no server)."""
+        return self._languages.get(user_id, DEFAULT_LANGUAGE)
 
-    async def name(self, user_id: int, ai_level: str | None = None) -> str:
+    async def name(
+        self, user_id: int, ai_level: str | None = None, lang: str = DEFAULT_LANGUAGE
+    ) -> str:
         if user_id == AI_USER_ID:
-            return self.ai_name(ai_level)
+            level = text(lang, f"levels.{ai_level}") if ai_level else "?"
+            return text(lang, "challenge.ai_name", level=level)
         known = self._names.get(user_id)
         if known is not None:
             return known
@@ -34,9 +43,14 @@ class PlayerNames:
             user = self._client.get_user(user_id) or await self._client.fetch_user(user_id)
         except discord.HTTPException:
             log.warning("could not look up the name of user %s", user_id)
-            return f"Player {user_id % 10_000:04d}"
+            return f"#{user_id % 10_000:04d}"
         self.remember(user)
         return user.display_name
 
-    async def pair(self, players: tuple[int, int], ai_level: str | None = None) -> tuple[str, str]:
-        return (await self.name(players[0], ai_level), await self.name(players[1], ai_level))
+    async def pair(
+        self, players: tuple[int, int], ai_level: str | None = None, lang: str = DEFAULT_LANGUAGE
+    ) -> tuple[str, str]:
+        return (
+            await self.name(players[0], ai_level, lang),
+            await self.name(players[1], ai_level, lang),
+        )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import language_of, text
 from engine.store.rows import MatchInfo, MatchStatus
 
 if TYPE_CHECKING:
@@ -21,11 +22,12 @@ class Rematches:
 
     async def press(self, interaction: discord.Interaction[Any], info: MatchInfo) -> None:
         user_id = interaction.user.id
+        lang = language_of(interaction.locale)
         if info.status is not MatchStatus.FINISHED:
-            await self.bot.clicks.reply(interaction, "The match is not over yet.")
+            await self.bot.clicks.reply(interaction, text(lang, "refusal.not_over"))
             return
         if info.match_id in self._started:
-            await self.bot.clicks.reply(interaction, "The rematch has already started.")
+            await self.bot.clicks.reply(interaction, text(lang, "refusal.rematch_started"))
             return
         service = self.bot.service
         if info.is_ai_match:
@@ -45,9 +47,10 @@ class Rematches:
         pressed.add(user_id)
         if len(pressed) < 2:
             other = info.players[1] if user_id == info.players[0] else info.players[0]
-            name = await self.bot.player_names.name(other)
+            public = await self.bot.public_language(info.guild_id)
+            name = await self.bot.player_names.name(other, lang=public)
             await interaction.response.send_message(
-                f"<@{user_id}> wants a rematch! Waiting for {name} to press **Rematch** too.",
+                text(public, "rematch.waiting", mention=f"<@{user_id}>", name=name),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return

@@ -2,7 +2,8 @@
 
 Subscribes to the match service's events. Each match has its own ordered queue, so one
 slow Discord request never delays another match, and a match's messages keep their order.
-Everything shown here comes from public events and :class:`~engine.views.PublicView`.
+Everything shown here comes from public events and :class:`~engine.views.PublicView`, in
+the server's language.
 """
 
 from __future__ import annotations
@@ -16,14 +17,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import challenge_message
-from bot.board_text import board_text, outcome_line, round_summary
-from bot.choice_buttons import choice_buttons, offer_text
+from bot.board_text import board_text, offer_text, outcome_line, round_summary
+from bot.choice_buttons import choice_buttons
 from bot.custom_ids import Verb, game_id
 from bot.discord_ui import message_kwargs
-from bot.names import ACTION_NAMES
+from bot.i18n import text
+from bot.names import action_name, letters
 from bot.pictures import render_board_async
 from bot.ui_spec import ButtonSpec, PageSpec, Style
 from engine import Competition, Gift, PublicView
+from engine.cards import cards_text
 from engine.notation import HiddenAction
 from engine.service.events import (
     ChallengeExpired,
@@ -42,25 +45,25 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HAND_BUTTON_LABEL = "Hand"
-
-
 BOARD_FILE = "board.png"
 
 
-async def board_page(match_id: int, table: PublicView, names: tuple[str, str]) -> PageSpec:
+async def board_page(
+    lang: str, match_id: int, table: PublicView, names: tuple[str, str]
+) -> PageSpec:
     """The board message: the picture, the text board (the accessible fallback), and a Hand
     button while the match runs."""
     rows: tuple[tuple[ButtonSpec, ...], ...] = ()
     if table.outcome is None:
-        rows = (
-            (ButtonSpec(f"{HAND_BUTTON_LABEL} 🂠", game_id(match_id, 0, Verb.HAND), Style.PRIMARY),),
+        hand = ButtonSpec(
+            f"{text(lang, 'board.hand_button')} 🂠", game_id(match_id, 0, Verb.HAND), Style.PRIMARY
         )
+        rows = ((hand,),)
     return PageSpec(
-        title=f"Hanamikoji · {names[0]} vs {names[1]}",
-        text=board_text(table, names),
+        title=text(lang, "board.title", first=names[0], second=names[1]),
+        text=board_text(lang, table, names),
         rows=rows,
-        image=(BOARD_FILE, await render_board_async(table, names)),
+        image=(BOARD_FILE, await render_board_async(lang, table, names)),
     )
 
 
@@ -69,7 +72,7 @@ def _mention(user_id: int) -> str:
 
 
 class MatchChannels:
-    """Where one match is shown, as far as the bot knows."""
+    """What the bot tracks of one match while it shows its events."""
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[Event] = asyncio.Queue()
@@ -84,6 +87,7 @@ class Table:
     def __init__(self, bot: HanamikojiBot) -> None:
         self.bot = bot
         self._matches: dict[int, MatchChannels] = {}
+        self._side_tasks: set[asyncio.Task[None]] = set()
         self._handlers: dict[type[Any], Callable[[Any], Awaitable[None]]] = {
             MatchStarted: self._on_started,
             DecisionApplied: self._on_decision,
@@ -108,10 +112,11 @@ class Table:
     async def wait_idle(self) -> None:
         """Until every queued event has been shown (tests and shutdown)."""
         while True:
-            workers = [m.worker for m in self._matches.values() if m.worker and not m.worker.done()]
-            if not workers:
+            busy = [m.worker for m in self._matches.values() if m.worker and not m.worker.done()]
+            busy += [t for t in self._side_tasks if not t.done()]
+            if not busy:
                 return
-            await asyncio.gather(*workers, return_exceptions=True)
+            await asyncio.gather(*busy, return_exceptions=True)
 
     async def _work(self, match_id: int, match: MatchChannels) -> None:
         while not match.queue.empty():
@@ -133,6 +138,12 @@ class Table:
         if match.offer_message is None:
             self._matches.pop(match_id, None)
 
+    def _notify(self, info: MatchInfo, user_id: int) -> None:
+        """Send the player's panel by DM in the background: a DM never delays the board."""
+        task = asyncio.create_task(self.bot.notifier.your_turn(info, user_id))
+        self._side_tasks.add(task)
+        task.add_done_callback(self._side_tasks.discard)
+
     # -- places ------------------------------------------------------------------------------
 
     async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
@@ -152,7 +163,8 @@ class Table:
         return await self._channel(info.thread_id or info.channel_id)
 
     async def names(self, info: MatchInfo) -> tuple[str, str]:
-        return await self.bot.player_names.pair(info.players, info.ai_level)
+        lang = await self.bot.public_language(info.guild_id)
+        return await self.bot.player_names.pair(info.players, info.ai_level, lang)
 
     async def post(
         self, info: MatchInfo, content: str, mention: int | None = None, **kwargs: Any
@@ -174,7 +186,8 @@ class Table:
         if place is None:
             return
         table = await self.bot.service.public_view(match_id)
-        page = await board_page(match_id, table, await self.names(info))
+        lang = await self.bot.public_language(info.guild_id)
+        page = await board_page(lang, match_id, table, await self.names(info))
         message = place.get_partial_message(info.board_message_id)  # type: ignore[attr-defined]
         await message.edit(**message_kwargs(page, editing=True))
 
@@ -184,7 +197,8 @@ class Table:
         if place is None:
             return None
         table = await self.bot.service.public_view(info.match_id)
-        page = await board_page(info.match_id, table, await self.names(info))
+        lang = await self.bot.public_language(info.guild_id)
+        page = await board_page(lang, info.match_id, table, await self.names(info))
         message = await place.send(**message_kwargs(page))
         await self.bot.service.set_location(info.match_id, board_message_id=message.id)
         return message
@@ -193,22 +207,22 @@ class Table:
 
     async def _on_started(self, event: MatchStarted) -> None:
         info = await self.bot.service.match_info(event.match_id)
+        lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
-        thread = await self._open_thread(info, names)
+        thread = await self._open_thread(lang, info, names)
         if thread is not None:
             info = await self.bot.service.set_location(info.match_id, thread_id=thread.id)
         await self.post_board(info)
         first = info.players[event.first_player]
         if first != AI_USER_ID:
             await self.post(
-                info,
-                f"{_mention(first)}, you start. "
-                f"Press **{HAND_BUTTON_LABEL}** on the board to see your cards.",
-                mention=first,
+                info, text(lang, "table.you_start", mention=_mention(first)), mention=first
             )
-            await self.bot.notifier.your_turn(info, first)
+            self._notify(info, first)
 
-    async def _open_thread(self, info: MatchInfo, names: tuple[str, str]) -> discord.Thread | None:
+    async def _open_thread(
+        self, lang: str, info: MatchInfo, names: tuple[str, str]
+    ) -> discord.Thread | None:
         if info.channel_id is None or info.guild_id is None:
             return None
         settings = await self.bot.service.guild_settings(info.guild_id)
@@ -219,128 +233,151 @@ class Table:
             return None
         try:
             thread = await channel.create_thread(
-                name=f"Hanamikoji: {names[0]} vs {names[1]}"[:100],
+                name=text(lang, "table.thread_name", first=names[0], second=names[1])[:100],
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=1440,
             )
         except discord.Forbidden:
-            await channel.send(
-                "I could not open a thread for this match (missing permission: "
-                "**Create Public Threads**), so it is played here in the channel."
-            )
+            await channel.send(text(lang, "table.no_thread"))
             return None
         for user_id in info.players:
             if user_id != AI_USER_ID:
                 with contextlib.suppress(discord.HTTPException):
+                    # They can still open the thread from the channel if this fails.
                     await thread.add_user(discord.Object(user_id))
         return thread
 
     async def _on_decision(self, event: DecisionApplied) -> None:
         info = await self.bot.service.match_info(event.match_id)
+        lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         match = self._matches.setdefault(event.match_id, MatchChannels())
         match.board_dirty = True
-        who = names[event.player]
         move = event.move
-        timer = "⏰ " if event.automatic else ""
-        auto = f" {who} ran out of time, so the AI played for them." if event.automatic else ""
+        timed_out = text(lang, "table.timed_out", name=names[event.player])
         if isinstance(move.action, HiddenAction):
-            line = f"{timer}**{who}** used {ACTION_NAMES[move.action.action]}.{auto}"
+            line = text(
+                lang,
+                "table.used",
+                name=names[event.player],
+                action=action_name(lang, move.action.action),
+            )
         elif move.choice is None:
             # An offer: ChoiceNeeded shows it with its buttons; say first if the timer made it.
             if event.automatic:
-                await self.post(info, f"⏰{auto}")
+                await self.post(info, timed_out)
             return
         else:
-            line = await self._choice_line(match, info, names, event)
+            line = await self._choice_line(lang, match, names, event)
+        if event.automatic:
+            line = f"{line}\n{timed_out}"
         table = await self.bot.service.public_view(event.match_id)
         nxt = table.current_player
         mention = None
         round_ended = not table.moves and bool(table.rounds)
-        if round_ended:
-            pass  # the round summary comes next and names who starts the new round
-        elif nxt is not None and table.pending is None and info.players[nxt] != AI_USER_ID:
+        # After a round ends the summary names who starts the next one, so no mention here.
+        waiting_for_human = nxt is not None and info.players[nxt] != AI_USER_ID
+        if not round_ended and waiting_for_human and table.pending is None:
+            assert nxt is not None
             mention = info.players[nxt]
-            line += f"\n{_mention(mention)}, your turn."
+            line += "\n" + text(lang, "table.your_turn", mention=_mention(mention))
         await self.post(info, line, mention=mention)
         if mention is not None:
-            await self.bot.notifier.your_turn(info, mention)
+            self._notify(info, mention)
 
     async def _choice_line(
-        self, match: MatchChannels, info: MatchInfo, names: tuple[str, str], event: DecisionApplied
+        self, lang: str, match: MatchChannels, names: tuple[str, str], event: DecisionApplied
     ) -> str:
         move = event.move
         chooser, offerer = names[event.player], names[1 - event.player]
         if match.offer_message is not None:
             with contextlib.suppress(discord.HTTPException):
-                await match.offer_message.edit(view=None)
+                await match.offer_message.edit(view=None)  # stale buttons are refused anyway
             match.offer_message = None
-        timer = "⏰ " if event.automatic else ""
         took = str(move.choice)[1:]
         if isinstance(move.action, Gift):
             kept = list(move.action.cards)
             kept.remove("ABCDEFG".index(took))
-            rest = " ".join("ABCDEFG"[c] for c in kept)
-            return f"{timer}**{chooser}** took **{took}** from the Gift; {offerer} keeps {rest}."
+            return text(
+                lang,
+                "table.took_gift",
+                chooser=chooser,
+                card=took,
+                offerer=offerer,
+                rest=letters(kept),
+            )
         assert isinstance(move.action, Competition)
-        other = [p for p in move.action.pairs if "".join("ABCDEFG"[c] for c in p) != took]
-        rest = "".join("ABCDEFG"[c] for c in other[0]) if other else took
-        return f"{timer}**{chooser}** took **{took}** from the Competition; {offerer} keeps {rest}."
+        others = [p for p in move.action.pairs if cards_text(p) != took]
+        rest = cards_text(others[0]) if others else took
+        return text(
+            lang, "table.took_competition", chooser=chooser, pair=took, offerer=offerer, rest=rest
+        )
 
     async def _on_choice_needed(self, event: ChoiceNeeded) -> None:
         info = await self.bot.service.match_info(event.match_id)
+        lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         match = self._matches.setdefault(event.match_id, MatchChannels())
         match.board_dirty = True
         offerer, chooser = names[1 - event.player], names[event.player]
-        if isinstance(event.offer, Gift):
-            text = f"**{offerer}** offers a **Gift**: {offer_text(event.offer)}"
-            ask = "take one card"
-        else:
-            text = f"**{offerer}** offers a **Competition**: {offer_text(event.offer)}"
-            ask = "take one pair"
-        buttons = choice_buttons(event.match_id, event.version, event.offer)
-        page = PageSpec(text="", rows=(buttons,))
-        if event.user_id == AI_USER_ID:
-            await self.post(info, f"{text}\n{chooser} is choosing…")
-            return
-        view = message_kwargs(page).get("view")
-        match.offer_message = await self.post(
-            info, f"{text}\n{_mention(event.user_id)}, {ask}:", mention=event.user_id, view=view
+        is_gift = isinstance(event.offer, Gift)
+        offered = text(
+            lang,
+            "table.offers_gift" if is_gift else "table.offers_competition",
+            name=offerer,
+            offer=offer_text(event.offer),
         )
-        await self.bot.notifier.your_turn(info, event.user_id)
+        if event.user_id == AI_USER_ID:
+            await self.post(info, f"{offered}\n{text(lang, 'table.choosing', name=chooser)}")
+            return
+        buttons = choice_buttons(lang, event.match_id, event.version, event.offer)
+        ask = text(
+            lang,
+            "table.take_card" if is_gift else "table.take_pair",
+            mention=_mention(event.user_id),
+        )
+        view = message_kwargs(PageSpec(text="", rows=(buttons,))).get("view")
+        match.offer_message = await self.post(
+            info, f"{offered}\n{ask}", mention=event.user_id, view=view
+        )
+        self._notify(info, event.user_id)
 
     async def _on_round_scored(self, event: RoundScored) -> None:
         info = await self.bot.service.match_info(event.match_id)
+        lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
-        summary = round_summary(event.result, names)
+        summary = round_summary(lang, event.result, names)
         embed = discord.Embed(description=summary, colour=discord.Colour.gold())
         table = await self.bot.service.public_view(event.match_id)
         if table.outcome is not None or table.round_number == event.result.round_number:
             await self.post(info, "", embed=embed)
             return
         starter = info.players[table.starting_player]
-        who = names[table.starting_player]
-        embed.description = (
-            f"{summary}\n\nRound {table.round_number} begins with a fresh deal: **{who}** starts."
+        nxt = text(
+            lang, "summary.next_round", round=table.round_number, name=names[table.starting_player]
         )
+        embed.description = f"{summary}\n\n{nxt}"
         if starter != AI_USER_ID and table.current_player == table.starting_player:
-            await self.post(info, f"{_mention(starter)}, your turn.", mention=starter, embed=embed)
-            await self.bot.notifier.your_turn(info, starter)
+            mention = text(lang, "table.your_turn", mention=_mention(starter))
+            await self.post(info, mention, mention=starter, embed=embed)
+            self._notify(info, starter)
         else:
             await self.post(info, "", embed=embed)
 
     async def _on_reminder(self, event: Reminder) -> None:
         info = await self.bot.service.match_info(event.match_id)
-        await self.post(
-            info,
-            f"⏳ {_mention(event.user_id)}, your time for this turn runs out "
-            f"<t:{int(event.deadline)}:R>.",
-            mention=event.user_id,
+        lang = await self.bot.public_language(info.guild_id)
+        line = text(
+            lang,
+            "table.reminder",
+            mention=_mention(event.user_id),
+            when=f"<t:{int(event.deadline)}:R>",
         )
+        await self.post(info, line, mention=event.user_id)
 
     async def _on_ended(self, event: MatchEnded) -> None:
         info = await self.bot.service.match_info(event.match_id)
+        lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         match = self._matches.get(event.match_id)
         if match is not None:
@@ -351,13 +388,18 @@ class Table:
                 match.offer_message = None
         await self.refresh_board(event.match_id)
         rematch = ButtonSpec(
-            "Rematch", game_id(event.match_id, event.version, Verb.REMATCH), Style.SUCCESS
+            text(lang, "outcome.rematch_button"),
+            game_id(event.match_id, event.version, Verb.REMATCH),
+            Style.SUCCESS,
         )
         page = PageSpec(text="", rows=((rematch,),))
-        text = outcome_line(event.outcome, names)
+        lines = [outcome_line(lang, event.outcome, names)]
+        ratings = await self.bot.rating_line(event.match_id, names, lang)
+        if ratings:
+            lines.append(ratings)
         if not info.is_ai_match:
-            text += "\nBoth players press **Rematch** to play again."
-        await self.post(info, text, view=message_kwargs(page).get("view"))
+            lines.append(text(lang, "outcome.rematch_hint"))
+        await self.post(info, "\n".join(lines), view=message_kwargs(page).get("view"))
 
     async def _on_challenge_expired(self, event: ChallengeExpired) -> None:
         """Nobody clicked, so the bot edits the challenge itself (answers edit it on click)."""
@@ -365,7 +407,10 @@ class Table:
         channel = await self._channel(info.channel_id)
         if info.board_message_id is None or channel is None:
             return
+        lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
-        what = f"The challenge expired: {names[1]} did not answer in time."
+        what = text(lang, "challenge.expired", name=names[1])
         message = channel.get_partial_message(info.board_message_id)  # type: ignore[attr-defined]
-        await message.edit(content=None, embed=challenge_message.closed(names, what), view=None)
+        await message.edit(
+            content=None, embed=challenge_message.closed(lang, names, what), view=None
+        )

@@ -13,7 +13,8 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from bot.names import ACTION_NAMES, ITEM_NAMES
+from bot.i18n import text
+from bot.names import action_name, item_name
 from bot.pictures.glyphs import card_back, item_chip, seat_marker
 from bot.pictures.palette import (
     DIM,
@@ -31,7 +32,6 @@ from bot.pictures.palette import (
 from bot.pictures.png import to_png
 from engine import Action, Phase, PublicView
 from engine.cards import CHARM, GEISHAS
-from engine.outcome import Termination
 
 WIDTH, HEIGHT = 1120, 724
 MARGIN, COLUMN = 35, 150
@@ -49,7 +49,7 @@ def column_x(geisha: int) -> int:
 
 
 @cache
-def _static_layer() -> Image.Image:
+def _static_layer(lang: str) -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), TABLE)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=TABLE_EDGE, width=4)
@@ -73,14 +73,14 @@ def _static_layer() -> Image.Image:
         )
         draw.text(
             ((left + right) // 2, CARD[0] + 94),
-            ITEM_NAMES[g],
+            item_name(lang, g),
             font=font(19),
             fill=TEXT,
             anchor="mm",
         )
         draw.text(
             ((left + right) // 2, CARD[0] + 124),
-            f"{CHARM[g]} charm",
+            text(lang, "pictures.charm", count=CHARM[g]),
             font=font(18),
             fill=GOLD,
             anchor="mm",
@@ -98,40 +98,46 @@ def _static_layer() -> Image.Image:
     return image
 
 
-def _status(table: PublicView, names: tuple[str, str]) -> str:
+def _status(lang: str, table: PublicView, names: tuple[str, str]) -> str:
     outcome = table.outcome
     if outcome is not None:
         if outcome.winner is None:
-            return "Draw after three rounds"
-        why = {
-            Termination.CHARM: "11+ charm",
-            Termination.GEISHAS: "4 geishas",
-            Termination.ROUND_LIMIT: "score after round 3",
-            Termination.RESIGNATION: "resignation",
-            Termination.TIMEOUT: "timeout",
-        }.get(outcome.termination, "")
-        return f"{names[outcome.winner]} wins ({why})"
+            return text(lang, "pictures.draw")
+        why = text(lang, f"pictures.why_{outcome.termination.value.replace('-', '_')}")
+        return text(lang, "pictures.wins", name=names[outcome.winner], why=why)
     mover = names[table.current_player] if table.current_player is not None else ""
     if table.phase is Phase.GIFT_CHOICE:
-        return f"{mover} takes a card of the Gift"
+        return text(lang, "pictures.gift_choice", name=mover)
     if table.phase is Phase.COMPETITION_CHOICE:
-        return f"{mover} takes a pair of the Competition"
-    return f"{mover}'s turn"
+        return text(lang, "pictures.competition_choice", name=mover)
+    return text(lang, "pictures.turn", name=mover)
 
 
-def _header(draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str]) -> None:
-    limit = " of 3" if str(table.variant) == "three-rounds" else ""
+def _header(
+    lang: str, draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str]
+) -> None:
+    limit = text(lang, "board.of_three") if str(table.variant) == "three-rounds" else ""
     draw.text(
-        (MARGIN, 30), f"Round {table.round_number}{limit}", font=font(30), fill=GOLD, anchor="lm"
+        (MARGIN, 30),
+        text(lang, "pictures.round", round=table.round_number, limit=limit),
+        font=font(30),
+        fill=GOLD,
+        anchor="lm",
     )
-    draw.text((WIDTH // 2, 30), _status(table, names), font=font(30), fill=TEXT, anchor="mm")
+    draw.text((WIDTH // 2, 30), _status(lang, table, names), font=font(30), fill=TEXT, anchor="mm")
     card_back(draw, WIDTH - MARGIN - 120, 12, 26, 36)
     draw.text(
-        (WIDTH - MARGIN, 30), f"pile {table.pile_size}", font=font(22), fill=MUTED, anchor="rm"
+        (WIDTH - MARGIN, 30),
+        text(lang, "pictures.pile", count=table.pile_size),
+        font=font(22),
+        fill=MUTED,
+        anchor="rm",
     )
 
 
-def _panel(draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str], seat: int) -> None:
+def _panel(
+    lang: str, draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str], seat: int
+) -> None:
     top, bottom = PANELS[seat]
     cy = (top + bottom) // 2
     x = MARGIN + 6
@@ -140,7 +146,7 @@ def _panel(draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str],
     draw.text((x + 44, cy - 13), name, font=font(28), fill=SEAT_COLOURS[seat], anchor="lm")
     draw.text(
         (x + 44, cy + 16),
-        f"{table.geishas[seat]} geishas · {table.charm[seat]} charm",
+        text(lang, "pictures.score", geishas=table.geishas[seat], charm=table.charm[seat]),
         font=font(21),
         fill=TEXT,
         anchor="lm",
@@ -153,11 +159,17 @@ def _panel(draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str],
         draw.rounded_rectangle(
             (WIDTH - MARGIN - 92, cy - 15, WIDTH - MARGIN, cy + 15), radius=15, fill=GOLD
         )
-        draw.text((WIDTH - MARGIN - 46, cy), "TO PLAY", font=font(16), fill=PANEL, anchor="mm")
+        draw.text(
+            (WIDTH - MARGIN - 46, cy),
+            text(lang, "pictures.to_play"),
+            font=font(16),
+            fill=PANEL,
+            anchor="mm",
+        )
     ax = 300
     for action in Action:
         used = action in table.used[seat]
-        label = ACTION_NAMES[action]
+        label = action_name(lang, action)
         box = (ax, cy - 17, ax + 112, cy + 17)
         if used:
             draw.rounded_rectangle(box, radius=17, fill=DIM)
@@ -199,21 +211,21 @@ def _columns(draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str
             seat_marker(draw, cx, MARKER_Y[holder], holder, initials[holder], r=17)
 
 
-def board_image(table: PublicView, names: tuple[str, str]) -> Image.Image:
-    image = _static_layer().copy()
+def board_image(lang: str, table: PublicView, names: tuple[str, str]) -> Image.Image:
+    image = _static_layer(lang).copy()
     draw = ImageDraw.Draw(image)
-    _header(draw, table, names)
-    _panel(draw, table, names, 0)
-    _panel(draw, table, names, 1)
+    _header(lang, draw, table, names)
+    _panel(lang, draw, table, names, 0)
+    _panel(lang, draw, table, names, 1)
     _columns(draw, table, names)
     return image
 
 
-def render_board(table: PublicView, names: tuple[str, str]) -> bytes:
-    """The board as PNG bytes."""
-    return to_png(board_image(table, names))
+def render_board(lang: str, table: PublicView, names: tuple[str, str]) -> bytes:
+    """The board as PNG bytes, its words in ``lang``."""
+    return to_png(board_image(lang, table, names))
 
 
-async def render_board_async(table: PublicView, names: tuple[str, str]) -> bytes:
+async def render_board_async(lang: str, table: PublicView, names: tuple[str, str]) -> bytes:
     """:func:`render_board` in a worker thread, so the event loop never waits on Pillow."""
-    return await asyncio.to_thread(render_board, table, names)
+    return await asyncio.to_thread(render_board, lang, table, names)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
-from bot.names import ITEM_NAMES
+from bot.names import item_name
 from bot.pictures.palette import (
     CARD_BACK,
     CARD_BACK_LINE,
@@ -40,6 +40,7 @@ def card_back(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None
 
 
 def item_card(
+    lang: str,
     draw: ImageDraw.ImageDraw,
     x: int,
     y: int,
@@ -59,7 +60,7 @@ def item_card(
         width=4 if new else 2,
     )
     draw.text((x + w // 2, y + 48), GEISHAS[card], font=font(56), fill=TABLE, anchor="mm")
-    draw.text((x + w // 2, y + 96), ITEM_NAMES[card], font=font(17), fill=TABLE, anchor="mm")
+    draw.text((x + w // 2, y + 96), item_name(lang, card), font=font(17), fill=TABLE, anchor="mm")
     draw.ellipse((x + w // 2 - 15, y + h - 40, x + w // 2 + 15, y + h - 10), fill=TABLE)
     draw.text((x + w // 2, y + h - 25), str(CHARM[card]), font=font(18), fill=TEXT, anchor="mm")
 

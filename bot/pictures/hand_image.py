@@ -11,23 +11,31 @@ import asyncio
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import text
+from bot.names import action_name
 from bot.pictures.glyphs import item_card
 from bot.pictures.palette import GOLD, MUTED, PANEL, TABLE, TABLE_EDGE, TEXT, font
 from bot.pictures.png import to_png
-from engine import PlayerView
+from engine import Action, PlayerView
 
 CARD_W, CARD_H, GAP = 104, 150, 12
 SIDE_W = 2 * (CARD_W + GAP) + 40
 HEIGHT = 230
 
 
-def hand_image(view: PlayerView) -> Image.Image:
+def hand_image(lang: str, view: PlayerView) -> Image.Image:
     hand_width = max(1, len(view.hand)) * (CARD_W + GAP) + GAP
     width = 30 + hand_width + SIDE_W + 20
     image = Image.new("RGB", (width, HEIGHT), TABLE)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width - 1, HEIGHT - 1), outline=TABLE_EDGE, width=4)
-    draw.text((30, 26), f"Your hand ({len(view.hand)})", font=font(22), fill=GOLD, anchor="lm")
+    draw.text(
+        (30, 26),
+        text(lang, "pictures.your_hand", count=len(view.hand)),
+        font=font(22),
+        fill=GOLD,
+        anchor="lm",
+    )
     x = 30
     marked = False
     for position, card in enumerate(view.hand):
@@ -38,44 +46,58 @@ def hand_image(view: PlayerView) -> Image.Image:
             and (position + 1 == len(view.hand) or view.hand[position + 1] != card)
         )
         marked = marked or is_new
-        item_card(draw, x, 50, card, CARD_W, CARD_H, new=is_new)
+        item_card(lang, draw, x, 50, card, CARD_W, CARD_H, new=is_new)
         if is_new:
             draw.rounded_rectangle((x + 22, 40, x + CARD_W - 22, 62), radius=8, fill=TEXT)
-            draw.text((x + CARD_W // 2, 51), "NEW", font=font(15), fill=TABLE, anchor="mm")
+            draw.text(
+                (x + CARD_W // 2, 51),
+                text(lang, "pictures.new"),
+                font=font(15),
+                fill=TABLE,
+                anchor="mm",
+            )
         x += CARD_W + GAP
     if not view.hand:
-        draw.text((40, 125), "(no cards)", font=font(20), fill=MUTED, anchor="lm")
+        draw.text(
+            (40, 125), text(lang, "pictures.no_cards"), font=font(20), fill=MUTED, anchor="lm"
+        )
     side = 30 + hand_width + 10
     draw.rounded_rectangle((side, 40, width - 20, HEIGHT - 16), radius=12, fill=PANEL)
     draw.text(
-        (side + 14, 58), "Face down: only you see these", font=font(15), fill=MUTED, anchor="lm"
+        (side + 14, 58), text(lang, "pictures.face_down"), font=font(15), fill=MUTED, anchor="lm"
     )
     small_w, small_h = 70, 100
     sx = side + 14
-    draw.text((sx, 80), "Secret", font=font(16), fill=TEXT, anchor="lt")
+    draw.text((sx, 80), action_name(lang, Action.SECRET), font=font(16), fill=TEXT, anchor="lt")
     if view.secret is not None:
-        item_card(draw, sx, 102, view.secret, small_w, small_h)
+        item_card(lang, draw, sx, 102, view.secret, small_w, small_h)
     else:
-        _empty_slot(draw, sx, 102, small_w, small_h)
+        _empty_slot(lang, draw, sx, 102, small_w, small_h)
     tx = sx + small_w + 24
-    draw.text((tx, 80), "Trade-off", font=font(16), fill=TEXT, anchor="lt")
+    draw.text((tx, 80), action_name(lang, Action.TRADE_OFF), font=font(16), fill=TEXT, anchor="lt")
     if view.trade_off is not None:
         for i, card in enumerate(view.trade_off):
-            item_card(draw, tx + i * 40, 102, card, small_w, small_h)
+            item_card(lang, draw, tx + i * 40, 102, card, small_w, small_h)
     else:
-        _empty_slot(draw, tx, 102, small_w + 40, small_h)
+        _empty_slot(lang, draw, tx, 102, small_w + 40, small_h)
     return image
 
 
-def _empty_slot(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
+def _empty_slot(lang: str, draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
     draw.rounded_rectangle((x, y, x + w, y + h), radius=10, outline=MUTED, width=2)
-    draw.text((x + w // 2, y + h // 2), "not yet", font=font(14), fill=MUTED, anchor="mm")
+    draw.text(
+        (x + w // 2, y + h // 2),
+        text(lang, "pictures.not_yet"),
+        font=font(14),
+        fill=MUTED,
+        anchor="mm",
+    )
 
 
-def render_hand(view: PlayerView) -> bytes:
-    """The hand as PNG bytes."""
-    return to_png(hand_image(view))
+def render_hand(lang: str, view: PlayerView) -> bytes:
+    """The hand as PNG bytes, its words in ``lang``."""
+    return to_png(hand_image(lang, view))
 
 
-async def render_hand_async(view: PlayerView) -> bytes:
-    return await asyncio.to_thread(render_hand, view)
+async def render_hand_async(lang: str, view: PlayerView) -> bytes:
+    return await asyncio.to_thread(render_hand, lang, view)

@@ -141,6 +141,8 @@ class GuildSettings:
     expiry_policy: ExpiryPolicy | None = None
     thread_per_match: bool = True
     three_rounds_default: bool = False
+    language: str | None = None
+    """The language of public match messages; None follows the server's Discord locale."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -414,13 +414,14 @@ class SqliteMatchStore:
             [
                 (
                     "INSERT OR REPLACE INTO guild_settings (guild_id, turn_seconds, expiry_policy,"
-                    " thread_per_match, three_rounds_default) VALUES (?, ?, ?, ?, ?)",
+                    " thread_per_match, three_rounds_default, language) VALUES (?, ?, ?, ?, ?, ?)",
                     (
                         s.guild_id,
                         s.turn_seconds,
                         policy,
                         s.thread_per_match,
                         s.three_rounds_default,
+                        s.language,
                     ),
                 )
             ]
@@ -564,19 +565,20 @@ class SqliteMatchStore:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings | None:
         rows = await self._fetch(
-            "SELECT turn_seconds, expiry_policy, thread_per_match, three_rounds_default"
+            "SELECT turn_seconds, expiry_policy, thread_per_match, three_rounds_default, language"
             " FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if not rows:
             return None
-        turn, policy, thread, three = rows[0]
+        turn, policy, thread, three, language = rows[0]
         return GuildSettings(
             guild_id,
             turn_seconds=turn,
             expiry_policy=None if policy is None else ExpiryPolicy(policy),
             thread_per_match=bool(thread),
             three_rounds_default=bool(three),
+            language=language,
         )
 
     async def user_settings(self, user_id: int) -> UserSettings | None:

@@ -186,7 +186,7 @@ def interaction_payload(
         "version": 1,
         "channel_id": str(channel.id),
         "channel": channel_payload(world, channel),
-        "locale": "en-US",
+        "locale": user.locale,
         "app_permissions": "0",
         "entitlements": [],
         "attachment_size_limit": 10 * 1024 * 1024,
@@ -197,8 +197,9 @@ def interaction_payload(
         payload["authorizing_integration_owners"] = {"0": str(world.guild.id)}
     else:
         payload["guild_id"] = str(world.guild.id)
-        payload["guild"] = {"id": str(world.guild.id), "locale": "en-US", "features": []}
-        payload["guild_locale"] = "en-US"
+        guild_locale = world.guild.preferred_locale
+        payload["guild"] = {"id": str(world.guild.id), "locale": guild_locale, "features": []}
+        payload["guild_locale"] = guild_locale
         payload["member"] = member_payload(world, user)
         payload["context"] = 0
         payload["authorizing_integration_owners"] = {"0": str(world.guild.id)}

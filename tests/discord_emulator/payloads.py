@@ -196,7 +196,7 @@ def guild_create_payload(world: World, *, include_members: bool) -> dict[str, An
         "nsfw_level": 0,
         "premium_tier": 0,
         "premium_subscription_count": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": world.guild.preferred_locale,
         "system_channel_id": None,
         "system_channel_flags": 0,
         "rules_channel_id": None,

@@ -46,6 +46,8 @@ class UserRecord:
     global_name: str | None = None
     granted_permissions: int = 0
     """Permission bits on top of @everyone's, as a role would give (e.g. Manage Server)."""
+    locale: str = "en-US"
+    """The language of this user's Discord client, sent as `locale` on interactions."""
 
 
 @dataclasses.dataclass
@@ -111,6 +113,8 @@ class Guild:
     member_ids: list[int]
     bot_role_id: int
     joined_at: str
+    preferred_locale: str = "en-US"
+    """The server's language (Community servers set it), sent with interactions and GUILD_CREATE."""
 
 
 class World:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from bot.i18n import text
 from bot.panel import face_down_text, hand_text
 from engine import Phase
 from engine.service.match_service import MatchService
@@ -13,6 +14,17 @@ from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.users import EmulatedUser
 
 HAND = "Hand 🂠"
+
+
+def labels(lang: str) -> dict[str, str]:
+    """Button labels as a player of that language sees them."""
+    return {
+        "hand": f"{text(lang, 'board.hand_button')} 🂠",
+        "accept": text(lang, "challenge.accept"),
+        "refresh": text(lang, "panel.refresh"),
+        "back": text(lang, "panel.back"),
+        "take": text(lang, "panel.take", cards=""),
+    }
 
 
 @dataclass
@@ -27,25 +39,31 @@ async def answered(interaction) -> MessageSnapshot:
     return interaction.message
 
 
-def board_message(user: EmulatedUser, thread_id: int) -> MessageSnapshot:
+def board_message(user: EmulatedUser, thread_id: int, lang: str = "en") -> MessageSnapshot:
     """The latest board in the thread: the message with the Hand button."""
-    boards = [m for m in user.messages(thread_id) if any(b.label == HAND for b in m.buttons())]
+    hand = labels(lang)["hand"]
+    boards = [m for m in user.messages(thread_id) if any(b.label == hand for b in m.buttons())]
     assert boards, "no board with a Hand button in the thread"
     return boards[-1]
 
 
-def offer_message(user: EmulatedUser, thread_id: int) -> MessageSnapshot:
+def offer_message(user: EmulatedUser, thread_id: int, lang: str = "en") -> MessageSnapshot:
+    take = labels(lang)["take"]
     offers = [
         m
         for m in user.messages(thread_id)
-        if any((b.label or "").startswith("Take ") for b in m.buttons()) and not m.ephemeral
+        if any((b.label or "").startswith(take) for b in m.buttons()) and not m.ephemeral
     ]
     assert offers, "no open offer in the thread"
     return offers[-1]
 
 
 async def play_decision(
-    emulator: DiscordEmulator, service: MatchService, match: Match, rng: random.Random
+    emulator: DiscordEmulator,
+    service: MatchService,
+    match: Match,
+    rng: random.Random,
+    lang: str = "en",
 ) -> None:
     """Whoever must decide does so through the UI, choosing at random like a new player."""
     table = await service.public_view(match.match_id)
@@ -54,22 +72,26 @@ async def play_decision(
     assert seat is not None
     user = next(u for u in match.players if u.id == info.players[seat])
     if table.phase is not Phase.ACTION:
-        offer = offer_message(user, match.thread_id)
-        take = rng.choice([b.label for b in offer.buttons() if b.label.startswith("Take ")])
+        offer = offer_message(user, match.thread_id, lang)
+        take_label = labels(lang)["take"]
+        take = rng.choice([b.label for b in offer.buttons() if b.label.startswith(take_label)])
         await answered(await user.click(offer, take))
         await emulator.idle()
         return
-    panel = await answered(await user.click(board_message(user, match.thread_id), HAND))
+    said = labels(lang)
+    panel = await answered(
+        await user.click(board_message(user, match.thread_id, lang), said["hand"])
+    )
     assert panel.ephemeral
-    actions = [b.label for b in panel.buttons() if b.label != "Refresh"]
+    actions = [b.label for b in panel.buttons() if b.label != said["refresh"]]
     panel = await answered(await user.click(panel, rng.choice(actions)))
     select = panel.select()
     values = [o.value for o in select.options]
     picked = rng.sample(values, select.min_values)
     panel = await answered(await user.select(panel, picked))
-    confirms = [b.label for b in panel.buttons() if b.label != "Back"]
+    confirms = [b.label for b in panel.buttons() if b.label != said["back"]]
     panel = await answered(await user.click(panel, rng.choice(confirms)))
-    assert "✅ Done" in panel.content, panel.content
+    assert panel.content.startswith("✅"), panel.content
     await emulator.idle()
 
 
@@ -79,15 +101,17 @@ async def private_texts(service: MatchService, match_id: int) -> dict[int, set[s
     found: dict[int, set[str]] = {}
     for user_id in info.players:
         mine = await service.view_for(match_id, user_id)
-        found[user_id] = {hand_text(mine), face_down_text(mine)}
+        found[user_id] = {hand_text("en", mine), face_down_text("en", mine)}
     return found
 
 
-async def challenge_and_accept(emulator: DiscordEmulator, bot, **options) -> Match:
+async def challenge_and_accept(
+    emulator: DiscordEmulator, bot, lang: str = "en", **options
+) -> Match:
     """ana challenges ben, ben accepts; returns the match once its board is up."""
     ana, ben = emulator.user("ana"), emulator.user("ben")
     challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben, **options))
-    await answered(await ben.click(challenge, "Accept"))
+    await answered(await ben.click(challenge, labels(lang)["accept"]))
     await settle(emulator, bot)
     (info,) = await bot.service.open_matches_for(ana.id)
     assert info.thread_id is not None

@@ -36,7 +36,7 @@ def changed_box(a: bytes, b: bytes) -> tuple[int, int, int, int] | None:
 
 
 def test_the_board_is_a_png_of_the_documented_size():
-    png = render_board(public_view(midgame()), NAMES)
+    png = render_board("en", public_view(midgame()), NAMES)
     assert png.startswith(b"\x89PNG")
     assert pixels(png).size == (WIDTH, HEIGHT)
     assert len(png) < 200_000
@@ -49,7 +49,7 @@ def test_a_favor_marker_moving_changes_only_that_geishas_column():
     for side in (0, 1):
         favor[g] = side
         moved = dataclasses.replace(table, favor=tuple(favor))
-        box = changed_box(render_board(table, NAMES), render_board(moved, NAMES))
+        box = changed_box(render_board("en", table, NAMES), render_board("en", moved, NAMES))
         assert box is not None, "the marker move is visible"
         left, _, right, _ = box
         assert column_x(g) <= left and right <= column_x(g) + COLUMN
@@ -61,7 +61,7 @@ def test_one_more_item_shows_as_one_more_chip_in_that_column():
     g = min(range(7), key=lambda i: items[1][i])
     items[1][g] += 1
     more = dataclasses.replace(table, items=(tuple(items[0]), tuple(items[1])))
-    box = changed_box(render_board(table, NAMES), render_board(more, NAMES))
+    box = changed_box(render_board("en", table, NAMES), render_board("en", more, NAMES))
     assert box is not None
     assert column_x(g) <= box[0] and box[2] <= column_x(g) + COLUMN
 
@@ -72,22 +72,24 @@ def test_the_public_board_is_identical_whatever_the_hidden_cards():
         state = midgame(seed, decisions=5 + seed)
         twin = reshuffle_hidden(state, None, rng)
         assert twin.hands != state.hands or twin.removed != state.removed or twin.pile != state.pile
-        assert render_board(public_view(state), NAMES) == render_board(public_view(twin), NAMES)
+        assert render_board("en", public_view(state), NAMES) == render_board(
+            "en", public_view(twin), NAMES
+        )
 
 
 def test_the_hand_marks_the_new_card_and_sets_face_down_cards_apart():
     state = midgame(decisions=6)
     mine = view(state, state.current_player)
     assert mine.drawn is not None
-    with_new = render_hand(mine)
-    without = render_hand(dataclasses.replace(mine, drawn=None))
+    with_new = render_hand("en", mine)
+    without = render_hand("en", dataclasses.replace(mine, drawn=None))
     assert changed_box(with_new, without) is not None
     image = pixels(with_new)
-    fewer = pixels(render_hand(dataclasses.replace(mine, hand=mine.hand[:-1], drawn=None)))
+    fewer = pixels(render_hand("en", dataclasses.replace(mine, hand=mine.hand[:-1], drawn=None)))
     assert image.height == fewer.height == 230
     assert image.width - fewer.width == 116, "one card slot per card in hand"
-    no_secret = render_hand(dataclasses.replace(mine, secret=None))
-    secret_shown = render_hand(dataclasses.replace(mine, secret=mine.hand[0]))
+    no_secret = render_hand("en", dataclasses.replace(mine, secret=None))
+    secret_shown = render_hand("en", dataclasses.replace(mine, secret=mine.hand[0]))
     box = changed_box(no_secret, secret_shown)
     assert box is not None and box[0] > 30 + len(mine.hand) * 116, "the Secret is set apart"
 
@@ -97,4 +99,4 @@ def test_the_hand_image_shows_only_its_owners_cards():
     rng = random.Random(1)
     player = state.current_player
     twin = reshuffle_hidden(state, player, rng)
-    assert render_hand(view(state, player)) == render_hand(view(twin, player))
+    assert render_hand("en", view(state, player)) == render_hand("en", view(twin, player))
