@@ -21,6 +21,7 @@ from bot.dm_panels import Notifier
 from bot.i18n import DEFAULT_LANGUAGE, language_of
 from bot.player_names import PlayerNames
 from bot.rematch import Rematches
+from bot.stats_commands import STATS_BUTTONS
 from bot.table import Table
 from bot.translator import CatalogueTranslator
 from engine.ai import agent_for_level
@@ -87,6 +88,7 @@ class HanamikojiBot(discord.Client):
         await self.service.start()
         self._unsubscribe = self.service.subscribe(self.table.on_event)
         self.add_dynamic_items(GameButton, GameSelect)
+        self.add_dynamic_items(*STATS_BUTTONS)
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(HanamikojiCommands(self))
         await self.tree.sync()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import challenge_message
+from bot import challenge_message, stats_commands
 from bot.custom_ids import Verb, game_id
 from bot.discord_ui import EMBED_COLOUR, message_kwargs
 from bot.i18n import language_of, languages, text
@@ -345,3 +345,28 @@ class HanamikojiCommands(app_commands.Group):
         title = text(lang, "commands.settings_updated" if updated else "commands.settings_title")
         embed = discord.Embed(title=title, description="\n".join(lines), colour=EMBED_COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # -- ratings and records (bot/stats_commands.py) ------------------------------------------
+
+    @app_commands.command(
+        description="Rating, record and streak of a member here (only you see it)"
+    )
+    @app_commands.describe(member="Whose stats to show (default: yours)")
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        await stats_commands.show_stats(interaction, member)
+
+    @app_commands.command(description="This server's best players by rating (only you see it)")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        await stats_commands.show_leaderboard(interaction)
+
+    @app_commands.command(description="Recent matches of a member here, with their records")
+    @app_commands.describe(member="Whose matches to list (default: yours)")
+    @app_commands.guild_only()
+    async def history(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        await stats_commands.show_history(interaction, member)

@@ -98,7 +98,9 @@ def _ways(lang: str, counts: Mapping[Termination, int]) -> str:
         for reason in _REASON_KEYS
         if reason in _WAYS_SHOWN_ALWAYS or counts.get(reason, 0) > 0
     ]
-    return " · ".join(f"{reason_text(lang, r)} {counts.get(r, 0)}" for r in shown)
+    return " · ".join(
+        text(lang, "stats.way", way=reason_text(lang, r), count=counts.get(r, 0)) for r in shown
+    )
 
 
 def leaderboard_text(lang: str, page: LeaderboardPage, min_games: int, page_size: int) -> str:

@@ -1,0 +1,133 @@
+"""Ratings, stats, the leaderboard and match records, as members see them in Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+
+from bot.stats_commands import rating_change_line
+from engine.service import MatchService, ServiceConfig
+from engine.store import SqliteMatchStore
+from tests.e2e.players import answered, challenge_and_accept, play_decision, settle
+
+MINUS = "\N{MINUS SIGN}"
+
+
+async def _resign(emulator, bot, match, who) -> None:
+    ask = await answered(await who.slash("hanamikoji resign", channel=match.thread_id))
+    await answered(await who.click(ask, "Yes, resign"))
+    await settle(emulator, bot)
+
+
+async def test_stats_after_a_resigned_match_show_the_rating_change_and_how_it_was_won(
+    emulator, bot
+):
+    ana, ben, cara = emulator.user("ana"), emulator.user("ben"), emulator.user("cara")
+    match = await challenge_and_accept(emulator, bot)
+    await _resign(emulator, bot, match, ana)
+
+    mine = await answered(await ben.slash("hanamikoji stats"))
+    assert mine.ephemeral and not ana.can_see(mine)
+    assert "Rating: **1662** (+162 in the last rated match)" in mine.text()
+    assert "1 won · 0 lost · 0 drawn · win rate 100%" in mine.text()
+    assert "Ways of winning — charm: 0 · geishas: 0 · resignation: 1" in mine.text()
+    assert "Current streak: 1 win" in mine.text()
+
+    theirs = await answered(await cara.slash("hanamikoji stats", member=ana))
+    assert "Rating: **1338** (" + MINUS + "162 in the last rated match)" in theirs.text()
+    assert "Current streak: 1 loss" in theirs.text()
+    line = await rating_change_line(bot.service, match.match_id, ("ana", "ben"), "en")
+    assert line == f"Ratings: ana 1338 ({MINUS}162) · ben 1662 (+162)"
+
+
+async def test_a_match_against_the_ai_is_shown_but_not_rated(emulator, bot):
+    ana = emulator.user("ana")
+    await answered(await ana.slash("hanamikoji ai", level="easy"))
+    await settle(emulator, bot)
+    (info,) = await bot.service.open_matches_for(ana.id)
+    await bot.service.resign(info.match_id, ana.id)
+    await settle(emulator, bot)
+
+    stats = await answered(await ana.slash("hanamikoji stats"))
+
+    assert await rating_change_line(bot.service, info.match_id, ("ana", "AI"), "en") is None
+    assert "no rated match yet" in stats.text()
+    assert "Against the AI (not rated): 0 won of 1" in stats.text()
+
+
+async def _seed_ranking(database, guild_id: int, players: list[int], newcomers) -> None:
+    """Before the bot starts: player k beats players k+1, k+2 and k+3, and the two
+    newcomers play each other once (all by resignation)."""
+    pairings = [(w, loser) for i, w in enumerate(players) for loser in players[i + 1 : i + 4]]
+    service = MatchService(SqliteMatchStore(database), ServiceConfig(max_active_matches=100))
+    await service.start()
+    for winner, loser in [*pairings, newcomers]:
+        challenge = await service.challenge(winner, loser, guild_id, None)
+        await service.accept(challenge.match_id, loser)
+        await service.resign(challenge.match_id, loser)
+    await service.close()
+
+
+async def test_the_leaderboard_pages_with_buttons_that_survive_a_restart(
+    emulator, start_bot, tmp_path
+):
+    players = [900_000 + k for k in range(12)]
+    newcomers = (800_001, 800_002)  # one rated game each: below the minimum of 3
+    await _seed_ranking(tmp_path / "matches.sqlite3", emulator.guild_id, players, newcomers)
+    bot = await start_bot()
+    cara = emulator.user("cara")
+
+    first = await answered(await cara.slash("hanamikoji leaderboard"))
+    assert first.ephemeral
+    assert "**1.** <@900000> —" in first.text() and "**10.** <@900009> —" in first.text()
+    assert "Page 1 of 2" in first.text() and "<@900010>" not in first.text()
+    assert first.button("◀ Previous").disabled
+    await bot.close()
+
+    restarted = await start_bot()
+    second = await answered(await cara.click(first, "Next ▶"))
+    assert second.id == first.id  # turned in place
+    assert "**11.** <@900010> —" in second.text() and "**12.** <@900011> —" in second.text()
+    assert "Page 2 of 2" in second.text() and "<@80000" not in second.text()
+    assert second.button("Next ▶").disabled
+
+    back = await answered(await cara.click(second, "◀ Previous"))
+    assert "**1.** <@900000> —" in back.text()
+    await settle(emulator, restarted)
+
+
+async def test_history_exports_a_finished_match_that_replays_to_the_same_result(emulator, bot):
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    match = await challenge_and_accept(emulator, bot)
+    rng = random.Random(4)
+    for _ in range(6):
+        await play_decision(emulator, bot.service, match, rng)
+    await _resign(emulator, bot, match, ben)
+    playing = await challenge_and_accept(emulator, bot)
+
+    history = await answered(await ana.slash("hanamikoji history"))
+    assert history.ephemeral
+    assert f"`#{match.match_id}`" in history.text() and "**Won** vs <@" in history.text()
+    assert f"`#{playing.match_id}` · in progress" in history.text()
+    assert [b.label for b in history.buttons()] == [f"Record #{match.match_id}"]
+
+    export = await answered(await ana.click(history, f"Record #{match.match_id}"))
+    assert export.ephemeral
+    [(name, data)] = export.attachments
+    assert name == f"hanamikoji-match-{match.match_id}.json"
+    replay = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "engine",
+        "replay",
+        "-",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    stdout, _ = await replay.communicate(data)
+    replayed = json.loads(stdout)
+    [result] = await bot.service.finished_matches(user_id=ana.id)
+    assert (replayed["winner"], replayed["reason"]) == (result.winner_seat, "resignation")
+    await answered(await ben.slash("hanamikoji resign", channel=playing.thread_id))
