@@ -104,6 +104,7 @@ class Clicks:
             )
         elif verb is Verb.HAND:
             private = _on_private_message(interaction)
+            await self._defer(interaction, private=private)
             await self.show_panel(interaction, lang, info, edit=private, picture=True)
         elif verb is Verb.TAKE:
             await self._take(interaction, lang, info, parsed)
@@ -139,10 +140,20 @@ class Clicks:
     async def _show(
         self, interaction: discord.Interaction[Any], page: PageSpec, *, edit: bool
     ) -> None:
-        if edit:
+        if interaction.response.is_done():  # deferred before slow work: fill in the answer
+            await interaction.edit_original_response(**message_kwargs(page, editing=True))
+        elif edit:
             await interaction.response.edit_message(**message_kwargs(page, editing=True))
         else:
             await interaction.response.send_message(ephemeral=True, **message_kwargs(page))
+
+    async def _defer(self, interaction: discord.Interaction[Any], *, private: bool) -> None:
+        """Acknowledge at once before a commit or a drawing, which can take a while under load:
+        a panel shows its buttons as busy; a new panel shows "thinking…" to its player only."""
+        if private:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
 
     async def _panel_step(
         self,
@@ -196,6 +207,7 @@ class Clicks:
         except HanamikojiError:
             await self.show_panel(interaction, lang, info, edit=edit, notice=stale)
             return
+        await self._defer(interaction, private=edit)
         try:
             await self.bot.service.submit(
                 info.match_id, interaction.user.id, decision, parsed.version
@@ -227,6 +239,7 @@ class Clicks:
             )
             return
         decision = parse_decision(parsed.arg)
+        await interaction.response.defer()
         try:
             await self.bot.service.submit(
                 info.match_id, interaction.user.id, decision, parsed.version
@@ -239,7 +252,7 @@ class Clicks:
             await self.show_panel(interaction, lang, info, edit=True, notice=took)
         else:
             # The result line follows in the thread; the offer's buttons go away.
-            await interaction.response.edit_message(view=None)
+            await interaction.edit_original_response(view=None)
 
     # -- challenges ----------------------------------------------------------------------------
 

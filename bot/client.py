@@ -21,7 +21,7 @@ from bot.dm_panels import Notifier
 from bot.i18n import DEFAULT_LANGUAGE, language_of
 from bot.player_names import PlayerNames
 from bot.rematch import Rematches
-from bot.stats_commands import STATS_BUTTONS
+from bot.stats_commands import STATS_BUTTONS, rating_change_line
 from bot.table import Table
 from bot.translator import CatalogueTranslator
 from engine.ai import agent_for_level
@@ -117,7 +117,7 @@ class HanamikojiBot(discord.Client):
 
     async def rating_line(self, match_id: int, names: tuple[str, str], lang: str) -> str | None:
         """Both players' rating changes for the match-end message (None when unrated)."""
-        return None
+        return await rating_change_line(self.service, match_id, names, lang)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user and self.user.id)

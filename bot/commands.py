@@ -348,23 +348,25 @@ class HanamikojiCommands(app_commands.Group):
 
     # -- ratings and records (bot/stats_commands.py) ------------------------------------------
 
-    @app_commands.command(
-        description="Rating, record and streak of a member here (only you see it)"
-    )
-    @app_commands.describe(member="Whose stats to show (default: yours)")
+    @app_commands.command(name=localised("names.stats"), description=localised("slash.stats"))
+    @app_commands.rename(member=localised("names.member"))
+    @app_commands.describe(member=localised("slash.stats_member"))
     @app_commands.guild_only()
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:
         await stats_commands.show_stats(interaction, member)
 
-    @app_commands.command(description="This server's best players by rating (only you see it)")
+    @app_commands.command(
+        name=localised("names.leaderboard"), description=localised("slash.leaderboard")
+    )
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         await stats_commands.show_leaderboard(interaction)
 
-    @app_commands.command(description="Recent matches of a member here, with their records")
-    @app_commands.describe(member="Whose matches to list (default: yours)")
+    @app_commands.command(name=localised("names.history"), description=localised("slash.history"))
+    @app_commands.rename(member=localised("names.member"))
+    @app_commands.describe(member=localised("slash.history_member"))
     @app_commands.guild_only()
     async def history(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None

@@ -42,6 +42,7 @@ class Rematches:
                 info.variant,
                 info.turn_seconds,
             )
+            await interaction.edit_original_response(view=None)  # the new match has its thread
             return
         pressed = self._pressed.setdefault(info.match_id, set())
         pressed.add(user_id)
@@ -67,3 +68,4 @@ class Rematches:
             info.turn_seconds,
         )
         await service.accept(challenge.match_id, info.players[0])
+        await interaction.edit_original_response(view=None)  # the new match has its thread

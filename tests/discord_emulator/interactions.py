@@ -84,6 +84,8 @@ class EmulatedInteraction:
         self.followup_ids: list[int] = []
         self.modal_data: dict[str, Any] | None = None
         self._settled = asyncio.Event()
+        self.original_edited = asyncio.Event()
+        """Set when the bot fills in or edits its answer (@original) after answering."""
         self._deadline_timer = loop.call_later(deadline, self._miss_deadline)
 
     def __repr__(self) -> str:
@@ -146,6 +148,19 @@ class EmulatedInteraction:
                 f"{self.description}: the bot did not respond within {self.deadline:g} s"
             )
         return self.response_type
+
+    async def answer(self, *, wait: float = 5.0) -> MessageSnapshot | None:
+        """The bot's answer as the user ends up seeing it: after a defer, once the bot has
+        filled it in (its @original edit), else straight after the first response."""
+        kind = await self.first_response()
+        deferred = (
+            CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+            CallbackType.DEFERRED_UPDATE_MESSAGE,
+        )
+        if kind in deferred:
+            async with asyncio.timeout(wait):
+                await self.original_edited.wait()
+        return self.message
 
     @property
     def message(self) -> MessageSnapshot | None:

@@ -229,6 +229,7 @@ class InteractionRoutes:
             # therefore keeps the deferral's visibility whatever flags it asks for.
             self._writer.apply_edit(original, body)
             payload = await self._writer.publish_update(original, Action.FOLLOWUP)
+            interaction.original_edited.set()
         else:
             message = self._new_response_message(interaction, body, loading=False)
             message.type = 0
@@ -248,7 +249,10 @@ class InteractionRoutes:
         body = await read_message_body(request)
         self._writer.apply_edit(message, body)
         action = Action.ORIGINAL_EDIT if ref == "@original" else Action.WEBHOOK_EDIT
-        return json_response(await self._writer.publish_update(message, action))
+        payload = await self._writer.publish_update(message, action)
+        if ref == "@original":
+            interaction.original_edited.set()
+        return json_response(payload)
 
     async def delete_message(self, request: web.Request) -> web.Response:
         interaction = self._webhook_interaction(request)

@@ -35,8 +35,8 @@ class Match:
 
 
 async def answered(interaction) -> MessageSnapshot:
-    await interaction.first_response()
-    return interaction.message
+    """The bot's answer once it is complete (a deferred answer once it is filled in)."""
+    return await interaction.answer()
 
 
 def board_message(user: EmulatedUser, thread_id: int, lang: str = "en") -> MessageSnapshot:

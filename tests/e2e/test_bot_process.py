@@ -21,10 +21,12 @@ async def test_python_m_bot_answers_and_shuts_down_cleanly_on_sigterm(emulator, 
         stderr=asyncio.subprocess.STDOUT,
     )
     try:
-        for _ in range(200):  # until the bot has synced its commands
-            if emulator.commands.guild_commands.get(emulator.guild_id):
+        for _ in range(400):  # until the bot has synced its commands and is connected
+            synced = emulator.commands.guild_commands.get(emulator.guild_id)
+            if synced and emulator.gateway.live_sessions:
                 break
             await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)  # the client handles READY and GUILD_CREATE
         rules = await emulator.user("ana").slash("hanamikoji rules")
         await rules.first_response()
         assert "4 geishas" in rules.message.text()
