@@ -9,6 +9,7 @@ import signal
 import sys
 from pathlib import Path
 
+import aiohttp
 import discord
 
 from bot.config import ConfigError, load_config
@@ -53,6 +54,9 @@ async def run(config_path: Path | None) -> int:
             await bot.start(config.discord.token)
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN (developer portal → Bot)")
+        return 1
+    except (OSError, aiohttp.ClientError) as error:
+        log.error("cannot reach Discord at %s: %s", config.discord.api_base, error)
         return 1
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
         log.error("Discord refused a privileged intent")
