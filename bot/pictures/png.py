@@ -64,5 +64,5 @@ def palette_image() -> Image.Image:
 def to_png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     indexed = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
-    indexed.save(buffer, format="PNG", compress_level=6)
+    indexed.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()
