@@ -85,6 +85,9 @@ class Gateway:
             op = message.get("op")
             data = message.get("d")
             if op == 1:
+                # discord.py's heartbeat thread notes the send time just after handing the
+                # frame to the loop; an ACK faster than that reads as "41 s behind".
+                await asyncio.sleep(0.005)
                 await self._send(socket, {"op": 11})
             elif op == 2:
                 session = await self._identify(socket, data)
