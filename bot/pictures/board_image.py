@@ -35,12 +35,22 @@ from engine.cards import CHARM, GEISHAS
 
 WIDTH, HEIGHT = 1120, 724
 MARGIN, COLUMN = 35, 150
-CHIP_STEP = 24
+CHIP_STEP = 25
+CHIP_W, CHIP_H = 104, 21
 HEADER = (0, 56)
 PANELS = ((60, 130), (644, 714))
-ITEM_ZONES = ((140, 262), (512, 634))
+ITEM_ZONES = ((136, 262), (512, 638))
 MARKER_Y = (286, 488)
 CARD = (312, 462)
+
+
+_CHIP_X = (COLUMN - CHIP_W) // 2
+
+
+def _chip_y(seat: int, slot: int) -> int:
+    """Chips grow away from the geisha, so counts compare at a glance."""
+    top, bottom = ITEM_ZONES[seat]
+    return bottom - CHIP_H - slot * CHIP_STEP if seat == 0 else top + slot * CHIP_STEP
 
 
 def column_x(geisha: int) -> int:
@@ -87,13 +97,11 @@ def _static_layer(lang: str) -> Image.Image:
         )
         for zone in ITEM_ZONES:  # faint slots: five per side, as many as the most items
             for slot in range(CHARM[g]):
-                y = (
-                    zone[1] - 20 - slot * CHIP_STEP
-                    if zone is ITEM_ZONES[0]
-                    else zone[0] + slot * CHIP_STEP
-                )
+                y = _chip_y(0 if zone is ITEM_ZONES[0] else 1, slot)
                 draw.rounded_rectangle(
-                    (x + 47, y, x + 103, y + 18), radius=5, outline=darker(colour, 0.3)
+                    (x + _CHIP_X, y, x + _CHIP_X + CHIP_W, y + CHIP_H),
+                    radius=6,
+                    outline=darker(colour, 0.3),
                 )
     return image
 
@@ -166,7 +174,7 @@ def _panel(
             fill=PANEL,
             anchor="mm",
         )
-    ax = 300
+    ax = 340
     for action in Action:
         used = action in table.used[seat]
         label = action_name(lang, action)
@@ -179,16 +187,18 @@ def _panel(
             draw.rounded_rectangle(box, radius=17, outline=GOLD, width=2)
             draw.text((ax + 56, cy), label, font=font(18), fill=TEXT, anchor="mm")
         ax += 122
-    hx = ax + 14
-    card_back(draw, hx, cy - 18, 26, 36)
-    draw.text((hx + 32, cy), f"{table.hand_sizes[seat]}", font=font(22), fill=TEXT, anchor="lm")
-    fx = hx + 62
+    # The hand: a card back with the count on it. Face-down Secret and Trade-off cards:
+    # backs marked with the action's initial, so they read apart from the hand.
+    hx = ax + 10
+    card_back(draw, hx, cy - 21, 32, 42, label=str(table.hand_sizes[seat]))
+    fx = hx + 44
     if Action.SECRET in table.used[seat]:
-        card_back(draw, fx, cy - 18, 26, 36)
-        fx += 32
+        card_back(draw, fx, cy - 18, 26, 36, label=action_name(lang, Action.SECRET)[:1])
+        fx += 34
     if Action.TRADE_OFF in table.used[seat]:
-        card_back(draw, fx, cy - 18, 26, 36)
-        card_back(draw, fx + 14, cy - 18, 26, 36)
+        initial = action_name(lang, Action.TRADE_OFF)[:1]
+        card_back(draw, fx, cy - 18, 26, 36, label=initial)
+        card_back(draw, fx + 16, cy - 18, 26, 36, label=initial)
 
 
 def _columns(draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str]) -> None:
@@ -197,11 +207,8 @@ def _columns(draw: ImageDraw.ImageDraw, table: PublicView, names: tuple[str, str
         x = column_x(g)
         for seat in (0, 1):
             count = table.items[seat][g]
-            zone = ITEM_ZONES[seat]
             for slot in range(count):
-                # Chips grow away from the geisha, so counts compare at a glance.
-                y = zone[1] - 20 - slot * CHIP_STEP if seat == 0 else zone[0] + slot * CHIP_STEP
-                item_chip(draw, x + 47, y, g)
+                item_chip(draw, x + _CHIP_X, _chip_y(seat, slot), g, CHIP_W, CHIP_H)
         holder = table.favor[g]
         cx = x + COLUMN // 2
         if holder is None:

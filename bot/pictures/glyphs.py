@@ -25,15 +25,22 @@ def item_chip(
     """One placed item: a small bar in the geisha's colour with her letter."""
     colour = GEISHA_COLOURS[card]
     draw.rounded_rectangle((x, y, x + w, y + h), radius=5, fill=colour, outline=darker(colour))
-    draw.text((x + w // 2, y + h // 2), GEISHAS[card], font=font(16), fill=TABLE, anchor="mm")
+    draw.text((x + w // 2, y + h // 2), GEISHAS[card], font=font(18), fill=TABLE, anchor="mm")
 
 
-def card_back(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
-    """A face-down card: the same back for every card, so nothing can be read from it."""
+def card_back(
+    draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, *, label: str = ""
+) -> None:
+    """A face-down card: the same back for every card, so nothing can be read from it; an
+    optional label says what the back stands for (a count, an action's initial)."""
     draw.rounded_rectangle(
         (x, y, x + w, y + h), radius=5, fill=CARD_BACK, outline=CARD_BACK_LINE, width=2
     )
-    cx, cy, r = x + w // 2, y + h // 2, min(w, h) // 4
+    cx, cy = x + w // 2, y + h // 2
+    if label:
+        draw.text((cx, cy), label, font=font(18), fill=TEXT, anchor="mm")
+        return
+    r = min(w, h) // 4
     draw.polygon(
         ((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)), outline=CARD_BACK_LINE, width=2
     )
@@ -59,8 +66,17 @@ def item_card(
         outline=TEXT if new else darker(colour),
         width=4 if new else 2,
     )
-    draw.text((x + w // 2, y + 48), GEISHAS[card], font=font(56), fill=TABLE, anchor="mm")
-    draw.text((x + w // 2, y + 96), item_name(lang, card), font=font(17), fill=TABLE, anchor="mm")
+    big = h >= 130  # small cards (face-down ones) keep the letter and charm only
+    draw.text(
+        (x + w // 2, y + (48 if big else h // 3)),
+        GEISHAS[card],
+        font=font(56 if big else 40),
+        fill=TABLE,
+        anchor="mm",
+    )
+    if big:
+        name = item_name(lang, card)
+        draw.text((x + w // 2, y + 96), name, font=font(17), fill=TABLE, anchor="mm")
     draw.ellipse((x + w // 2 - 15, y + h - 40, x + w // 2 + 15, y + h - 10), fill=TABLE)
     draw.text((x + w // 2, y + h - 25), str(CHARM[card]), font=font(18), fill=TEXT, anchor="mm")
 

@@ -8,6 +8,7 @@ shape or a label), so nothing depends on colour alone.
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 from PIL import ImageFont
 
@@ -38,12 +39,14 @@ GEISHA_COLOURS: tuple[Colour, ...] = (
 SEAT_COLOURS: tuple[Colour, Colour] = ((236, 200, 92), (120, 210, 220))
 
 
+FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSansCondensed.ttf"
+"""DejaVu Sans Condensed (Bitstream Vera licence, beside the file): it has the accented
+letters Spanish needs, which Pillow's bundled font lacks, and fits long labels."""
+
+
 @cache
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font (Aileron), so no font file ships with the bot."""
-    loaded = ImageFont.load_default(size=size)
-    assert isinstance(loaded, ImageFont.FreeTypeFont)
-    return loaded
+    return ImageFont.truetype(str(FONT_FILE), size=size)
 
 
 def darker(colour: Colour, factor: float = 0.55) -> Colour:
