@@ -227,11 +227,15 @@ class Pair:
         self.stats.interactions += 1
         try:
             await interaction.first_response()
+            assert interaction.response_latency is not None
+            self.stats.first_response[step].append(interaction.response_latency)
+            # A deferred answer is what the player sees only once the bot filled it in.
+            message = await interaction.answer(wait=30.0)
         except InteractionFailed as error:
             raise ScriptError(str(error)) from None
-        assert interaction.response_latency is not None
-        self.stats.first_response[step].append(interaction.response_latency)
-        message = interaction.message
+        except TimeoutError:
+            never = f"{interaction.description}: the deferred answer never came"
+            raise ScriptError(never) from None
         if message is None:
             raise ScriptError(f"{interaction.description}: no message to read afterwards")
         return message
