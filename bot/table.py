@@ -79,6 +79,7 @@ class MatchChannels:
         self.worker: asyncio.Task[None] | None = None
         self.offer_message: discord.Message | None = None
         self.board_dirty = False
+        self.board_task: asyncio.Task[None] | None = None
 
 
 class Table:
@@ -108,11 +109,36 @@ class Table:
         match.queue.put_nowait(event)
         if match.worker is None or match.worker.done():
             match.worker = asyncio.create_task(self._work(event.match_id, match))
+        if isinstance(event, DecisionApplied | ChoiceNeeded | RoundScored):
+            self._mark_board(event.match_id, match)
+
+    def _mark_board(self, match_id: int, match: MatchChannels) -> None:
+        """The board is edited beside the thread lines, not after them, and several moves in
+        quick succession cost one edit: the edit shows the match as it is when it runs."""
+        match.board_dirty = True
+        if match.board_task is None or match.board_task.done():
+            match.board_task = asyncio.create_task(self._board_loop(match_id, match))
+
+    async def _board_loop(self, match_id: int, match: MatchChannels) -> None:
+        while match.board_dirty:
+            match.board_dirty = False
+            try:
+                await self.refresh_board(match_id)
+            except discord.HTTPException as error:
+                log.warning("match %s: Discord refused the board edit: %s", match_id, error)
+            except Exception:
+                log.exception("match %s: could not update the board", match_id)
+        self._forget_if_idle(match_id, match)
 
     async def wait_idle(self) -> None:
         """Until every queued event has been shown (tests and shutdown)."""
         while True:
             busy = [m.worker for m in self._matches.values() if m.worker and not m.worker.done()]
+            busy += [
+                m.board_task
+                for m in self._matches.values()
+                if m.board_task and not m.board_task.done()
+            ]
             busy += [t for t in self._side_tasks if not t.done()]
             if not busy:
                 return
@@ -129,14 +155,16 @@ class Table:
                 )
             except Exception:
                 log.exception("match %s: could not show %r", match_id, event)
-            if match.queue.empty() and match.board_dirty:
-                match.board_dirty = False
-                try:
-                    await self.refresh_board(match_id)
-                except Exception:
-                    log.exception("match %s: could not update the board", match_id)
-        if match.offer_message is None:
-            self._matches.pop(match_id, None)
+        self._forget_if_idle(match_id, match)
+
+    def _forget_if_idle(self, match_id: int, match: MatchChannels) -> None:
+        """Drop a match's bookkeeping once nothing of it is queued, running or on screen,
+        but never while its board is being edited (a second editor could race it)."""
+        working = [t for t in (match.worker, match.board_task) if t is not None and not t.done()]
+        idle = (not working or working == [asyncio.current_task()]) and match.queue.empty()
+        shown = match.offer_message is None and not match.board_dirty
+        if idle and shown and self._matches.get(match_id) is match:
+            del self._matches[match_id]
 
     def _notify(self, info: MatchInfo, user_id: int) -> None:
         """Send the player's panel by DM in the background: a DM never delays the board."""
@@ -252,7 +280,6 @@ class Table:
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         match = self._matches.setdefault(event.match_id, MatchChannels())
-        match.board_dirty = True
         move = event.move
         timed_out = text(lang, "table.timed_out", name=names[event.player])
         if isinstance(move.action, HiddenAction):
@@ -318,7 +345,6 @@ class Table:
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         match = self._matches.setdefault(event.match_id, MatchChannels())
-        match.board_dirty = True
         offerer, chooser = names[1 - event.player], names[event.player]
         is_gift = isinstance(event.offer, Gift)
         offered = text(
