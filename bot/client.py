@@ -19,6 +19,7 @@ from bot.config import BotConfig
 from bot.discord_ui import GameButton, GameSelect
 from bot.dm_panels import Notifier
 from bot.i18n import DEFAULT_LANGUAGE, language_of
+from bot.pictures import drawing_process
 from bot.player_names import PlayerNames
 from bot.rematch import Rematches
 from bot.stats_commands import STATS_BUTTONS, rating_change_line
@@ -130,4 +131,5 @@ class HanamikojiBot(discord.Client):
             await self.table.wait_idle()
         except Exception:
             log.exception("error while closing the match service")
+        drawing_process.stop()
         await super().close()

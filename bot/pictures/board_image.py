@@ -8,13 +8,13 @@ change, so they are drawn once and copied for each board.
 
 from __future__ import annotations
 
-import asyncio
 from functools import cache
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import text
 from bot.names import action_name, item_name
+from bot.pictures.drawing_process import draw
 from bot.pictures.glyphs import card_back, item_chip, seat_marker
 from bot.pictures.palette import (
     DIM,
@@ -234,5 +234,5 @@ def render_board(lang: str, table: PublicView, names: tuple[str, str]) -> bytes:
 
 
 async def render_board_async(lang: str, table: PublicView, names: tuple[str, str]) -> bytes:
-    """:func:`render_board` in a worker thread, so the event loop never waits on Pillow."""
-    return await asyncio.to_thread(render_board, lang, table, names)
+    """:func:`render_board` in the drawing process, so the event loop never waits on Pillow."""
+    return await draw(render_board, lang, table, names)

@@ -7,12 +7,11 @@ or by DM.
 
 from __future__ import annotations
 
-import asyncio
-
 from PIL import Image, ImageDraw
 
 from bot.i18n import text
 from bot.names import action_name
+from bot.pictures.drawing_process import draw
 from bot.pictures.glyphs import item_card
 from bot.pictures.palette import GOLD, MUTED, PANEL, TABLE, TABLE_EDGE, TEXT, font
 from bot.pictures.png import to_png
@@ -100,4 +99,5 @@ def render_hand(lang: str, view: PlayerView) -> bytes:
 
 
 async def render_hand_async(lang: str, view: PlayerView) -> bytes:
-    return await asyncio.to_thread(render_hand, lang, view)
+    """:func:`render_hand` in the drawing process."""
+    return await draw(render_hand, lang, view)
