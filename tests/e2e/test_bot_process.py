@@ -20,13 +20,14 @@ async def test_python_m_bot_answers_and_shuts_down_cleanly_on_sigterm(emulator, 
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
+    seen = b""
     try:
-        for _ in range(400):  # until the bot has synced its commands and is connected
-            synced = emulator.commands.guild_commands.get(emulator.guild_id)
-            if synced and emulator.gateway.live_sessions:
-                break
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(0.3)  # the client handles READY and GUILD_CREATE
+        # Ready means on_ready: commands synced, Gateway connected, the guild received.
+        async with asyncio.timeout(30):
+            while b"logged in as" not in seen:
+                line = await process.stdout.readline()
+                assert line, f"the bot stopped before it was ready:\n{seen.decode()}"
+                seen += line
         rules = await emulator.user("ana").slash("hanamikoji rules")
         await rules.first_response()
         assert "4 geishas" in rules.message.text()
@@ -36,6 +37,7 @@ async def test_python_m_bot_answers_and_shuts_down_cleanly_on_sigterm(emulator, 
     finally:
         process.send_signal(signal.SIGTERM)
         output, _ = await asyncio.wait_for(process.communicate(), timeout=20)
+        output = seen + output
     assert process.returncode == 0, output.decode()
     assert b"Traceback" not in output
     with sqlite3.connect(database) as db:  # closed cleanly: the challenge is on disk
