@@ -19,12 +19,12 @@ from bot.config import BotConfig
 from bot.discord_ui import GameButton, GameSelect
 from bot.dm_panels import Notifier
 from bot.i18n import DEFAULT_LANGUAGE, language_of
-from bot.pictures import drawing_process
 from bot.player_names import PlayerNames
 from bot.rematch import Rematches
 from bot.stats_commands import STATS_BUTTONS, rating_change_line
 from bot.table import Table
 from bot.translator import CatalogueTranslator
+from bot.worker_processes import DRAWING, THINKING
 from engine.ai import agent_for_level
 from engine.service.clock import Clock
 from engine.service.config import ServiceConfig
@@ -63,6 +63,7 @@ def build_service(config: BotConfig, clock: Clock | None = None) -> MatchService
         service_config(config),
         clock=clock,
         agent_factory=agent_for_level,
+        agent_executor=THINKING.executor(),
     )
 
 
@@ -131,5 +132,6 @@ class HanamikojiBot(discord.Client):
             await self.table.wait_idle()
         except Exception:
             log.exception("error while closing the match service")
-        drawing_process.stop()
+        DRAWING.stop()
+        THINKING.stop()
         await super().close()

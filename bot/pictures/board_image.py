@@ -14,7 +14,6 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import text
 from bot.names import action_name, item_name
-from bot.pictures.drawing_process import draw
 from bot.pictures.glyphs import card_back, item_chip, seat_marker
 from bot.pictures.palette import (
     DIM,
@@ -30,6 +29,7 @@ from bot.pictures.palette import (
     font,
 )
 from bot.pictures.png import to_png
+from bot.worker_processes import DRAWING
 from engine import Action, Phase, PublicView
 from engine.cards import CHARM, GEISHAS
 
@@ -235,4 +235,4 @@ def render_board(lang: str, table: PublicView, names: tuple[str, str]) -> bytes:
 
 async def render_board_async(lang: str, table: PublicView, names: tuple[str, str]) -> bytes:
     """:func:`render_board` in the drawing process, so the event loop never waits on Pillow."""
-    return await draw(render_board, lang, table, names)
+    return await DRAWING.run(render_board, lang, table, names)

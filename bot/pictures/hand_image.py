@@ -11,10 +11,10 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import text
 from bot.names import action_name
-from bot.pictures.drawing_process import draw
 from bot.pictures.glyphs import item_card
 from bot.pictures.palette import GOLD, MUTED, PANEL, TABLE, TABLE_EDGE, TEXT, font
 from bot.pictures.png import to_png
+from bot.worker_processes import DRAWING
 from engine import Action, PlayerView
 
 CARD_W, CARD_H, GAP = 104, 150, 12
@@ -100,4 +100,4 @@ def render_hand(lang: str, view: PlayerView) -> bytes:
 
 async def render_hand_async(lang: str, view: PlayerView) -> bytes:
     """:func:`render_hand` in the drawing process."""
-    return await draw(render_hand, lang, view)
+    return await DRAWING.run(render_hand, lang, view)

@@ -26,6 +26,7 @@ import logging
 import random
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
@@ -166,11 +167,15 @@ class MatchService:
         clock: Clock | None = None,
         agent_factory: AgentFactory = random_agent_factory,
         rng: random.Random | None = None,
+        agent_executor: Executor | None = None,
     ) -> None:
         self.store = store
         self.config = config or ServiceConfig()
         self.clock: Clock = clock or SystemClock()
         self.agent_factory = agent_factory
+        self._agent_executor = agent_executor
+        """Where agents think: None for a thread; a process pool keeps a searching agent from
+        competing with the event loop for the interpreter lock."""
         self._rng = rng or random.Random()
         self._bus = EventBus(self.config.event_queue_warn)
         self._matches: dict[int, LiveMatch] = {}
@@ -780,9 +785,15 @@ class MatchService:
     async def _ai_decision(
         self, agent: Agent, seat_view: PlayerView, rng: random.Random
     ) -> Decision:
-        # Agents are synchronous and may search for a while: think off the event loop.
+        # Agents are synchronous and may search for a while: think off the event loop. Each
+        # decision gets its own generator drawn from the match's, so a decision made in
+        # another process still advances the match's randomness.
+        own_rng = random.Random(rng.getrandbits(64))
+        loop = asyncio.get_running_loop()
         try:
-            decision = await asyncio.to_thread(agent.decide, seat_view, rng)
+            decision = await loop.run_in_executor(
+                self._agent_executor, agent.decide, seat_view, own_rng
+            )
         except Exception:
             log.exception("agent %r failed; playing a random legal decision", agent)
             return rng.choice(seat_view.legal)
