@@ -25,7 +25,7 @@ from bot.i18n import text
 from bot.names import action_name, letters
 from bot.pictures import render_board_async
 from bot.ui_spec import ButtonSpec, PageSpec, Style
-from engine import Competition, Gift, PublicView
+from engine import Competition, CompetitionChoice, Gift, GiftChoice, PublicView
 from engine.cards import cards_text
 from engine.notation import HiddenAction
 from engine.service.events import (
@@ -321,10 +321,11 @@ class Table:
             with contextlib.suppress(discord.HTTPException):
                 await match.offer_message.edit(view=None)  # stale buttons are refused anyway
             match.offer_message = None
-        took = str(move.choice)[1:]
-        if isinstance(move.action, Gift):
+        choice = move.choice
+        if isinstance(move.action, Gift) and isinstance(choice, GiftChoice):
             kept = list(move.action.cards)
-            kept.remove("ABCDEFG".index(took))
+            kept.remove(choice.card)
+            took = cards_text((choice.card,))
             return text(
                 lang,
                 "table.took_gift",
@@ -333,11 +334,16 @@ class Table:
                 offerer=offerer,
                 rest=letters(kept),
             )
-        assert isinstance(move.action, Competition)
-        others = [p for p in move.action.pairs if cards_text(p) != took]
-        rest = cards_text(others[0]) if others else took
+        assert isinstance(move.action, Competition) and isinstance(choice, CompetitionChoice)
+        first, second = move.action.pairs
+        kept_pair = second if choice.pair == first else first
         return text(
-            lang, "table.took_competition", chooser=chooser, pair=took, offerer=offerer, rest=rest
+            lang,
+            "table.took_competition",
+            chooser=chooser,
+            pair=cards_text(choice.pair),
+            offerer=offerer,
+            rest=cards_text(kept_pair),
         )
 
     async def _on_choice_needed(self, event: ChoiceNeeded) -> None:

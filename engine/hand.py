@@ -12,8 +12,6 @@ from collections.abc import Iterable
 ONE: tuple[int, ...] = tuple(1 << (3 * g) for g in range(7))
 """``ONE[g]`` is the packed multiset holding a single card g."""
 
-EMPTY = 0
-
 
 def pack(cards: Iterable[int]) -> int:
     """The packed multiset of some cards."""

@@ -169,9 +169,6 @@ class GameState:
         """Every decision the current player may make, each exactly once."""
         return self._legal_set().decisions
 
-    def is_legal(self, decision: Decision) -> bool:
-        return decision in self._legal_set().members
-
     def hand_cards(self, player: int) -> tuple[int, ...]:
         """A player's hand, sorted by geisha."""
         return packed_hand.unpack(self.hands[player])
@@ -183,10 +180,6 @@ class GameState:
     def scores(self) -> tuple[tuple[int, int], tuple[int, int]]:
         """(geishas, charm) per player from the favor markers now."""
         return favor_totals(self.favor)
-
-    def round_log(self) -> list[Decision]:
-        """The decisions of the current (or last) round."""
-        return self.log[-1]
 
     # -- deciding ----------------------------------------------------------------------
 

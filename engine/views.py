@@ -60,13 +60,6 @@ class PublicView:
         """The action markers ``player`` has not used this round, in A-to-D order."""
         return tuple(a for a in _ACTIONS if a not in self.used[player])
 
-    @property
-    def offerer(self) -> int | None:
-        """Who made the pending offer."""
-        if self.pending is None or self.current_player is None:
-            return None
-        return 1 - self.current_player
-
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
