@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from tests.discord_emulator.errors import (
@@ -12,6 +12,7 @@ from tests.discord_emulator.errors import (
     ImpossibleUserAction,
     invalid_form_body,
 )
+from tests.discord_emulator.limits import Path, Problem, refuse
 from tests.discord_emulator.payloads import member_payload, user_payload
 from tests.discord_emulator.snowflakes import SnowflakeFactory
 from tests.discord_emulator.world import ChannelRecord, World
@@ -22,9 +23,58 @@ STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6,
 CHAT_INPUT = 1
 MAX_COMMANDS = 100
 MAX_OPTIONS = 25
+MAX_CHOICES = 25
+MAX_NAME = 32
+MAX_DESCRIPTION = 100
+MAX_CHOICE_NAME = 100
+MAX_CHOICE_VALUE = 100
+MAX_COMMAND_SIZE = 8000
+NESTING = (SUB_COMMAND, SUB_COMMAND_GROUP)
 
-_NAME = re.compile(r"^[-_\w]{1,32}$")
-BOT_DM_CONTEXT = 1
+# "Application Command Naming": ^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$, lowercase
+# where a letter has a lowercase form. `\w` stands in for \p{L}\p{N}; the two script blocks
+# add their vowel signs, which are marks rather than letters.
+_NAME = re.compile(r"^[-_'\w\u0900-\u097f\ua8e0-\ua8ff\u0e00-\u0e7f]{1,32}$")
+# "Locales" (reference): the only keys a localisation dictionary may have.
+LOCALES = frozenset(
+    {
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    }
+)
+GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
+CONTEXTS = (GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT)
+INTEGRATION_TYPES = (0, 1)  # guild install, user install
 
 
 class HasId(Protocol):
@@ -35,51 +85,160 @@ class HasId(Protocol):
 OptionValue = str | int | float | bool | HasId
 
 
-def _problem(message: str) -> dict[str, Any]:
-    return {"_errors": [{"code": "APPLICATION_COMMAND_INVALID", "message": message}]}
+TextCheck = Callable[[Path, Any], Iterator[Problem]]
 
 
-def _command_problems(index: int, command: Mapping[str, Any]) -> dict[str, Any]:
-    problems: dict[str, Any] = {}
-    name = command.get("name")
+def _chat_name(path: Path, value: Any) -> Iterator[Problem]:
+    if not isinstance(value, str) or not _NAME.match(value) or value != value.lower():
+        yield path, "APPLICATION_COMMAND_INVALID_NAME", f"Invalid name {value!r}"
+
+
+def _length(low: int, high: int) -> TextCheck:
+    def check(path: Path, value: Any) -> Iterator[Problem]:
+        if not isinstance(value, str) or not low <= len(value) <= high:
+            yield path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length."
+
+    return check
+
+
+def _text_problems(
+    at: Path, entry: Mapping[str, Any], field: str, check: TextCheck
+) -> Iterator[Problem]:
+    """A name or description and each of its localisations, which follow the same rule."""
+    yield from check((*at, field), entry.get(field))
+    for locale, value in (entry.get(f"{field}_localizations") or {}).items():
+        here = (*at, f"{field}_localizations", locale)
+        if locale not in LOCALES:
+            yield here, "ENUM_TYPE_COERCE", f"Value {locale!r} is not a valid enum value."
+        elif value is not None:
+            yield from check(here, value)
+
+
+def _enum_list_problems(path: Path, values: Any, allowed: Sequence[int]) -> Iterator[Problem]:
+    for index, value in enumerate(values or []):
+        if value not in allowed:
+            yield (*path, index), "ENUM_TYPE_COERCE", f"Value {value!r} is not a valid enum value."
+
+
+def _longest(entry: Mapping[str, Any], field: str) -> int:
+    texts = [entry.get(field), *(entry.get(f"{field}_localizations") or {}).values()]
+    return max(len(str(text or "")) for text in texts)
+
+
+def command_size(node: Mapping[str, Any]) -> int:
+    """What counts towards a slash command's 8000 characters: every name, description and
+    choice value, each field at its longest localisation."""
+    total = _longest(node, "name") + _longest(node, "description")
+    for choice in node.get("choices") or []:
+        total += _longest(choice, "name") + len(str(choice.get("value", "")))
+    return total + sum(command_size(option) for option in node.get("options") or [])
+
+
+def command_problems(command: Mapping[str, Any]) -> Iterator[Problem]:
+    """Everything Discord refuses in one command of a sync, with its path in the body."""
     kind = command.get("type", CHAT_INPUT)
-    if (
-        not isinstance(name, str)
-        or not _NAME.match(name)
-        or (kind == CHAT_INPUT and name != name.lower())
-    ):
-        problems[f"{index}.name"] = _problem(f"Invalid command name {name!r}")
-    description = command.get("description") or ""
-    if kind == CHAT_INPUT and not 1 <= len(description) <= 100:
-        problems[f"{index}.description"] = _problem("Must be 1-100 characters")
-    _option_problems(f"{index}", command.get("options") or [], problems)
-    return problems
+    if kind == CHAT_INPUT:
+        yield from _text_problems((), command, "name", _chat_name)
+        yield from _text_problems((), command, "description", _length(1, MAX_DESCRIPTION))
+        yield from _options_problems((), command.get("options") or [], inside=None)
+        if command_size(command) > MAX_COMMAND_SIZE:
+            yield (
+                (),
+                "APPLICATION_COMMAND_TOO_LARGE",
+                f"Command exceeds maximum size ({MAX_COMMAND_SIZE})",
+            )
+    else:  # user and message commands: mixed case and spaces allowed
+        yield from _text_problems((), command, "name", _length(1, MAX_NAME))
+    yield from _enum_list_problems(("contexts",), command.get("contexts"), CONTEXTS)
+    yield from _enum_list_problems(
+        ("integration_types",), command.get("integration_types"), INTEGRATION_TYPES
+    )
 
 
-def _option_problems(
-    at: str, options: Sequence[Mapping[str, Any]], problems: dict[str, Any]
-) -> None:
+def _localized_name_clashes(at: Path, options: Sequence[Mapping[str, Any]]) -> Iterator[Problem]:
+    """A localised option name must differ from the other options' names, default or in
+    that locale."""
+    for index, option in enumerate(options):
+        others = [o for o in options if o is not option]
+        for locale, name in (option.get("name_localizations") or {}).items():
+            taken = {o.get("name") for o in others}
+            taken |= {(o.get("name_localizations") or {}).get(locale) for o in others}
+            if name is not None and name in taken:
+                yield (
+                    (*at, index, "name_localizations", locale),
+                    "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                    f"Option name {name!r} is already used",
+                )
+
+
+def _options_problems(
+    at: Path, options: Sequence[Mapping[str, Any]], *, inside: int | None
+) -> Iterator[Problem]:
+    """One level of options: in a command, in a subcommand group, or in a subcommand."""
+    here_at = (*at, "options")
     if len(options) > MAX_OPTIONS:
-        problems[f"{at}.options"] = _problem(f"Must be {MAX_OPTIONS} or fewer in length.")
+        yield here_at, "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_OPTIONS} or fewer in length."
+    nested = [option.get("type") in NESTING for option in options]
+    if inside is None and any(nested) and not all(nested):
+        yield (
+            here_at,
+            "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+            "Subcommands and subcommand groups cannot sit beside other options",
+        )
+    names = [option.get("name") for option in options]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            yield (
+                (*here_at, index, "name"),
+                "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                f"Option name {name!r} is already used",
+            )
+    yield from _localized_name_clashes(here_at, options)
     seen_optional = False
     for index, option in enumerate(options):
-        here = f"{at}.options.{index}"
-        name = option.get("name")
-        if not isinstance(name, str) or not _NAME.match(name) or name != name.lower():
-            problems[f"{here}.name"] = _problem(f"Invalid option name {name!r}")
-        if not 1 <= len(option.get("description") or "") <= 100:
-            problems[f"{here}.description"] = _problem("Must be 1-100 characters")
-        if len(option.get("choices") or []) > 25:
-            problems[f"{here}.choices"] = _problem("Must be 25 or fewer in length.")
-        if option.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
-            _option_problems(here, option.get("options") or [], problems)
-        elif option.get("required"):
+        here = (*here_at, index)
+        kind = option.get("type")
+        yield from _text_problems(here, option, "name", _chat_name)
+        yield from _text_problems(here, option, "description", _length(1, MAX_DESCRIPTION))
+        misplaced = (inside == SUB_COMMAND_GROUP and kind != SUB_COMMAND) or (
+            inside == SUB_COMMAND and kind in NESTING
+        )
+        if misplaced:
+            yield (
+                (*here, "type"),
+                "APPLICATION_COMMAND_OPTION_TYPE_INVALID",
+                "Only a command may hold subcommand groups, and only a group subcommands",
+            )
+        if kind in NESTING:
+            yield from _options_problems(here, option.get("options") or [], inside=kind)
+            continue
+        yield from _choice_problems(here, option.get("choices") or [])
+        if option.get("required"):
             if seen_optional:
-                problems[f"{here}.required"] = _problem(
-                    "Required options must be placed before non-required options"
+                yield (
+                    (*here, "required"),
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                    "Required options must be placed before non-required options",
                 )
         else:
             seen_optional = True
+
+
+def _choice_problems(at: Path, choices: Sequence[Mapping[str, Any]]) -> Iterator[Problem]:
+    if len(choices) > MAX_CHOICES:
+        yield (*at, "choices"), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CHOICES} or fewer in length."
+    for index, choice in enumerate(choices):
+        here = (*at, "choices", index)
+        yield from _text_problems(here, choice, "name", _length(1, MAX_CHOICE_NAME))
+        value = choice.get("value")
+        if value is None:
+            yield (*here, "value"), "BASE_TYPE_REQUIRED", "This field is required"
+        elif isinstance(value, str) and len(value) > MAX_CHOICE_VALUE:
+            yield (
+                (*here, "value"),
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_CHOICE_VALUE} or fewer in length.",
+            )
 
 
 class CommandRegistry:
@@ -123,21 +282,17 @@ class CommandRegistry:
             raise invalid_form_body(
                 {"_errors": [{"code": "LIST_TYPE", "message": "Must be a list"}]}
             )
-        problems: dict[str, Any] = {}
-        for index, payload in enumerate(payloads):
-            problems.update(_command_problems(index, payload))
+        problems: list[Problem] = [
+            ((index, *path), code, message)
+            for index, payload in enumerate(payloads)
+            for path, code, message in command_problems(payload)
+        ]
         if len(payloads) > MAX_COMMANDS:
-            problems["_errors"] = [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Too many commands"}]
+            problems.append(((), "BASE_TYPE_MAX_LENGTH", "Too many commands"))
         names = [(p.get("name"), p.get("type", CHAT_INPUT)) for p in payloads]
         if len(set(names)) != len(names):
-            problems["_errors"] = [
-                {
-                    "code": "APPLICATION_COMMANDS_DUPLICATE_NAME",
-                    "message": "Duplicate command names",
-                }
-            ]
-        if problems:
-            raise invalid_form_body(problems)
+            problems.append(((), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Duplicate command names"))
+        refuse(problems)
         scope = self._scope(guild_id)
         fresh = {
             str(p["name"]): self._stored(p, guild_id, scope.get(str(p["name"]))) for p in payloads
@@ -149,9 +304,7 @@ class CommandRegistry:
 
     def upsert(self, payload: Mapping[str, Any], guild_id: int | None) -> dict[str, Any]:
         """`POST .../commands`: create or replace one command by name."""
-        problems = _command_problems(0, payload)
-        if problems:
-            raise invalid_form_body(problems)
+        refuse(list(command_problems(payload)))
         scope = self._scope(guild_id)
         name = str(payload["name"])
         scope[name] = self._stored(payload, guild_id, scope.get(name))
@@ -172,10 +325,15 @@ class CommandRegistry:
             raise ImpossibleUserAction(f"no command /{name} is synced for {where}")
         if guild_id is None and not _usable_in_dms(command):
             raise ImpossibleUserAction(f"/{name} cannot be used in DMs")
+        contexts = command.get("contexts")
+        if guild_id is not None and contexts is not None and GUILD_CONTEXT not in contexts:
+            raise ImpossibleUserAction(f"/{name} cannot be used in a guild")
         return command
 
 
 def _usable_in_dms(command: Mapping[str, Any]) -> bool:
+    """The client offers a global command in the bot's DMs unless its `contexts` leave out
+    BOT_DM or, with no `contexts`, the legacy `dm_permission` is false."""
     contexts = command.get("contexts")
     if contexts is not None:
         return BOT_DM_CONTEXT in contexts

@@ -11,6 +11,13 @@ from typing import TYPE_CHECKING, Any
 from tests.discord_emulator.errors import Failure
 from tests.discord_emulator.message_snapshot import MessageSnapshot, ModalSnapshot
 from tests.discord_emulator.payloads import channel_payload, member_payload, user_payload
+from tests.discord_emulator.permissions import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    MENTION_EVERYONE,
+    USE_EXTERNAL_EMOJIS,
+    channel_permissions,
+)
 from tests.discord_emulator.world import ChannelType, World
 
 if TYPE_CHECKING:
@@ -18,6 +25,8 @@ if TYPE_CHECKING:
 
 FIRST_RESPONSE_DEADLINE = 3.0  # seconds, real time
 TOKEN_LIFETIME = 15 * 60.0  # seconds, virtual time
+# `app_permissions` in a DM with the app's bot user (interactions/receiving-and-responding).
+DM_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS
 
 
 class InteractionType(enum.IntEnum):
@@ -202,7 +211,7 @@ def interaction_payload(
         "channel_id": str(channel.id),
         "channel": channel_payload(world, channel),
         "locale": user.locale,
-        "app_permissions": "0",
+        "app_permissions": str(DM_APP_PERMISSIONS),
         "entitlements": [],
         "attachment_size_limit": 10 * 1024 * 1024,
     }
@@ -215,10 +224,13 @@ def interaction_payload(
         guild_locale = world.guild.preferred_locale
         payload["guild"] = {"id": str(world.guild.id), "locale": guild_locale, "features": []}
         payload["guild_locale"] = guild_locale
-        payload["member"] = member_payload(world, user)
+        # Both are computed in the channel, overwrites included, implicit ones not.
+        payload["member"] = member_payload(
+            world, user, permissions=channel_permissions(world, user.id, channel)
+        )
         payload["context"] = 0
         payload["authorizing_integration_owners"] = {"0": str(world.guild.id)}
-        payload["app_permissions"] = member_payload(world, world.bot)["permissions"]
+        payload["app_permissions"] = str(channel_permissions(world, world.bot.id, channel))
     if message is not None:
         payload["message"] = message
     return payload

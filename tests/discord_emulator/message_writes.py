@@ -24,9 +24,14 @@ from tests.discord_emulator.world import AttachmentRecord, ChannelRecord, Messag
 
 SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
-# The flags a message may be created with; Discord silently drops any other bit (ephemeral
-# included) outside an interaction response.
-CREATABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | MESSAGE_FLAG_COMPONENTS_V2
+IS_VOICE_MESSAGE = 1 << 13
+# The flags a message may be created with ("Create Message", resources/message); any other
+# bit, ephemeral included outside an interaction response, is refused.
+CREATABLE_FLAGS = (
+    SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_VOICE_MESSAGE | MESSAGE_FLAG_COMPONENTS_V2
+)
+# The flags an edit may change ("Edit Message"); Discord ignores other bits without error.
+EDITABLE_FLAGS = SUPPRESS_EMBEDS | MESSAGE_FLAG_COMPONENTS_V2
 LOADING_FLAG = 1 << 7
 
 
@@ -87,8 +92,14 @@ class MessageWriter:
     ) -> MessageRecord:
         """A new message from a request body, checked against Discord's limits; not stored yet."""
         payload = body.payload
+        attachments = self._attachments(payload.get("attachments") or [], body.files)
         check_message(
-            payload, attachment_count=len(body.files), require_body=True, prefix=error_prefix
+            payload,
+            attachment_count=len(body.files),
+            require_body=True,
+            prefix=error_prefix,
+            allowed_flags=allowed_flags,
+            attachment_names={a.filename for a in attachments},
         )
         flags = int(payload.get("flags") or 0) & allowed_flags
         reference = payload.get("message_reference")
@@ -102,7 +113,7 @@ class MessageWriter:
             content=str(payload.get("content") or ""),
             embeds=copy.deepcopy(list(payload.get("embeds") or [])),
             components=copy.deepcopy(list(payload.get("components") or [])),
-            attachments=self._attachments(payload.get("attachments") or [], body.files),
+            attachments=attachments,
             flags=flags,
             message_reference=reference,
         )
@@ -131,11 +142,24 @@ class MessageWriter:
             attachments += self._attachments([], body.files)
         flags = message.flags
         if "flags" in payload and payload["flags"] is not None:
-            # Only "suppress embeds" may change on an edit; ephemerality never does.
-            flags = (flags & ~SUPPRESS_EMBEDS) | (int(payload["flags"]) & SUPPRESS_EMBEDS)
-        merged = {"content": content, "embeds": embeds, "components": components, "flags": flags}
+            # "Suppress embeds" may be set or unset, "components V2" only set; ephemerality
+            # never changes.
+            flags = (flags & ~SUPPRESS_EMBEDS) | (int(payload["flags"]) & EDITABLE_FLAGS)
+        merged = {
+            "content": content,
+            "embeds": embeds,
+            "components": components,
+            "flags": flags,
+            "allowed_mentions": payload.get("allowed_mentions"),
+        }
+        # Embeds sent now may reference files uploaded now or kept; stored ones were checked.
+        names = {a.filename for a in attachments} if "embeds" in payload else None
         check_message(
-            merged, attachment_count=len(attachments), require_body=True, prefix=error_prefix
+            merged,
+            attachment_count=len(attachments),
+            require_body=True,
+            prefix=error_prefix,
+            attachment_names=names,
         )
         message.content = str(content)
         message.embeds = copy.deepcopy(list(embeds))

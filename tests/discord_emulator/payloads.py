@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.discord_emulator.permissions import base_permissions
 from tests.discord_emulator.world import (
-    BOT_PERMISSIONS,
-    EVERYONE_PERMISSIONS,
     AttachmentRecord,
     ChannelRecord,
     ChannelType,
     MessageRecord,
+    RoleRecord,
     UserRecord,
     World,
 )
@@ -34,11 +34,15 @@ def bot_self_payload(user: UserRecord) -> dict[str, Any]:
     return {**user_payload(user), "verified": True, "mfa_enabled": False, "locale": "en-US"}
 
 
-def member_payload(world: World, user: UserRecord, *, with_user: bool = True) -> dict[str, Any]:
-    roles = [str(world.guild.bot_role_id)] if user.bot else []
-    permissions = BOT_PERMISSIONS if user.bot else EVERYONE_PERMISSIONS | user.granted_permissions
+def member_payload(
+    world: World, user: UserRecord, *, with_user: bool = True, permissions: int | None = None
+) -> dict[str, Any]:
+    """A guild member; `permissions` are the member's in an interaction's channel, else the
+    guild-wide ones."""
+    if permissions is None:
+        permissions = base_permissions(world, user.id)
     payload: dict[str, Any] = {
-        "roles": roles,
+        "roles": [str(role_id) for role_id in world.member_role_ids(user.id)],
         "nick": None,
         "avatar": None,
         "joined_at": world.guild.joined_at,
@@ -55,27 +59,28 @@ def member_payload(world: World, user: UserRecord, *, with_user: bool = True) ->
     return payload
 
 
-def role_payloads(world: World) -> list[dict[str, Any]]:
-    def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, Any]:
-        return {
-            "id": str(role_id),
-            "name": name,
-            "color": 0,
-            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
-            "hoist": False,
-            "icon": None,
-            "unicode_emoji": None,
-            "position": position,
-            "permissions": str(permissions),
-            "managed": role_id != world.guild.id,
-            "mentionable": False,
-            "flags": 0,
-        }
+def role_payload(world: World, role: RoleRecord) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "id": str(role.id),
+        "name": role.name,
+        "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+        "hoist": False,
+        "icon": None,
+        "unicode_emoji": None,
+        "position": role.position,
+        "permissions": str(role.permissions),
+        "managed": role.managed,
+        "mentionable": False,
+        "flags": 0,
+    }
+    if role.managed:
+        payload["tags"] = {"bot_id": str(world.bot.id)}
+    return payload
 
-    return [
-        role(world.guild.id, "@everyone", EVERYONE_PERMISSIONS, 0),
-        role(world.guild.bot_role_id, world.bot.username, BOT_PERMISSIONS, 1),
-    ]
+
+def role_payloads(world: World) -> list[dict[str, Any]]:
+    return [role_payload(world, role) for role in world.roles.values()]
 
 
 def channel_payload(world: World, channel: ChannelRecord) -> dict[str, Any]:
@@ -107,14 +112,15 @@ def channel_payload(world: World, channel: ChannelRecord) -> dict[str, Any]:
             thread_metadata={
                 "archived": channel.archived,
                 "auto_archive_duration": channel.auto_archive_duration,
-                "archive_timestamp": channel.created_at,
+                "archive_timestamp": channel.archive_timestamp or channel.created_at,
                 "locked": channel.locked,
                 "invitable": channel.invitable,
                 "create_timestamp": channel.created_at,
             },
         )
     else:
-        payload.update(position=0, topic=None, nsfw=False, permission_overwrites=[])
+        overwrites = [o.payload() for o in channel.permission_overwrites.values()]
+        payload.update(position=0, topic=None, nsfw=False, permission_overwrites=overwrites)
     return payload
 
 
@@ -212,7 +218,8 @@ def guild_create_payload(world: World, *, include_members: bool) -> dict[str, An
         "member_count": len(guild.member_ids),
         "members": [member_payload(world, user) for user in member_users],
         "channels": [channel_payload(world, c) for c in world.guild_channels()],
-        "threads": [channel_payload(world, t) for t in world.threads()],
+        # Only active threads: archived ones are not synced up front (topics/threads).
+        "threads": [channel_payload(world, t) for t in world.active_threads()],
         "presences": [],
         "voice_states": [],
         "stage_instances": [],

@@ -18,6 +18,17 @@ from tests.discord_emulator.gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS
 from tests.discord_emulator.http_responses import json_response, no_content
 from tests.discord_emulator.message_bodies import read_json
 from tests.discord_emulator.payloads import channel_payload, member_payload
+from tests.discord_emulator.permissions import (
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    MANAGE_CHANNELS,
+    MANAGE_THREADS,
+    SEND_MESSAGES_IN_THREADS,
+    missing_permissions,
+    require_bot,
+)
+from tests.discord_emulator.thread_archive import refuse_if_archived
+from tests.discord_emulator.thread_fields import check_thread_fields
 from tests.discord_emulator.world import ChannelRecord, ChannelType
 
 if TYPE_CHECKING:
@@ -32,6 +43,7 @@ class ChannelRoutes:
     def __init__(self, emulator: DiscordEmulator) -> None:
         self._emulator = emulator
         self._world = emulator.world
+        self._threads = emulator.thread_archive
         self._renames: dict[int, list[float]] = {}
 
     def add_to(self, app: web.Application, api: str) -> None:
@@ -53,19 +65,28 @@ class ChannelRoutes:
         return channel_payload(self._world, channel)
 
     async def fetch(self, request: web.Request) -> web.Response:
-        return json_response(self._payload(self._channel(request)))
+        channel = self._channel(request)
+        require_bot(self._world, channel)
+        return json_response(self._payload(channel))
 
     async def edit(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         changes = await read_json(request)
+        check_thread_fields(changes, creating=False)
+        permissions = require_bot(self._world, channel)
+        bot_id = self._world.bot.id
+        self._threads.check_edit(channel, changes, editor_id=bot_id, permissions=permissions)
         if "name" in changes and changes["name"] != channel.name:
             self._count_rename(channel)
             channel.name = str(changes["name"])
-        for key in ("archived", "locked", "invitable"):
+        for key in ("locked", "invitable"):
             if key in changes and channel.is_thread:
                 setattr(channel, key, bool(changes[key]))
+        archived = changes.get("archived")
+        if channel.is_thread and archived is not None and bool(archived) != channel.archived:
+            self._threads.set_archived(channel, archived=bool(archived))
         if "auto_archive_duration" in changes and channel.is_thread:
-            channel.auto_archive_duration = int(changes["auto_archive_duration"])
+            self._threads.touch_duration(channel, int(changes["auto_archive_duration"]))
         event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
         await self._emulator.gateway.dispatch(event, self._payload(channel), intent=INTENT_GUILDS)
         return json_response(self._payload(channel))
@@ -91,6 +112,11 @@ class ChannelRoutes:
 
     async def delete(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
+        if channel.guild_id is not None:
+            # "Delete/Close Channel": Manage Threads for a thread, Manage Channels otherwise.
+            require_bot(
+                self._world, channel, MANAGE_THREADS if channel.is_thread else MANAGE_CHANNELS
+            )
         payload = self._payload(channel)
         if channel.type is not ChannelType.DM:
             del self._world.channels[channel.id]
@@ -130,6 +156,9 @@ class ChannelRoutes:
                 400, THREAD_ALREADY_CREATED, "A thread has already been created for this message"
             )
         options = await read_json(request)
+        check_thread_fields(options, creating=True)
+        require_bot(self._world, parent, CREATE_PUBLIC_THREADS)
+        self._threads.check_room_for_one_more()
         # A thread started from a message shares the message's id, as on Discord.
         thread = self._world.add_thread(
             parent,
@@ -145,9 +174,13 @@ class ChannelRoutes:
     async def thread_without_message(self, request: web.Request) -> web.Response:
         parent = self._thread_parent(request)
         options = await read_json(request)
+        check_thread_fields(options, creating=True)
         private = (
             int(options.get("type") or ChannelType.PRIVATE_THREAD) == ChannelType.PRIVATE_THREAD
         )
+        needed = CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS
+        require_bot(self._world, parent, needed)
+        self._threads.check_room_for_one_more()
         thread = self._world.add_thread(
             parent,
             name=str(options.get("name") or "thread"),
@@ -162,6 +195,7 @@ class ChannelRoutes:
         thread = self._channel(request)
         if not thread.is_thread:
             raise unknown_channel()
+        require_bot(self._world, thread)
         raw = request.match_info["user_id"]
         user_id = self._world.bot.id if raw == "@me" else int(raw)
         if user_id not in self._world.users or not self._world.is_member(user_id):
@@ -194,6 +228,10 @@ class ChannelRoutes:
 
     async def add_thread_member(self, request: web.Request) -> web.Response:
         thread, user_id = self._thread_and_user(request)
+        if user_id != self._world.bot.id:
+            # "Add Thread Member": the ability to send messages in the thread.
+            require_bot(self._world, thread, SEND_MESSAGES_IN_THREADS)
+        refuse_if_archived(thread)  # joining or adding: 50083, as the docs' example says
         if user_id not in thread.thread_member_ids:
             thread.thread_member_ids.add(user_id)
             await self._members_update(thread, added=user_id, removed=None)
@@ -201,6 +239,13 @@ class ChannelRoutes:
 
     async def remove_thread_member(self, request: web.Request) -> web.Response:
         thread, user_id = self._thread_and_user(request)
+        if user_id != self._world.bot.id:
+            # "Remove Thread Member": Manage Threads, or the creator of a private thread.
+            permissions = require_bot(self._world, thread)
+            creator = thread.is_private_thread and thread.owner_id == self._world.bot.id
+            if not permissions & MANAGE_THREADS and not creator:
+                raise missing_permissions()
+        refuse_if_archived(thread)
         if user_id in thread.thread_member_ids:
             thread.thread_member_ids.discard(user_id)
             await self._members_update(thread, added=None, removed=user_id)
@@ -208,6 +253,7 @@ class ChannelRoutes:
 
     async def list_thread_members(self, request: web.Request) -> web.Response:
         thread = self._channel(request)
+        require_bot(self._world, thread)
         return json_response(
             [
                 {

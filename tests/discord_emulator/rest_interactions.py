@@ -20,6 +20,8 @@ from tests.discord_emulator.interactions import CallbackType, EmulatedInteractio
 from tests.discord_emulator.limits import MESSAGE_FLAG_EPHEMERAL, check_modal
 from tests.discord_emulator.message_bodies import MessageBody, read_message_body
 from tests.discord_emulator.message_writes import CREATABLE_FLAGS, LOADING_FLAG
+from tests.discord_emulator.permissions import bot_permissions_in
+from tests.discord_emulator.thread_archive import refuse_deletion_if_locked, refuse_if_archived
 from tests.discord_emulator.transcript import Action
 from tests.discord_emulator.world import MessageRecord
 
@@ -39,6 +41,7 @@ class InteractionRoutes:
         self._emulator = emulator
         self._world = emulator.world
         self._writer = emulator.writer
+        self._threads = emulator.thread_archive
 
     def add_to(self, app: web.Application, api: str) -> None:
         app.router.add_post(api + "/interactions/{interaction_id}/{token}/callback", self.callback)
@@ -135,8 +138,15 @@ class InteractionRoutes:
             message.ephemeral_to = interaction.user_id
         return message
 
+    async def _reopen(self, channel_id: int) -> None:
+        """A response or followup is a new message: like a webhook's, it unarchives its thread
+        (resources/webhook, `thread_id`). It needs no permission, but a lock still holds."""
+        channel = self._world.channel(channel_id)
+        await self._threads.reopen_for_message(channel, bot_permissions_in(self._world, channel))
+
     async def _reply(self, interaction: EmulatedInteraction, body: MessageBody) -> MessageRecord:
         message = self._new_response_message(interaction, body, loading=False)
+        await self._reopen(message.channel_id)
         interaction.acknowledge(CallbackType.CHANNEL_MESSAGE_WITH_SOURCE)
         interaction.original_message_id = message.id
         await self._writer.publish_create(message, Action.INTERACTION_RESPONSE, response_type=4)
@@ -144,6 +154,7 @@ class InteractionRoutes:
 
     async def _defer(self, interaction: EmulatedInteraction, body: MessageBody) -> MessageRecord:
         message = self._new_response_message(interaction, body, loading=True)
+        await self._reopen(message.channel_id)
         interaction.acknowledge(CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE)
         interaction.original_message_id = message.id
         await self._writer.publish_create(message, Action.INTERACTION_RESPONSE, response_type=5)
@@ -166,6 +177,7 @@ class InteractionRoutes:
 
     async def _update(self, interaction: EmulatedInteraction, body: MessageBody) -> MessageRecord:
         message = self._source_message(interaction, CallbackType.UPDATE_MESSAGE)
+        refuse_if_archived(self._world.channel(message.channel_id))
         self._writer.apply_edit(message, body, error_prefix=("data",))
         interaction.acknowledge(CallbackType.UPDATE_MESSAGE)
         interaction.original_message_id = message.id
@@ -224,6 +236,7 @@ class InteractionRoutes:
         interaction = self._webhook_interaction(request)
         body = await read_message_body(request)
         original = self._world.messages.get(interaction.original_message_id or 0)
+        await self._reopen(interaction.channel_id)
         if original is not None and original.loading and not original.deleted:
             # Discord fills the "thinking..." placeholder with the first followup, which
             # therefore keeps the deferral's visibility whatever flags it asks for.
@@ -246,6 +259,9 @@ class InteractionRoutes:
         interaction = self._webhook_interaction(request)
         ref = request.match_info["message_id"]
         message = self._webhook_message(interaction, ref)
+        # Strict where the docs are silent: an archived thread's messages are not edited,
+        # through a webhook either ("Archived threads are generally immutable").
+        refuse_if_archived(self._world.channel(message.channel_id))
         body = await read_message_body(request)
         self._writer.apply_edit(message, body)
         action = Action.ORIGINAL_EDIT if ref == "@original" else Action.WEBHOOK_EDIT
@@ -257,5 +273,7 @@ class InteractionRoutes:
     async def delete_message(self, request: web.Request) -> web.Response:
         interaction = self._webhook_interaction(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
+        channel = self._world.channel(message.channel_id)
+        refuse_deletion_if_locked(channel, bot_permissions_in(self._world, channel))
         await self._writer.publish_delete(message, Action.MESSAGE_DELETE)
         return no_content()

@@ -23,12 +23,15 @@ from tests.discord_emulator.interactions import (
 )
 from tests.discord_emulator.message_writes import MessageWriter
 from tests.discord_emulator.payloads import channel_payload
+from tests.discord_emulator.permission_settings import PermissionSettings
+from tests.discord_emulator.rate_limits import RateLimits
 from tests.discord_emulator.rest_channels import ChannelRoutes
 from tests.discord_emulator.rest_commands import CommandRoutes
 from tests.discord_emulator.rest_identity import IdentityRoutes
 from tests.discord_emulator.rest_interactions import InteractionRoutes
 from tests.discord_emulator.rest_messages import MessageRoutes
 from tests.discord_emulator.snowflakes import SnowflakeFactory
+from tests.discord_emulator.thread_archive import ThreadArchive
 from tests.discord_emulator.transcript import Transcript
 from tests.discord_emulator.users import EmulatedUser
 from tests.discord_emulator.world import ChannelRecord, World
@@ -68,6 +71,8 @@ class DiscordEmulator:
         self.transcript = Transcript(self.world)
         self.faults = Faults()
         self.failures: list[Failure] = []
+        # On by default: every test runs under Discord's limits (README, "Rate limits").
+        self.rate_limits = RateLimits(on_failure=self.record_failure)
         # Set by tests that expect failures and check them some other way.
         self.tolerate_failures = False
         self.commands = CommandRegistry(self.ids, self.world.bot.id)
@@ -83,6 +88,10 @@ class DiscordEmulator:
         self.writer = MessageWriter(
             self.world, self.gateway, self.transcript, lambda: self.base_url
         )
+        self.thread_archive = ThreadArchive(self.world, self.gateway)
+        self.permission_settings = PermissionSettings(self.world, self.gateway)
+        # THREAD_UPDATEs of threads that `advance` archived, on their way to the clients.
+        self._announcements: set[asyncio.Task[None]] = set()
         self.users: dict[str, EmulatedUser] = {}
         for name in member_names:
             self.add_user(name)
@@ -127,6 +136,8 @@ class DiscordEmulator:
         self.client_shutdowns.clear()
         for interaction in self.interactions.values():
             interaction.cancel_deadline()
+        if self._announcements:
+            await asyncio.wait(self._announcements)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -192,8 +203,28 @@ class DiscordEmulator:
     # time --------------------------------------------------------------------------
 
     def advance(self, seconds: float) -> None:
-        """Skip virtual time: interaction tokens age, the 3-second rule does not."""
+        """Skip virtual time: interaction tokens age, the 3-second rule does not, and threads
+        idle for their `auto_archive_duration` archive (clients get THREAD_UPDATE soon after;
+        `idle()` waits for it)."""
         self.clock.advance(seconds)
+        for thread in self.thread_archive.archive_idle():
+            announced = self.thread_archive.announce(self.thread_archive.thread_update(thread))
+            task = asyncio.get_running_loop().create_task(announced)
+            self._announcements.add(task)
+            task.add_done_callback(self._announcements.discard)
+
+    # permissions -------------------------------------------------------------------
+
+    async def deny_bot(self, permission: int | str, channel: ChannelRecord | None = None) -> None:
+        """Take a permission (bits, "Embed Links" or "embed_links") from the bot: in `channel`
+        through an overwrite, or everywhere through its roles; clients are told."""
+        await self.permission_settings.deny_bot(permission, channel)
+
+    async def set_overwrite(
+        self, channel: ChannelRecord, target_id: int, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        """Set a role's (the guild id for @everyone) or a member's overwrite on a channel."""
+        await self.permission_settings.set_overwrite(channel, target_id, allow=allow, deny=deny)
 
     # failures ----------------------------------------------------------------------
 
@@ -262,6 +293,8 @@ class DiscordEmulator:
             [f"{self._pending_requests} request(s) in progress"] if self._pending_requests else []
         )
         busy += [f"unanswered: {i.description}" for i in self.interactions.values() if i.in_flight]
+        if self._announcements:
+            busy.append(f"{len(self._announcements)} THREAD_UPDATE(s) to send")
         return busy
 
     async def idle(self, *, quiet: float = 0.03, max_wait: float = 5.0) -> None:
@@ -296,21 +329,37 @@ class DiscordEmulator:
         try:
             response = await self._answer(request, handler)
             self.requests.append((request.method, request.path, response.status))
+            self.rate_limits.observe(request, self._template(request), response)
             return response
         finally:
             self._pending_requests -= 1
             self._touch()
 
+    @staticmethod
+    def _template(request: web.Request) -> str:
+        """The route as registered (`/channels/{channel_id}/messages`), or the bare path."""
+        resource = request.match_info.route.resource
+        canonical = resource.canonical if resource is not None else request.path
+        return canonical[len(API_PREFIX) :]
+
     async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         path = request.path[len(API_PREFIX) :]
-        resource = request.match_info.route.resource
-        template = resource.canonical[len(API_PREFIX) :] if resource is not None else path
+        template = self._template(request)
+        # Cloudflare stands in front of everything, even the injected faults.
+        banned = self.rate_limits.cloudflare_ban(request.method, path)
+        if banned is not None:
+            return banned
         fault = self.faults.take(request.method, template, path)
         if fault is not None:
             return fault_response(fault)
         authorised = request.headers.get("Authorization") == f"Bot {self.bot_token}"
         if not authorised and not request.path.startswith(_TOKENLESS_PREFIXES):
             return self._refuse(request, DiscordError(401, 0, "401: Unauthorized"))
+        # A route the emulator lacks is refused below; it has no bucket to count against.
+        if request.match_info.route.resource is not None:
+            limited = self.rate_limits.admit(request, template=template, path=path)
+            if limited is not None:
+                return limited
         try:
             return await handler(request)
         except DiscordError as error:

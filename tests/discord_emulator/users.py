@@ -6,10 +6,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tests.discord_emulator.application_commands import CommandInvocation, OptionValue
-from tests.discord_emulator.errors import ImpossibleUserAction
+from tests.discord_emulator.errors import DiscordError, ImpossibleUserAction
 from tests.discord_emulator.interactions import EmulatedInteraction, InteractionType
 from tests.discord_emulator.message_snapshot import MessageSnapshot, ModalField
 from tests.discord_emulator.payloads import member_payload, user_payload
+from tests.discord_emulator.permissions import ALL, effective_permissions
 from tests.discord_emulator.transcript import Action
 from tests.discord_emulator.world import ChannelRecord, MessageRecord, UserRecord
 
@@ -81,6 +82,33 @@ class EmulatedUser:
             raise ImpossibleUserAction(f"{self.name} cannot see message {message_id}")
         return found
 
+    def _permissions_in(self, channel: ChannelRecord) -> int:
+        if channel.guild_id is None:
+            return ALL
+        return effective_permissions(self._world, self.id, channel)
+
+    async def _reopen_to_interact(self, channel_id: int) -> None:
+        """Discord's client unarchives a thread (PATCH archived=false, as this user) before it
+        sends a component interaction from it, and gives up if that fails
+        (discord-api-docs issue 8474)."""
+        channel = self._world.channel(channel_id)
+        if not (channel.is_thread and channel.archived):
+            return
+        threads = self._emulator.thread_archive
+        try:
+            threads.check_edit(
+                channel,
+                {"archived": False},
+                editor_id=self.id,
+                permissions=self._permissions_in(channel),
+            )
+        except DiscordError as error:
+            raise ImpossibleUserAction(
+                f"{self.name} cannot unarchive thread {channel.id} to interact there: {error}"
+            ) from None
+        threads.set_archived(channel, archived=False)
+        await threads.announce(threads.thread_update(channel))
+
     # reading --------------------------------------------------------------------------
 
     def can_see(self, message: MessageRef) -> bool:
@@ -131,6 +159,10 @@ class EmulatedUser:
         For example `await ana.slash("hanamikoji challenge", opponent=ben)`.
         """
         where = self._channel(channel)
+        if where.is_thread and where.archived:
+            # "Users cannot ... use application commands ... in archived threads" (topics/
+            # threads); the client does not offer them there (discord-api-docs issue 3475).
+            raise ImpossibleUserAction(f"no application commands in archived thread {where.id}")
         words = command.removeprefix("/").split()
         guild_id = where.guild_id
         synced = self._emulator.commands.find(words[0], guild_id=guild_id)
@@ -153,6 +185,7 @@ class EmulatedUser:
             raise ImpossibleUserAction(f"button {button!r} on message {record.id} is disabled")
         if found.custom_id is None:
             raise ImpossibleUserAction(f"button {button!r} is a link; clicking it reaches no bot")
+        await self._reopen_to_interact(record.channel_id)
         return await self._emulator.start_interaction(
             kind=InteractionType.MESSAGE_COMPONENT,
             user_id=self.id,
@@ -188,6 +221,7 @@ class EmulatedUser:
             wrong = [v for v in picked if v not in allowed]
             if wrong:
                 raise ImpossibleUserAction(f"select {found.custom_id!r} has no option(s) {wrong}")
+        await self._reopen_to_interact(record.channel_id)
         return await self._emulator.start_interaction(
             kind=InteractionType.MESSAGE_COMPONENT,
             user_id=self.id,
@@ -231,6 +265,7 @@ class EmulatedUser:
             raise ImpossibleUserAction(f"modal {modal.title!r} has no field(s) {unknown}")
         given = {by_key[key]: value for key, value in values.items()}
         answers = {cid: self._modal_answer(field, given.get(cid)) for cid, field in fields.items()}
+        await self._reopen_to_interact(opened_by.channel_id)
         self._submitted_modals.add(opened_by.id)
         return await self._emulator.start_interaction(
             kind=InteractionType.MODAL_SUBMIT,
@@ -260,6 +295,13 @@ class EmulatedUser:
     async def say(self, content: str, *, channel: ChannelRef = None) -> MessageSnapshot:
         """Post an ordinary message, which the bot receives as MESSAGE_CREATE."""
         where = self._channel(channel)
+        try:
+            # A message unarchives its thread, unless the thread is locked.
+            await self._emulator.thread_archive.reopen_for_message(
+                where, self._permissions_in(where)
+            )
+        except DiscordError as error:
+            raise ImpossibleUserAction(f"{self.name} cannot post in {where.id}: {error}") from None
         message = MessageRecord(
             id=self._world.ids.next(),
             channel_id=where.id,

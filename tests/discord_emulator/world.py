@@ -8,6 +8,7 @@ from typing import Any
 
 from tests.discord_emulator.clock import VirtualClock
 from tests.discord_emulator.errors import unknown_channel, unknown_message
+from tests.discord_emulator.permissions import BOT_PERMISSIONS, EVERYONE_PERMISSIONS, Overwrite
 from tests.discord_emulator.snowflakes import SnowflakeFactory
 
 
@@ -19,22 +20,8 @@ class ChannelType(enum.IntEnum):
 
 
 THREAD_TYPES = frozenset({ChannelType.PUBLIC_THREAD, ChannelType.PRIVATE_THREAD})
-
-# Permissions of @everyone: what an ordinary member of a game server has.
-EVERYONE_PERMISSIONS = (
-    (1 << 6)  # add reactions
-    | (1 << 10)  # view channel
-    | (1 << 11)  # send messages
-    | (1 << 14)  # embed links
-    | (1 << 15)  # attach files
-    | (1 << 16)  # read message history
-    | (1 << 31)  # use application commands
-    | (1 << 35)  # create public threads
-    | (1 << 36)  # create private threads
-    | (1 << 38)  # send messages in threads
-)
-# The bot's role adds what a game bot needs to run threads and tidy its messages.
-BOT_PERMISSIONS = EVERYONE_PERMISSIONS | (1 << 13) | (1 << 34)  # manage messages, threads
+# "Maximum number of active threads" per guild (topics/threads), 1000 without boosts.
+MAX_ACTIVE_THREADS = 1000
 
 
 @dataclasses.dataclass
@@ -67,10 +54,21 @@ class ChannelRecord:
     locked: bool = False
     invitable: bool = True
     message_count: int = 0
+    permission_overwrites: dict[int, Overwrite] = dataclasses.field(default_factory=dict)
+    """A guild channel's overwrites by role or member id; threads use their parent's."""
+    archive_timestamp: str = ""
+    """When the thread was created, archived or unarchived, or its duration changed."""
+    last_activity: float = 0.0
+    """Virtual time of the thread's last activity: creation, a message, unarchiving, or a
+    change of `auto_archive_duration` (topics/threads, "Active & Archived Threads")."""
 
     @property
     def is_thread(self) -> bool:
         return self.type in THREAD_TYPES
+
+    @property
+    def is_private_thread(self) -> bool:
+        return self.type is ChannelType.PRIVATE_THREAD
 
 
 @dataclasses.dataclass
@@ -106,12 +104,22 @@ class MessageRecord:
 
 
 @dataclasses.dataclass
+class RoleRecord:
+    id: int
+    name: str
+    permissions: int
+    position: int
+    managed: bool = False  # the bot's own role, which only its integration may hold
+
+
+@dataclasses.dataclass
 class Guild:
     id: int
     name: str
     owner_id: int
     member_ids: list[int]
     bot_role_id: int
+    players_role_id: int
     joined_at: str
     preferred_locale: str = "en-US"
     """The server's language (Community servers set it), sent with interactions and GUILD_CREATE."""
@@ -126,15 +134,32 @@ class World:
         self.users: dict[int, UserRecord] = {}
         self.channels: dict[int, ChannelRecord] = {}
         self.messages: dict[int, MessageRecord] = {}
+        self.max_active_threads = MAX_ACTIVE_THREADS
+        """Tests lower it (to 0, say) to make thread creation fail with 400 code 160006."""
         self.bot = self.add_user("hanamikoji-bot", bot=True)
+        # The owner has every permission, so it is nobody a test plays: not ana.
+        self.owner = self.add_user("owner")
         self.guild = Guild(
             id=ids.next(),
             name="Emulated Tea House",
-            owner_id=0,
-            member_ids=[self.bot.id],
+            owner_id=self.owner.id,
+            member_ids=[self.bot.id, self.owner.id],
             bot_role_id=ids.next(),
+            players_role_id=ids.next(),
             joined_at=clock.iso_now(),
         )
+        guild = self.guild
+        self.roles: dict[int, RoleRecord] = {
+            guild.id: RoleRecord(guild.id, "@everyone", EVERYONE_PERMISSIONS, 0),
+            # Every human member has this role, so taking a permission from @everyone
+            # (to take it from the bot) leaves the players theirs.
+            guild.players_role_id: RoleRecord(
+                guild.players_role_id, "players", EVERYONE_PERMISSIONS, 1
+            ),
+            guild.bot_role_id: RoleRecord(
+                guild.bot_role_id, self.bot.username, BOT_PERMISSIONS, 2, managed=True
+            ),
+        }
 
     # users -------------------------------------------------------------------------
 
@@ -146,12 +171,16 @@ class World:
     def add_member(self, username: str) -> UserRecord:
         user = self.add_user(username)
         self.guild.member_ids.append(user.id)
-        if not self.guild.owner_id:
-            self.guild.owner_id = user.id
         return user
 
     def is_member(self, user_id: int) -> bool:
         return user_id in self.guild.member_ids
+
+    def member_role_ids(self, user_id: int) -> list[int]:
+        """The roles a member holds, @everyone aside."""
+        if user_id == self.bot.id:
+            return [self.guild.bot_role_id]
+        return [self.guild.players_role_id] if self.is_member(user_id) else []
 
     # channels ----------------------------------------------------------------------
 
@@ -189,6 +218,8 @@ class World:
             auto_archive_duration=auto_archive_duration,
             invitable=invitable,
         )
+        thread.archive_timestamp = thread.created_at
+        thread.last_activity = self.clock.now()
         self.channels[thread.id] = thread
         return thread
 
@@ -220,6 +251,9 @@ class World:
     def threads(self) -> list[ChannelRecord]:
         return [c for c in self.channels.values() if c.is_thread]
 
+    def active_threads(self) -> list[ChannelRecord]:
+        return [t for t in self.threads() if not t.archived]
+
     def can_see_channel(self, user_id: int, channel: ChannelRecord) -> bool:
         if user_id == self.bot.id:
             return True
@@ -238,6 +272,7 @@ class World:
         channel = self.channels[message.channel_id]
         channel.last_message_id = message.id
         channel.message_count += 1
+        channel.last_activity = self.clock.now()
         return message
 
     def message(self, message_id: int) -> MessageRecord:
