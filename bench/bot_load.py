@@ -1,27 +1,49 @@
 """Bot under load: N concurrent matches through the Discord emulator against one bot process.
 
-    python bench/bot_load.py [--matches 200] [--seed 1] [--limit N] [--think-ms 500]
+    python bench/bot_load.py [--profile human|capacity] [--matches 200] [--seed 1]
+                             [--duration 300] [--ramp 60] [--limit N] [--think-ms 500]
                              [--timeout 900]
+
+The emulator enforces Discord's rate limits (the global 50 requests/s, per-route buckets,
+see tests/discord_emulator/README.md), so the figures are those the bot would reach on
+Discord.
+
+Two player profiles:
+
+- ``human`` (the default): people. Matches start spread over ``--ramp`` seconds (200 matches
+  in a server are not started in the same second) and play for ``--duration`` seconds.
+  Before each decision (pressing Hand, or taking from an offer) a player thinks for a time
+  drawn from a log-normal distribution with a median of 6 s (σ = 0.75: a quarter of the
+  decisions under 3.6 s, one in twenty over 20 s; capped at 60 s); each further click of
+  the same decision (the action, the cards, Confirm) takes a log-normal 1 s (σ = 0.5).
+  Think times in card games are right-skewed, many quick moves and a long tail, which a
+  log-normal models; a 6 s median is our assumption for a light card game played in a
+  chat app, not a measured figure. Targets: 0 failed interactions, p99 first response
+  < 250 ms, p99 board < 2 s, and no global-limit 429 (the bot paces itself).
+- ``capacity``: the closed loop of the first load test. Every pair starts at once and plays
+  its whole match, thinking uniform 0..2x ``--think-ms`` before each click (500 ms; ``0``
+  is saturation). It measures throughput, not what players see.
 
 The emulator (``tests/discord_emulator``) runs in this process with 2N members; the bot runs
 as one separate process started exactly as production starts it, ``python -m bot --config
 FILE``, with a config that points it at the emulator, a fresh SQLite file and no AI pause.
-Pair i challenges, accepts and plays a whole match through the UI only: it reads whose turn
-it is from the public board, then presses Hand, an action, random cards and Confirm, or a
-random "Take …" on the public offer. All pairs play at once (``--limit`` caps how many
-matches run at a time). Before every click a player looks at the screen for a random time,
-uniform from 0 to twice ``--think-ms`` (500 ms: quicker than people, as in
-bench/service_load.py). ``--think-ms 0`` is a closed loop at saturation: every player
-clicks the moment it can, so latency is just 2N players divided by the throughput and the
-targets below cannot be met by any bot; it measures capacity. ``--seed`` fixes the
-players' choices; the bot deals its own random cards.
+Pair i challenges, accepts and plays through the UI only: it reads whose turn it is from
+the public board, then presses Hand, an action, random cards and Confirm, or a random
+"Take …" on the board. Matches are spread over ``--channels`` text channels (20), as a
+bot with hundreds of matches is in many servers: Discord limits each channel on its own
+(5 messages, 5 edits and 5 new threads per 5 s, tests/discord_emulator/rate_limits.py),
+and the bot as a whole to 50 requests a second. ``--limit`` caps how many matches run at a
+time. ``--seed`` fixes the players' choices and think times; the bot deals its own random
+cards.
 
-Prints p50/p99 time to first response over every interaction (dispatch until the bot's first
-callback, Discord's 3-second clock), p50/p99 time from a Confirm/Take click until the board
-message shows the new state, and the failed interactions (everything the emulator refused,
-3-second misses included), plus where the CPU went. Targets: p99 first response < 250 ms,
-p99 board update < 1 s, no failed interaction. Exit status 1 if a target is missed or a
-match did not finish.
+Prints decisions/s; the bot's requests to Discord per decision, the rate-limited ones
+apart from the exempt interaction callbacks and webhooks; the 429s it received by scope;
+p50/p99 time to first response over every interaction (dispatch until the bot's first
+callback, Discord's 3-second clock); p50/p99 time from a Confirm/Take click until the board
+message shows the new state; the failed interactions (everything the emulator refused,
+3-second misses included); and where the CPU went. Targets: p99 first response < 250 ms,
+p99 board update < 2 s, no failed interaction, no global 429. Exit status 1 if a target is
+missed or a match broke.
 
 ``BOT_LOAD_PROFILE=DIR`` runs the bot under cProfile (``DIR/bot.prof``, written when it
 exits on SIGTERM) and profiles this process too (``DIR/bench.prof``); cProfile slows both,
@@ -33,6 +55,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import math
 import os
 import random
 import re
@@ -71,7 +94,14 @@ CHOOSES = re.compile(r"\*\*(?P<name>[^*\n]+)\*\* chooses one (?:card|pair)")
 OVER = ("🏆", "🤝")
 
 TARGET_FIRST_RESPONSE = 0.250
-TARGET_BOARD = 1.0
+TARGET_BOARD = 2.0
+HUMAN_DECISION_MEDIAN = 6.0
+HUMAN_DECISION_SIGMA = 0.75
+HUMAN_CLICK_MEDIAN = 1.0
+HUMAN_CLICK_SIGMA = 0.5
+HUMAN_LONGEST_THINK = 60.0
+# Clicks that start a decision: the player reads the board first.
+DECIDING_STEPS = frozenset({"accept", "hand", "take"})
 STEP_TIMEOUT = 20.0  # one wait for the bot (board, thread, offer); far above any target
 MAX_DECISIONS = 200  # a match has ~25-70 decisions; this only bounds a confused script
 SYNC_TIMEOUT = 60.0
@@ -189,7 +219,27 @@ class Stats:
         self.decisions = 0
         self.completed = 0
         self.per_match: list[int] = []  # decisions of each finished match
+        self.stopped = 0  # matches still running when --duration ran out
         self.errors: list[str] = []
+
+
+class PlayerProfile:
+    """How long players look at the screen before each click, and when they stop."""
+
+    def __init__(self, args: argparse.Namespace, started: float) -> None:
+        self.human = args.profile == "human"
+        self.think_ms = args.think_ms
+        self.ramp = args.ramp if self.human else 0.0
+        self.stop_at = started + args.duration if self.human else float("inf")
+
+    def think(self, step: str, rng: random.Random) -> float:
+        if not self.human:
+            return rng.uniform(0, 2 * self.think_ms / 1000) if self.think_ms else 0.0
+        if step in DECIDING_STEPS:
+            median, sigma = HUMAN_DECISION_MEDIAN, HUMAN_DECISION_SIGMA
+        else:
+            median, sigma = HUMAN_CLICK_MEDIAN, HUMAN_CLICK_SIGMA
+        return min(HUMAN_LONGEST_THINK, rng.lognormvariate(math.log(median), sigma))
 
 
 class Pair:
@@ -202,7 +252,8 @@ class Pair:
         stats: Stats,
         index: int,
         seed: int,
-        think: float,
+        profile: PlayerProfile,
+        channel_id: int,
     ) -> None:
         self.emulator = emulator
         self.watch = watch
@@ -214,14 +265,15 @@ class Pair:
         self.loop = asyncio.get_running_loop()
         self.thread_id = 0
         self.board_id = 0
-        self.last_offer_id = 0
-        self.think = think  # mean seconds a player looks at the screen before each click
+        self.profile = profile
+        self.channel_id = channel_id
         self.clicked_at = 0.0
 
     async def act(self, step: str, click: Awaitable[EmulatedInteraction]) -> MessageSnapshot:
         """Think, click, wait for the bot's first response, record its latency."""
-        if self.think:
-            await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+        pause = self.profile.think(step, self.rng)
+        if pause:
+            await asyncio.sleep(pause)
         self.clicked_at = self.loop.time()
         interaction = await click
         self.stats.interactions += 1
@@ -244,8 +296,11 @@ class Pair:
         return self.a.message(self.board_id).text()
 
     async def play(self) -> None:
+        if self.profile.ramp:
+            await asyncio.sleep(self.rng.uniform(0, self.profile.ramp))
         challenge = await self.act(
-            "challenge", self.a.slash("hanamikoji challenge", opponent=self.b)
+            "challenge",
+            self.a.slash("hanamikoji challenge", opponent=self.b, channel=self.channel_id),
         )
         await self.act("accept", self.b.click(challenge, "Accept"))
         self.thread_id = await self.watch.wait_thread(f"Hanamikoji: {self.a.name} vs {self.b.name}")
@@ -258,6 +313,9 @@ class Pair:
             if any(mark in text for mark in OVER):
                 self.stats.completed += 1
                 self.stats.per_match.append(decisions)
+                return
+            if self.loop.time() >= self.profile.stop_at:
+                self.stats.stopped += 1
                 return
             turn, chooses = TURN.search(text), CHOOSES.search(text)
             if turn is not None:
@@ -301,26 +359,13 @@ class Pair:
         await self.board_shows_move(before)
 
     async def choose(self, chooser: EmulatedUser, before: str) -> None:
-        """A random "Take …" on the public offer (which may follow the board edit)."""
-        offer = await self.watch.wait(
-            self.thread_id, lambda: self.open_offer(chooser), f"offer for {chooser.name}"
-        )
-        takes = [b.label for b in offer.buttons() if b.label and b.label.startswith("Take ")]
-        await self.act("take", chooser.click(offer, self.rng.choice(takes)))
-        self.last_offer_id = offer.id
+        """A random "Take …" among the offer's buttons on the board."""
+        board = chooser.message(self.board_id)
+        takes = [b.label for b in board.buttons() if b.label and b.label.startswith("Take ")]
+        if not takes:
+            raise ScriptError(f"the board says {chooser.name} chooses but offers no Take button")
+        await self.act("take", chooser.click(board, self.rng.choice(takes)))
         await self.board_shows_move(before)
-
-    def open_offer(self, chooser: EmulatedUser) -> MessageSnapshot | None:
-        for message_id in reversed(self.watch.in_channel[self.thread_id]):
-            if message_id <= self.last_offer_id:
-                return None
-            if not chooser.can_see(message_id):
-                continue
-            seen = chooser.message(message_id)
-            takes = [b for b in seen.buttons() if (b.label or "").startswith("Take ")]
-            if not seen.ephemeral and takes and not any(b.disabled for b in takes):
-                return seen
-        return None
 
     async def board_shows_move(self, before: str) -> None:
         """From the last click (after its thinking time) until the board reads differently."""
@@ -356,14 +401,32 @@ class LoopLag:
             self._task.cancel()
 
 
-def process_cpu(pid: int) -> float:
-    """User + system CPU seconds of another process, from /proc (Linux)."""
+def _stat_fields(pid: int) -> list[str] | None:
     try:
         with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
+            return stat.read().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return None
+
+
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of a process and its live descendants (the bot's drawing
+    and thinking workers), from /proc (Linux)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (fields := _stat_fields(int(entry))) is not None:
+            parents[int(entry)] = int(fields[1])
+    family, grew = {pid}, True
+    while grew:
+        children = {child for child, parent in parents.items() if parent in family}
+        grew = not children <= family
+        family |= children
+    total = 0.0
+    for member in family:
+        fields = _stat_fields(member)
+        if fields is not None:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def machine_busy() -> float:
@@ -471,11 +534,16 @@ async def play_all(
 ) -> bool:
     """Every pair plays its match; False if the global timeout cut the run short."""
     gate = asyncio.Semaphore(args.limit or args.matches)
+    profile = PlayerProfile(args, asyncio.get_running_loop().time())
+    channels = [emulator.channel.id] + [
+        (await emulator.add_text_channel(f"games-{i}")).id for i in range(1, args.channels)
+    ]
 
     async def one(index: int) -> None:
         async with gate:
             try:
-                await Pair(emulator, watch, stats, index, args.seed, args.think_ms / 1000).play()
+                channel = channels[index % len(channels)]
+                await Pair(emulator, watch, stats, index, args.seed, profile, channel).play()
             except Exception as error:  # one broken match must not stop the others
                 stats.errors.append(f"match {index}: {type(error).__name__}: {error}")
 
@@ -544,17 +612,42 @@ def report(
         p99_board < TARGET_BOARD,
         failed == 0,
     )
+    limits = emulator.rate_limits.stats
+    global_429s = limits.sent_429s["global"]
+    ok_global = global_429s == 0
     verdict = {True: "OK", False: "MISSED"}
     limit = f", at most {args.limit} at a time" if args.limit else ""
+    if args.profile == "human":
+        how = (
+            f"human players (log-normal think: {HUMAN_DECISION_MEDIAN:g} s median per decision, "
+            f"{HUMAN_CLICK_MEDIAN:g} s per further click), starts over {args.ramp:g} s, "
+            f"{args.duration:g} s of play"
+        )
+    else:
+        how = f"capacity: think {args.think_ms:g} ms mean before each click"
     print(
-        f"bot_load: {args.matches} concurrent matches{limit}, seed {args.seed}, "
-        f"think {args.think_ms:g} ms mean before each click"
+        f"bot_load: {args.matches} concurrent matches{limit} in {args.channels} channels, "
+        f"seed {args.seed}, {how}"
     )
     print(
-        f"matches completed: {stats.completed}/{args.matches}  decisions: {stats.decisions}  "
+        f"matches completed: {stats.completed}/{args.matches}"
+        + (f" (+{stats.stopped} still playing at the end)" if stats.stopped else "")
+        + f"  decisions: {stats.decisions}  "
         f"(per match {min(stats.per_match, default=0)}-{max(stats.per_match, default=0)})  "
         f"interactions: {stats.interactions}  wall time: {wall:.1f} s"
         + ("" if in_time else f"  (stopped by the {args.timeout:g} s timeout)")
+    )
+    per_decision = max(1, stats.decisions)
+    print(
+        f"Discord requests: {limits.global_counted} rate-limited "
+        f"({limits.global_counted / per_decision:.2f} per decision), "
+        f"{limits.exempt} interaction callbacks and webhooks "
+        f"({limits.exempt / per_decision:.2f} per decision, exempt from the global limit)"
+    )
+    scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(limits.sent_429s.items()) if n)
+    print(
+        f"429s the bot received: {sum(limits.sent_429s.values())} ({scopes or 'none'})  "
+        f"[target: no global 429: {verdict[ok_global]}]"
     )
     print(
         f"decisions/s: {stats.decisions / wall:.1f}  "
@@ -585,7 +678,7 @@ def report(
     for failure in emulator.failures[:10]:
         print(f"  - {failure}")
     print(
-        f"CPU during play: bot process {bot_cpu:.1f} s ({bot_cpu / wall:.0%} of a core), "
+        f"CPU during play: the bot with its workers {bot_cpu:.1f} s ({bot_cpu / wall:.0%}), "
         f"this process (emulator + players) {bench_cpu:.1f} s ({bench_cpu / wall:.0%}), "
         f"other processes {others:.1f} s ({others / wall:.0%}); {os.cpu_count()} cores"
     )
@@ -607,24 +700,42 @@ def report(
         print("last lines of the bot's log:")
         for line in log_path.read_text(errors="replace").splitlines()[-15:]:
             print(f"  | {line}")
-    all_done = in_time and stats.completed == args.matches and exit_code == 0
-    return 0 if ok_first and ok_board and ok_failed and all_done else 1
+    all_done = in_time and stats.completed + stats.stopped == args.matches and exit_code == 0
+    return 0 if ok_first and ok_board and ok_failed and ok_global and all_done else 1
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--profile",
+        choices=("human", "capacity"),
+        default="human",
+        help="human-paced players (default) or the closed-loop capacity test",
+    )
     parser.add_argument("--matches", type=int, default=200, help="concurrent matches (200)")
+    parser.add_argument(
+        "--channels",
+        type=int,
+        default=20,
+        help="text channels the matches are spread over (20): Discord limits each channel",
+    )
+    parser.add_argument(
+        "--duration", type=float, default=300.0, help="human: seconds of play (300)"
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=60.0, help="human: matches start over this many s (60)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--limit", type=int, default=0, help="at most this many at a time")
     parser.add_argument(
         "--think-ms",
         type=float,
         default=500.0,
-        help="mean pause before each click, uniform 0..2x (500); 0 = saturation",
+        help="capacity: mean pause before each click, uniform 0..2x (500); 0 = saturation",
     )
     parser.add_argument("--timeout", type=float, default=900.0, help="give up after (s)")
     args = parser.parse_args()
-    if args.matches < 1 or args.limit < 0:
+    if args.matches < 1 or args.limit < 0 or args.channels < 1:
         parser.error("--matches must be positive and --limit not negative")
     profile = os.environ.get("BOT_LOAD_PROFILE")
     profile_dir = Path(profile).resolve() if profile else None

@@ -8,6 +8,7 @@ else is plain lines, never inline embed fields (they collapse on phones).
 from __future__ import annotations
 
 from bot.i18n import text
+from bot.move_lines import recent_moves
 from bot.names import action_name, item_name, letters
 from engine import Action, Competition, Phase, PublicView, card_letter
 from engine.cards import CHARM, cards_text
@@ -111,6 +112,8 @@ def board_text(lang: str, table: PublicView, names: tuple[str, str]) -> str:
     """The whole board as one embed description (well under Discord's 4096 characters)."""
     limit = text(lang, "board.of_three") if str(table.variant) == "three-rounds" else ""
     head = text(lang, "board.head", round=table.round_number, limit=limit, pile=table.pile_size)
+    recent = recent_moves(lang, table, names) if table.outcome is None else []
+    moves = [text(lang, "board.recent"), *(f"• {line}" for line in recent), ""] if recent else []
     return "\n".join(
         [
             head,
@@ -118,6 +121,7 @@ def board_text(lang: str, table: PublicView, names: tuple[str, str]) -> str:
             player_line(lang, table, names, 0),
             player_line(lang, table, names, 1),
             "",
+            *moves,
             status_line(lang, table, names),
         ]
     )

@@ -50,6 +50,7 @@ class Clicks:
         self, interaction: discord.Interaction[Any], parsed: GameId, values: list[str]
     ) -> None:
         self.bot.player_names.remember(interaction.user, interaction.locale)
+        self.bot.table.presence.seen(parsed.match_id, interaction.user.id)
         lang = language_of(interaction.locale)
         try:
             await self._route(interaction, lang, parsed, values)
@@ -239,7 +240,9 @@ class Clicks:
             )
             return
         decision = parse_decision(parsed.arg)
-        await interaction.response.defer()
+        # On the board, a "thinking…" answer only the chooser sees, filled in below: the
+        # board itself is edited by the table to show the move.
+        await self._defer(interaction, private=private)
         try:
             await self.bot.service.submit(
                 info.match_id, interaction.user.id, decision, parsed.version
@@ -247,12 +250,11 @@ class Clicks:
         except StaleVersion:
             await self.reply(interaction, text(lang, "refusal.offer_settled"))
             return
+        took = text(lang, "panel.took", cards=parsed.arg[1:])
         if private:
-            took = text(lang, "panel.took", cards=parsed.arg[1:])
             await self.show_panel(interaction, lang, info, edit=True, notice=took)
         else:
-            # The result line follows in the thread; the offer's buttons go away.
-            await interaction.edit_original_response(view=None)
+            await interaction.edit_original_response(content=took)
 
     # -- challenges ----------------------------------------------------------------------------
 

@@ -3,6 +3,8 @@ service together, and starts and stops them in the right order."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from dataclasses import replace
 from typing import Any
@@ -21,6 +23,7 @@ from bot.dm_panels import Notifier
 from bot.i18n import DEFAULT_LANGUAGE, language_of
 from bot.player_names import PlayerNames
 from bot.rematch import Rematches
+from bot.request_pacing import RequestPacer, pace_requests
 from bot.stats_commands import STATS_BUTTONS, rating_change_line
 from bot.table import Table
 from bot.translator import CatalogueTranslator
@@ -33,6 +36,9 @@ from engine.store.rows import ExpiryPolicy
 from engine.store.sqlite import SqliteMatchStore
 
 log = logging.getLogger(__name__)
+
+SHUTDOWN_SHOW_SECONDS = 10.0
+"""How long a shutdown waits for Discord to take what the table still has to show."""
 
 
 def point_at_discord(config: BotConfig) -> None:
@@ -77,6 +83,8 @@ class HanamikojiBot(discord.Client):
         intents.presences = False
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
         self.config = config
+        self.pacer = RequestPacer(config.discord.requests_per_second)
+        pace_requests(self, self.pacer)
         self.service = service or build_service(config)
         self.tree = app_commands.CommandTree(self)
         self.player_names = PlayerNames(self)
@@ -128,8 +136,14 @@ class HanamikojiBot(discord.Client):
         """Stop taking clicks, let in-flight decisions commit, show the last events, close
         the database, then leave the Gateway."""
         try:
+            # Show what is queued, but do not wait out a Discord that keeps saying later;
+            # the table still reads the service, so it closes after.
+            self.table.retrier.close()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.table.wait_idle(), SHUTDOWN_SHOW_SECONDS)
             await self.service.close()
-            await self.table.wait_idle()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.table.wait_idle(), SHUTDOWN_SHOW_SECONDS)
         except Exception:
             log.exception("error while closing the match service")
         DRAWING.stop()

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot import challenge_message, stats_commands
+from bot.channel_permissions import cannot_host_text
 from bot.custom_ids import Verb, game_id
 from bot.discord_ui import EMBED_COLOUR, message_kwargs
 from bot.i18n import language_of, languages, text
@@ -62,7 +63,14 @@ def _lang(interaction: discord.Interaction[Any]) -> str:
 
 class HanamikojiCommands(app_commands.Group):
     def __init__(self, bot: HanamikojiBot) -> None:
-        super().__init__(name="hanamikoji", description=localised("slash.group"))
+        # Guild-only on the group itself: discord.py ignores guild_only() on subcommands, and
+        # a match needs a server (its channel, its thread, its members).
+        super().__init__(
+            name="hanamikoji",
+            description=localised("slash.group"),
+            guild_only=True,
+            allowed_contexts=app_commands.AppCommandContext(guild=True),
+        )
         self.bot = bot
 
     async def on_error(
@@ -102,7 +110,6 @@ class HanamikojiCommands(app_commands.Group):
         turn_timer=localised("slash.challenge_turn_timer"),
     )
     @app_commands.choices(variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES)
-    @app_commands.guild_only()
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
@@ -114,6 +121,8 @@ class HanamikojiCommands(app_commands.Group):
             await interaction.response.send_message(
                 text(_lang(interaction), "challenge.no_bots"), ephemeral=True
             )
+            return
+        if not await self._can_host_here(interaction):
             return
         self.bot.player_names.remember(opponent)
         info = await self.bot.service.challenge(
@@ -136,6 +145,7 @@ class HanamikojiCommands(app_commands.Group):
         )
         message = await interaction.original_response()
         await self.bot.service.set_location(info.match_id, board_message_id=message.id)
+        self.bot.table.remember_challenge(info.match_id, interaction)
 
     @app_commands.command(name=localised("names.ai"), description=localised("slash.ai"))
     @app_commands.rename(level=localised("names.level"), variant=localised("names.variant"))
@@ -148,6 +158,16 @@ class HanamikojiCommands(app_commands.Group):
         variant: app_commands.Choice[str] | None = None,
     ) -> None:
         chosen = level.value if level else "normal"
+        if not await self._can_host_here(interaction):
+            return
+        # The service may refuse (too many matches): announce only a match that exists.
+        await self.bot.service.start_ai_match(
+            interaction.user.id,
+            chosen,
+            interaction.guild_id,
+            interaction.channel_id,
+            Variant(variant.value) if variant else None,
+        )
         public = await self.bot.public_language(interaction.guild_id)
         await interaction.response.send_message(
             text(
@@ -158,13 +178,15 @@ class HanamikojiCommands(app_commands.Group):
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await self.bot.service.start_ai_match(
-            interaction.user.id,
-            chosen,
-            interaction.guild_id,
-            interaction.channel_id,
-            Variant(variant.value) if variant else None,
-        )
+
+    async def _can_host_here(self, interaction: discord.Interaction[Any]) -> bool:
+        """Refuse, saying which permission is missing, where the bot could not show a match
+        (Discord sends the bot's permissions in the channel with every interaction)."""
+        refusal = cannot_host_text(_lang(interaction), interaction.app_permissions)
+        if refusal is None:
+            return True
+        await interaction.response.send_message(refusal, ephemeral=True)
+        return False
 
     # -- during a match ---------------------------------------------------------------------
 
@@ -174,6 +196,7 @@ class HanamikojiCommands(app_commands.Group):
         user_id = interaction.user.id
         info = await self.bot.service.active_match_for(user_id, interaction.channel_id or 0)
         if info is not None and info.status is MatchStatus.ACTIVE:
+            self.bot.table.presence.seen(info.match_id, user_id)
             return info
         open_matches = await self.bot.service.open_matches_for(user_id)
         elsewhere = [m for m in open_matches if m.status is MatchStatus.ACTIVE]
@@ -276,7 +299,6 @@ class HanamikojiCommands(app_commands.Group):
     @app_commands.choices(
         turn_timer=TIMER_CHOICES, expiry=POLICY_CHOICES, language=LANGUAGE_CHOICES
     )
-    @app_commands.guild_only()
     async def settings(
         self,
         interaction: discord.Interaction[Any],
@@ -351,7 +373,6 @@ class HanamikojiCommands(app_commands.Group):
     @app_commands.command(name=localised("names.stats"), description=localised("slash.stats"))
     @app_commands.rename(member=localised("names.member"))
     @app_commands.describe(member=localised("slash.stats_member"))
-    @app_commands.guild_only()
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:
@@ -360,14 +381,12 @@ class HanamikojiCommands(app_commands.Group):
     @app_commands.command(
         name=localised("names.leaderboard"), description=localised("slash.leaderboard")
     )
-    @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         await stats_commands.show_leaderboard(interaction)
 
     @app_commands.command(name=localised("names.history"), description=localised("slash.history"))
     @app_commands.rename(member=localised("names.member"))
     @app_commands.describe(member=localised("slash.history_member"))
-    @app_commands.guild_only()
     async def history(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:

@@ -25,6 +25,8 @@ class DiscordSettings:
     gateway_url: str = DISCORD_GATEWAY_URL
     dev_guild_id: int | None = None
     """Sync commands to this guild too, where they appear at once (global sync is slower)."""
+    requests_per_second: int = 45
+    """The bot's own pace for REST requests, under Discord's global limit of 50 per second."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +36,9 @@ class MatchDefaults:
     turn_timer_seconds: int = 24 * 3600
     reminder_before_seconds: int = 3600
     expiry_policy: str = "ai"
-    challenge_expiry_seconds: int = 15 * 60
+    challenge_expiry_seconds: int = 14 * 60
+    """Under the 15 minutes an interaction token lasts, so the expired challenge is closed
+    through its own interaction, which needs no channel permission."""
     max_active_matches: int = 5
     thread_per_match: bool = True
     three_rounds: bool = False
@@ -86,6 +90,9 @@ def load_config(path: Path | None, environ: dict[str, str] | None = None) -> Bot
             "portal, Bot tab)"
         )
     dev_guild = _typed(discord, "discord", "dev_guild_id", int, None)
+    pace = _typed(discord, "discord", "requests_per_second", int, 45)
+    if not 1 <= pace <= 50:
+        raise ConfigError(f"discord.requests_per_second must be 1–50 (Discord's limit), got {pace}")
     defaults = MatchDefaults()
     m = _section(data, "matches")
     matches = MatchDefaults(
@@ -127,6 +134,7 @@ def load_config(path: Path | None, environ: dict[str, str] | None = None) -> Bot
             api_base=_typed(discord, "discord", "api_base", str, DISCORD_API_BASE).rstrip("/"),
             gateway_url=_typed(discord, "discord", "gateway_url", str, DISCORD_GATEWAY_URL),
             dev_guild_id=dev_guild,
+            requests_per_second=pace,
         ),
         database_path=_typed(
             _section(data, "database"), "database", "path", str, "hanamikoji.sqlite3"

@@ -12,23 +12,32 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
 from bot import challenge_message
 from bot.board_text import board_text, offer_text, outcome_line, round_summary
+from bot.channel_permissions import (
+    FOR_A_THREAD,
+    bot_permissions_in,
+    can_send,
+    fit_message,
+    missing,
+    permission_list,
+)
 from bot.choice_buttons import choice_buttons
 from bot.custom_ids import Verb, game_id
+from bot.discord_retry import THREAD_ARCHIVED, Retrier
 from bot.discord_ui import message_kwargs
 from bot.i18n import text
-from bot.names import action_name, letters
 from bot.pictures import render_board_async
+from bot.presence import Presence
 from bot.ui_spec import ButtonSpec, PageSpec, Style
-from engine import Competition, CompetitionChoice, Gift, GiftChoice, PublicView
-from engine.cards import cards_text
-from engine.notation import HiddenAction
+from engine import Gift, PublicView
 from engine.service.events import (
+    ChallengeCancelled,
+    ChallengeDeclined,
     ChallengeExpired,
     ChoiceNeeded,
     DecisionApplied,
@@ -46,19 +55,25 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""A week, Discord's longest: longer than any turn timer, so a thread archives only when a
+match has been quiet for days; the bot unarchives it when the match goes on."""
 
 
 async def board_page(
-    lang: str, match_id: int, table: PublicView, names: tuple[str, str]
+    lang: str, match_id: int, table: PublicView, names: tuple[str, str], *, ai_seat: int | None
 ) -> PageSpec:
-    """The board message: the picture, the text board (the accessible fallback), and a Hand
-    button while the match runs."""
+    """The board message: the picture, the text board (the accessible fallback), a Hand
+    button while the match runs, and while an offer waits for a person, its Take buttons
+    (only the chooser may press them)."""
     rows: tuple[tuple[ButtonSpec, ...], ...] = ()
     if table.outcome is None:
         hand = ButtonSpec(
             f"{text(lang, 'board.hand_button')} 🂠", game_id(match_id, 0, Verb.HAND), Style.PRIMARY
         )
         rows = ((hand,),)
+        if table.pending is not None and table.current_player != ai_seat:
+            rows = (choice_buttons(lang, match_id, table.version, table.pending), (hand,))
     return PageSpec(
         title=text(lang, "board.title", first=names[0], second=names[1]),
         text=board_text(lang, table, names),
@@ -71,13 +86,16 @@ def _mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
+def _ai_seat(info: MatchInfo) -> int | None:
+    return info.players.index(AI_USER_ID) if AI_USER_ID in info.players else None
+
+
 class MatchChannels:
     """What the bot tracks of one match while it shows its events."""
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[Event] = asyncio.Queue()
         self.worker: asyncio.Task[None] | None = None
-        self.offer_message: discord.Message | None = None
         self.board_dirty = False
         self.board_task: asyncio.Task[None] | None = None
 
@@ -88,6 +106,12 @@ class Table:
     def __init__(self, bot: HanamikojiBot) -> None:
         self.bot = bot
         self._matches: dict[int, MatchChannels] = {}
+        self.retrier = Retrier()
+        self.presence = Presence()
+        # The interaction of each open challenge: its own webhook edits the challenge when it
+        # expires, with no channel permission needed. Lost on restart (then the channel
+        # endpoint does it).
+        self._challenges: dict[int, discord.Interaction[Any]] = {}
         self._side_tasks: set[asyncio.Task[None]] = set()
         self._handlers: dict[type[Any], Callable[[Any], Awaitable[None]]] = {
             MatchStarted: self._on_started,
@@ -99,10 +123,18 @@ class Table:
             ChallengeExpired: self._on_challenge_expired,
         }
 
+    def remember_challenge(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
+        self._challenges[match_id] = interaction
+
+    def forget_challenge(self, match_id: int) -> None:
+        self._challenges.pop(match_id, None)
+
     # -- event intake ----------------------------------------------------------------------
 
     async def on_event(self, event: Event) -> None:
         """The service's subscriber: queue the event on its match and return at once."""
+        if isinstance(event, ChallengeDeclined | ChallengeCancelled):
+            self.forget_challenge(event.match_id)
         if type(event) not in self._handlers:
             return
         match = self._matches.setdefault(event.match_id, MatchChannels())
@@ -162,7 +194,7 @@ class Table:
         but never while its board is being edited (a second editor could race it)."""
         working = [t for t in (match.worker, match.board_task) if t is not None and not t.done()]
         idle = (not working or working == [asyncio.current_task()]) and match.queue.empty()
-        shown = match.offer_message is None and not match.board_dirty
+        shown = not match.board_dirty
         if idle and shown and self._matches.get(match_id) is match:
             del self._matches[match_id]
 
@@ -197,11 +229,22 @@ class Table:
     async def post(
         self, info: MatchInfo, content: str, mention: int | None = None, **kwargs: Any
     ) -> discord.Message | None:
+        """Send a message to the match's place, retried while Discord says later, reduced to
+        what the bot's permissions there allow; None where the bot may not post."""
         place = await self.place(info)
         if place is None:
             return None
+        if not can_send(place):
+            log.warning("match %s: no permission to post in %s", info.match_id, place)
+            return None
         allowed = discord.AllowedMentions(users=[discord.Object(mention)] if mention else False)
-        return await place.send(content, allowed_mentions=allowed, **kwargs)
+        message: discord.Message = await self.retrier.until_accepted(
+            f"match {info.match_id}: a message",
+            lambda: place.send(
+                allowed_mentions=allowed, **fit_message(place, {"content": content, **kwargs})
+            ),
+        )
+        return message
 
     # -- the board -----------------------------------------------------------------------------
 
@@ -215,25 +258,66 @@ class Table:
             return
         table = await self.bot.service.public_view(match_id)
         lang = await self.bot.public_language(info.guild_id)
-        page = await board_page(lang, match_id, table, await self.names(info))
+        page = await board_page(
+            lang, match_id, table, await self.names(info), ai_seat=_ai_seat(info)
+        )
         message = place.get_partial_message(info.board_message_id)  # type: ignore[attr-defined]
-        await message.edit(**message_kwargs(page, editing=True))
+        await self.edit_message(
+            place, message, lambda: fit_message(place, message_kwargs(page, editing=True))
+        )
+
+    async def edit_message(
+        self,
+        place: discord.abc.Messageable,
+        message: discord.PartialMessage,
+        make_kwargs: Callable[[], dict[str, Any]],
+    ) -> None:
+        """Edit one of the bot's messages in place. Discord refuses edits in an archived
+        thread (50083), so the thread is unarchived first; transient refusals are retried."""
+
+        async def edit() -> None:
+            if isinstance(place, discord.Thread) and place.archived:
+                await place.edit(archived=False)
+            try:
+                await message.edit(**make_kwargs())
+            except discord.HTTPException as error:
+                if error.code != THREAD_ARCHIVED or not isinstance(place, discord.Thread):
+                    raise
+                # Our cache had not heard of the archiving yet.
+                await place.edit(archived=False)
+                await message.edit(**make_kwargs())
+
+        await self.retrier.until_accepted(f"message {message.id}: an edit", edit)
 
     async def post_board(self, info: MatchInfo) -> discord.Message | None:
         """Post a fresh board at the bottom of the match's place and remember it."""
         place = await self.place(info)
         if place is None:
             return None
+        if not can_send(place):
+            log.warning("match %s: no permission to post the board in %s", info.match_id, place)
+            return None
         table = await self.bot.service.public_view(info.match_id)
         lang = await self.bot.public_language(info.guild_id)
-        page = await board_page(lang, info.match_id, table, await self.names(info))
-        message = await place.send(**message_kwargs(page))
+        page = await board_page(
+            lang, info.match_id, table, await self.names(info), ai_seat=_ai_seat(info)
+        )
+        message: discord.Message = await self.retrier.until_accepted(
+            f"match {info.match_id}: the board",
+            lambda: place.send(**fit_message(place, message_kwargs(page))),
+        )
         await self.bot.service.set_location(info.match_id, board_message_id=message.id)
+        permissions = bot_permissions_in(place)
+        if permissions is not None and not permissions.attach_files:
+            await self.post(info, text(lang, "table.text_only_board"))
         return message
 
     # -- handlers ---------------------------------------------------------------------------------
 
     async def _on_started(self, event: MatchStarted) -> None:
+        self.forget_challenge(event.match_id)
+        for user_id in event.players:  # who challenged and who accepted are at the table
+            self.presence.seen(event.match_id, user_id)
         info = await self.bot.service.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
@@ -259,14 +343,29 @@ class Table:
         channel = await self._channel(info.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return None
-        try:
-            thread = await channel.create_thread(
-                name=text(lang, "table.thread_name", first=names[0], second=names[1])[:100],
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=1440,
+        lacking = missing(channel.permissions_for(channel.guild.me), FOR_A_THREAD)
+        if lacking:
+            reason = text(
+                lang, "table.no_thread_permission", permissions=permission_list(lang, lacking)
             )
-        except discord.Forbidden:
-            await channel.send(text(lang, "table.no_thread"))
+            await self.post(info, text(lang, "table.no_thread", reason=reason))
+            return None
+        name = text(lang, "table.thread_name", first=names[0], second=names[1])[:100]
+        try:
+            thread = await self.retrier.until_accepted(
+                f"match {info.match_id}: the thread",
+                lambda: channel.create_thread(
+                    name=name,
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                ),
+            )
+        except discord.HTTPException as error:
+            # Any refusal (403, the server's active-thread limit 160006, …): the match is
+            # played in the channel rather than not shown at all.
+            log.warning("match %s: no thread (%s); playing in the channel", info.match_id, error)
+            reason = text(lang, "table.no_thread_refused", error=error.text or error.status)
+            await self.post(info, text(lang, "table.no_thread", reason=reason))
             return None
         for user_id in info.players:
             if user_id != AI_USER_ID:
@@ -276,103 +375,51 @@ class Table:
         return thread
 
     async def _on_decision(self, event: DecisionApplied) -> None:
+        """The board (edited beside this) shows the move; a new message only where someone
+        must be told: the timer played for an absent player, or the next player is away."""
         info = await self.bot.service.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
-        match = self._matches.setdefault(event.match_id, MatchChannels())
-        move = event.move
-        timed_out = text(lang, "table.timed_out", name=names[event.player])
-        if isinstance(move.action, HiddenAction):
-            line = text(
-                lang,
-                "table.used",
-                name=names[event.player],
-                action=action_name(lang, move.action.action),
-            )
-        elif move.choice is None:
-            # An offer: ChoiceNeeded shows it with its buttons; say first if the timer made it.
-            if event.automatic:
-                await self.post(info, timed_out)
-            return
-        else:
-            line = await self._choice_line(lang, match, names, event)
-        if event.automatic:
-            line = f"{line}\n{timed_out}"
+        lines = [text(lang, "table.timed_out", name=names[event.player])] if event.automatic else []
         table = await self.bot.service.public_view(event.match_id)
         nxt = table.current_player
-        mention = None
+        # After a round ends its summary names who starts the next one; an open offer is
+        # announced by ChoiceNeeded.
         round_ended = not table.moves and bool(table.rounds)
-        # After a round ends the summary names who starts the next one, so no mention here.
-        waiting_for_human = nxt is not None and info.players[nxt] != AI_USER_ID
-        if not round_ended and waiting_for_human and table.pending is None:
-            assert nxt is not None
-            mention = info.players[nxt]
-            line += "\n" + text(lang, "table.your_turn", mention=_mention(mention))
-        await self.post(info, line, mention=mention)
-        if mention is not None:
-            self._notify(info, mention)
-
-    async def _choice_line(
-        self, lang: str, match: MatchChannels, names: tuple[str, str], event: DecisionApplied
-    ) -> str:
-        move = event.move
-        chooser, offerer = names[event.player], names[1 - event.player]
-        if match.offer_message is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await match.offer_message.edit(view=None)  # stale buttons are refused anyway
-            match.offer_message = None
-        choice = move.choice
-        if isinstance(move.action, Gift) and isinstance(choice, GiftChoice):
-            kept = list(move.action.cards)
-            kept.remove(choice.card)
-            took = cards_text((choice.card,))
-            return text(
-                lang,
-                "table.took_gift",
-                chooser=chooser,
-                card=took,
-                offerer=offerer,
-                rest=letters(kept),
-            )
-        assert isinstance(move.action, Competition) and isinstance(choice, CompetitionChoice)
-        first, second = move.action.pairs
-        kept_pair = second if choice.pair == first else first
-        return text(
-            lang,
-            "table.took_competition",
-            chooser=chooser,
-            pair=cards_text(choice.pair),
-            offerer=offerer,
-            rest=cards_text(kept_pair),
-        )
+        next_user = info.players[nxt] if nxt is not None else AI_USER_ID
+        mention = None
+        if not round_ended and next_user != AI_USER_ID and table.pending is None:
+            self._notify(info, next_user)
+            if self.presence.is_away(event.match_id, next_user):
+                mention = next_user
+                lines.append(text(lang, "table.your_turn", mention=_mention(next_user)))
+        if lines:
+            await self.post(info, "\n".join(lines), mention=mention)
 
     async def _on_choice_needed(self, event: ChoiceNeeded) -> None:
+        """The offer and its Take buttons are on the board; the chooser is mentioned only
+        when away."""
+        if event.user_id == AI_USER_ID:
+            return
+        self._notify(await self.bot.service.match_info(event.match_id), event.user_id)
+        if not self.presence.is_away(event.match_id, event.user_id):
+            return
         info = await self.bot.service.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
-        match = self._matches.setdefault(event.match_id, MatchChannels())
-        offerer, chooser = names[1 - event.player], names[event.player]
         is_gift = isinstance(event.offer, Gift)
         offered = text(
             lang,
             "table.offers_gift" if is_gift else "table.offers_competition",
-            name=offerer,
+            name=names[1 - event.player],
             offer=offer_text(event.offer),
         )
-        if event.user_id == AI_USER_ID:
-            await self.post(info, f"{offered}\n{text(lang, 'table.choosing', name=chooser)}")
-            return
-        buttons = choice_buttons(lang, event.match_id, event.version, event.offer)
         ask = text(
             lang,
             "table.take_card" if is_gift else "table.take_pair",
             mention=_mention(event.user_id),
         )
-        view = message_kwargs(PageSpec(text="", rows=(buttons,))).get("view")
-        match.offer_message = await self.post(
-            info, f"{offered}\n{ask}", mention=event.user_id, view=view
-        )
-        self._notify(info, event.user_id)
+        await self.post(info, f"{offered}\n{ask}", mention=event.user_id)
 
     async def _on_round_scored(self, event: RoundScored) -> None:
         info = await self.bot.service.match_info(event.match_id)
@@ -390,11 +437,12 @@ class Table:
         )
         embed.description = f"{summary}\n\n{nxt}"
         if starter != AI_USER_ID and table.current_player == table.starting_player:
-            mention = text(lang, "table.your_turn", mention=_mention(starter))
-            await self.post(info, mention, mention=starter, embed=embed)
             self._notify(info, starter)
-        else:
-            await self.post(info, "", embed=embed)
+            if self.presence.is_away(event.match_id, starter):
+                mention = text(lang, "table.your_turn", mention=_mention(starter))
+                await self.post(info, mention, mention=starter, embed=embed)
+                return
+        await self.post(info, "", embed=embed)
 
     async def _on_reminder(self, event: Reminder) -> None:
         info = await self.bot.service.match_info(event.match_id)
@@ -414,10 +462,6 @@ class Table:
         match = self._matches.get(event.match_id)
         if match is not None:
             match.board_dirty = False
-            if match.offer_message is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await match.offer_message.edit(view=None)
-                match.offer_message = None
         await self.refresh_board(event.match_id)
         rematch = ButtonSpec(
             text(lang, "outcome.rematch_button"),
@@ -434,15 +478,31 @@ class Table:
         await self.post(info, "\n".join(lines), view=message_kwargs(page).get("view"))
 
     async def _on_challenge_expired(self, event: ChallengeExpired) -> None:
-        """Nobody clicked, so the bot edits the challenge itself (answers edit it on click)."""
+        """Nobody clicked, so the bot closes the challenge itself (answers edit it on click):
+        through the challenge's own interaction, which needs no channel permission, or after
+        a restart, when that is gone, through the channel."""
         info = await self.bot.service.match_info(event.match_id)
+        lang = await self.bot.public_language(info.guild_id)
+        names = await self.names(info)
+        closed = challenge_message.closed(
+            lang, names, text(lang, "challenge.expired", name=names[1])
+        )
+        interaction = self._challenges.pop(event.match_id, None)
+        if interaction is not None:
+            try:
+                await self.retrier.until_accepted(
+                    f"challenge {event.match_id}: closing it",
+                    lambda: interaction.edit_original_response(
+                        content=None, embed=closed, view=None
+                    ),
+                )
+                return
+            except discord.HTTPException as error:
+                log.info("challenge %s: its interaction expired (%s)", event.match_id, error)
         channel = await self._channel(info.channel_id)
         if info.board_message_id is None or channel is None:
             return
-        lang = await self.bot.public_language(info.guild_id)
-        names = await self.names(info)
-        what = text(lang, "challenge.expired", name=names[1])
         message = channel.get_partial_message(info.board_message_id)  # type: ignore[attr-defined]
-        await message.edit(
-            content=None, embed=challenge_message.closed(lang, names, what), view=None
+        await self.edit_message(
+            channel, message, lambda: {"content": None, "embed": closed, "view": None}
         )

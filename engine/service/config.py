@@ -17,7 +17,7 @@ class ServiceConfig:
     max_turn_seconds: float = 7 * 24 * 3600
     reminder_before_seconds: float = 3600
     """The reminder goes out this long before the deadline (at most half the turn timer)."""
-    challenge_seconds: float = 15 * 60
+    challenge_seconds: float = 14 * 60
     """How long a challenge waits for an answer before it expires."""
     expiry_policy: ExpiryPolicy = ExpiryPolicy.AI
     expiry_ai_level: str = "normal"

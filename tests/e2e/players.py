@@ -60,12 +60,15 @@ def offer_message(user: EmulatedUser, thread_id: int, lang: str = "en") -> Messa
 
 async def play_decision(
     emulator: DiscordEmulator,
-    service: MatchService,
+    bot,
     match: Match,
     rng: random.Random,
     lang: str = "en",
 ) -> None:
-    """Whoever must decide does so through the UI, choosing at random like a new player."""
+    """Whoever must decide does so through the UI, choosing at random like a new player,
+    then waits until the bot has shown the move (the board edit may wait on Discord's
+    rate limits)."""
+    service = bot.service
     table = await service.public_view(match.match_id)
     info = await service.match_info(match.match_id)
     seat = table.current_player
@@ -76,7 +79,7 @@ async def play_decision(
         take_label = labels(lang)["take"]
         take = rng.choice([b.label for b in offer.buttons() if b.label.startswith(take_label)])
         await answered(await user.click(offer, take))
-        await emulator.idle()
+        await settle(emulator, bot)
         return
     said = labels(lang)
     panel = await answered(
@@ -92,7 +95,7 @@ async def play_decision(
     confirms = [b.label for b in panel.buttons() if b.label != said["back"]]
     panel = await answered(await user.click(panel, rng.choice(confirms)))
     assert panel.content.startswith("✅"), panel.content
-    await emulator.idle()
+    await settle(emulator, bot)
 
 
 async def private_texts(service: MatchService, match_id: int) -> dict[int, set[str]]:

@@ -35,7 +35,7 @@ async def test_a_whole_match_in_spanish_shows_no_english(emulator, start_bot):
     for _ in range(200):
         if (await bot.service.match_info(match.match_id)).status is not MatchStatus.ACTIVE:
             break
-        await play_decision(emulator, bot.service, match, rng, "es")
+        await play_decision(emulator, bot, match, rng, "es")
         await settle(emulator, bot)
     assert (await bot.service.match_info(match.match_id)).status is MatchStatus.FINISHED
     ana = match.players[0]

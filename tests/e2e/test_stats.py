@@ -103,7 +103,7 @@ async def test_history_exports_a_finished_match_that_replays_to_the_same_result(
     match = await challenge_and_accept(emulator, bot)
     rng = random.Random(4)
     for _ in range(6):
-        await play_decision(emulator, bot.service, match, rng)
+        await play_decision(emulator, bot, match, rng)
     await _resign(emulator, bot, match, ben)
     playing = await challenge_and_accept(emulator, bot)
 

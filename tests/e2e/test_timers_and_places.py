@@ -1,8 +1,8 @@
-"""Turn timers as players see them, and where a match is shown when threads are refused."""
+"""Turn timers as players see them."""
 
 from engine.service.clock import ManualClock
 from engine.store.rows import MatchStatus
-from tests.e2e.players import board_message, challenge_and_accept, settle, whose_turn
+from tests.e2e.players import challenge_and_accept, settle, whose_turn
 
 
 async def test_a_reminder_then_the_ai_plays_for_an_absent_player(emulator, start_bot):
@@ -37,16 +37,3 @@ async def test_forfeit_on_time_is_announced(emulator, start_bot):
     assert any(
         f"{absent.name} ran out of time" in m.text() for m in other.messages(match.thread_id)
     )
-
-
-async def test_without_thread_permission_the_match_is_played_in_the_channel(emulator, bot):
-    emulator.faults.server_error("/channels/{channel_id}/threads", method="POST", status=403)
-    ana, ben = emulator.user("ana"), emulator.user("ben")
-    challenge = await ana.slash("hanamikoji challenge", opponent=ben)
-    await challenge.first_response()
-    await (await ben.click(challenge.message, "Accept")).first_response()
-    await settle(emulator, bot)
-    texts = [m.text() for m in ana.messages()]
-    assert any("missing permission: **Create Public Threads**" in t for t in texts)
-    assert board_message(ana, emulator.channel.id) is not None
-    assert ana.threads() == []

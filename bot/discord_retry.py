@@ -1,0 +1,70 @@
+"""Public messages outlast a Discord that says "later".
+
+discord.py waits out a 429 and retries a request up to five times, then raises. When
+Discord rate-limits a route for minutes, or answers 5xx for a while, a public message
+(a move line, the board, an offer) must still appear once Discord takes requests again,
+in its order. Each such request is retried here with a growing pause until Discord
+accepts or refuses it for good.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import aiohttp
+import discord
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+THREAD_ARCHIVED = 50083
+"""Discord's JSON error code for an edit in an archived thread."""
+FIRST_PAUSE = 2.0
+LONGEST_PAUSE = 60.0
+GIVE_UP_AFTER = 30 * 60.0
+"""A request still refused after this long is dropped (and logged): the next event of the
+match shows the state anyway."""
+
+
+def is_transient(error: BaseException) -> bool:
+    """Discord will probably take this request later: rate limited, or its side failed."""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, aiohttp.ClientError | asyncio.TimeoutError | ConnectionError)
+
+
+class Retrier:
+    """Runs Discord requests again while they fail transiently; stops retrying on close."""
+
+    def __init__(self) -> None:
+        self._closing = asyncio.Event()
+
+    def close(self) -> None:
+        """Shutting down: a request that fails now fails for good."""
+        self._closing.set()
+
+    async def until_accepted(self, what: str, request: Callable[[], Awaitable[T]]) -> T:
+        """The result of `request()`, calling it again after transient failures.
+
+        `request` must build its message afresh each call (discord.py closes files it sent).
+        """
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + GIVE_UP_AFTER
+        pause = FIRST_PAUSE
+        while True:
+            try:
+                return await request()
+            except Exception as error:
+                if not is_transient(error) or self._closing.is_set() or loop.time() > give_up:
+                    raise
+                log.warning(
+                    "%s: Discord said later (%s); trying again in %.0f s", what, error, pause
+                )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), timeout=pause)
+            pause = min(pause * 2, LONGEST_PAUSE)

@@ -1,0 +1,96 @@
+"""The bot's own pace under Discord's global limit, and its retries of public messages."""
+
+import asyncio
+
+import aiohttp
+import discord
+import pytest
+
+from bot.discord_retry import Retrier, is_transient
+from bot.request_pacing import RequestPacer
+
+
+async def test_no_second_holds_more_requests_than_the_pace():
+    pacer = RequestPacer(per_second=20)
+    loop = asyncio.get_running_loop()
+    starts: list[float] = []
+
+    async def request() -> None:
+        await pacer.wait_turn()
+        starts.append(loop.time())
+
+    await asyncio.gather(*(request() for _ in range(50)))
+    assert len(starts) == 50
+    busiest = max(sum(1 for t in starts if s <= t < s + 1.0) for s in starts)
+    assert busiest <= 20
+    # 20 at once, 20 when the first second is over, the last 10 a second later.
+    assert starts[-1] - starts[0] >= 2.0 - 0.01
+    assert pacer.waited == 2
+
+
+def test_a_pace_over_discords_limit_is_refused():
+    with pytest.raises(ValueError, match="1–50: 51"):
+        RequestPacer(per_second=51)
+
+
+class _Response:
+    """Just what discord.HTTPException reads of an aiohttp response."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "test"
+
+
+def _http_error(status: int, code: int = 0) -> discord.HTTPException:
+    return discord.HTTPException(_Response(status), {"message": "refused", "code": code})  # type: ignore[arg-type]
+
+
+def test_rate_limits_and_discord_failures_are_worth_retrying_refusals_are_not():
+    assert is_transient(_http_error(429))
+    assert is_transient(_http_error(502))
+    assert is_transient(aiohttp.ServerDisconnectedError())
+    assert not is_transient(_http_error(403, 50013))
+    assert not is_transient(_http_error(400, 50035))
+
+
+async def test_a_message_refused_for_a_while_goes_through_once_discord_takes_it(monkeypatch):
+    monkeypatch.setattr("bot.discord_retry.FIRST_PAUSE", 0.01)
+    attempts: list[int] = []
+
+    async def send() -> str:
+        attempts.append(1)
+        if len(attempts) < 4:
+            raise _http_error(429)
+        return "sent"
+
+    assert await Retrier().until_accepted("a line", send) == "sent"
+    assert len(attempts) == 4
+
+
+async def test_a_refusal_for_good_is_not_retried():
+    attempts: list[int] = []
+
+    async def send() -> None:
+        attempts.append(1)
+        raise _http_error(403, 50013)
+
+    with pytest.raises(discord.HTTPException):
+        await Retrier().until_accepted("a line", send)
+    assert len(attempts) == 1
+
+
+async def test_closing_stops_the_retries(monkeypatch):
+    monkeypatch.setattr("bot.discord_retry.FIRST_PAUSE", 30.0)
+    retrier = Retrier()
+    attempts: list[int] = []
+
+    async def send() -> None:
+        attempts.append(1)
+        raise _http_error(429)
+
+    task = asyncio.create_task(retrier.until_accepted("a line", send))
+    await asyncio.sleep(0.05)
+    retrier.close()
+    with pytest.raises(discord.HTTPException):
+        await asyncio.wait_for(task, timeout=2)
+    assert len(attempts) == 2, "one more try when closing, then it gives up"

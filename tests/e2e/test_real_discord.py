@@ -1,0 +1,176 @@
+"""The bot against a Discord as strict as the real one: rate limits and long 429 storms,
+threads that archive, the active-thread limit, missing permissions, commands in DMs."""
+
+import asyncio
+
+import pytest
+
+from engine.store.rows import MatchStatus
+from tests.discord_emulator.errors import ImpossibleUserAction
+from tests.discord_emulator.permissions import INVITE_PERMISSIONS
+from tests.e2e.players import (
+    HAND,
+    Match,
+    answered,
+    board_message,
+    challenge_and_accept,
+    settle,
+    whose_turn,
+)
+
+THREAD_MESSAGES = "/channels/{channel_id}/messages"
+THREAD_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+
+
+async def play_a_secret(user, match) -> str:
+    """Hand → Secret → a card → Confirm, through the board's Hand button; the panel's answer."""
+    panel = await answered(await user.click(board_message(user, match.thread_id), HAND))
+    panel = await answered(await user.click(panel, "Secret (1)"))
+    panel = await answered(await user.select(panel, [panel.select().options[0].value]))
+    (confirm,) = [b.label for b in panel.buttons() if b.label.startswith("Confirm")]
+    done = await answered(await user.click(panel, confirm))
+    return done.text()
+
+
+async def test_a_long_429_storm_loses_no_move_and_applies_none_twice(emulator, bot):
+    match = await challenge_and_accept(emulator, bot)
+    version = (await bot.service.public_view(match.match_id)).version
+    before = board_message(match.players[0], match.thread_id).text()
+    # Every new message and every edit in the thread refused for 12 s, each 429 asking for
+    # a short wait: discord.py gives up after five tries, and the bot must try again later.
+    emulator.rate_limits.storm(THREAD_MESSAGES, method="POST", seconds=12, retry_after=0.5)
+    emulator.rate_limits.storm(THREAD_MESSAGE, method="PATCH", seconds=12, retry_after=0.5)
+    first, second = await whose_turn(bot, match)
+
+    # During the storm both players move; each learns at once that the move was taken.
+    assert "✅ Done" in await play_a_secret(first, match)
+    assert "✅ Done" in await play_a_secret(second, match)
+    await asyncio.sleep(1.0)
+    assert board_message(first, match.thread_id).text() == before, "Discord refused every edit"
+
+    await settle(emulator, bot)  # until the storm is over and the bot has caught up
+    assert (await bot.service.public_view(match.match_id)).version == version + 2
+    board = board_message(first, match.thread_id).text()
+    assert f"**{first.name}** used Secret." in board and f"**{second.name}** used Secret." in board
+    assert emulator.rate_limits.stats.sent_429s["user"] >= 10
+    assert emulator.rate_limits.stats.sent_429s["global"] == 0
+    emulator.assert_no_failures()
+
+
+async def test_moves_keep_coming_while_a_match_goes_on_in_a_quiet_thread(emulator, bot):
+    """Two players at the table: every move edits the board, nobody is pinged."""
+    match = await challenge_and_accept(emulator, bot)
+
+    def public_messages() -> int:
+        return len([m for m in match.players[0].messages(match.thread_id) if not m.ephemeral])
+
+    messages_before = public_messages()
+    first, second = await whose_turn(bot, match)
+    await play_a_secret(first, match)
+    await settle(emulator, bot)
+    await play_a_secret(second, match)
+    await settle(emulator, bot)
+    assert public_messages() == messages_before
+    assert (await bot.service.match_info(match.match_id)).status is MatchStatus.ACTIVE
+
+
+async def test_a_thread_that_archived_between_two_turns_goes_on(emulator, bot):
+    """A player away for more than a week plays from their DM panel: the board is in an
+    archived thread, which Discord refuses to edit until it is unarchived."""
+    ana = emulator.user("ana")
+    await answered(await ana.slash("hanamikoji notify", dm=True))
+    match = await challenge_and_accept(emulator, bot)
+    mover, _ = await whose_turn(bot, match)
+    if mover is not ana:
+        await play_a_secret(mover, match)
+        await settle(emulator, bot)
+    thread = emulator.world.channel(match.thread_id)
+    assert thread.auto_archive_duration == 10080, "a week, longer than any turn timer"
+
+    emulator.advance(7 * 24 * 3600 + 60)
+    await settle(emulator, bot)
+    assert thread.archived
+
+    dm_panel = [m for m in ana.dms() if m.buttons()][-1]
+    panel = await answered(await ana.click(dm_panel, "Secret (1)"))
+    panel = await answered(await ana.select(panel, [panel.select().options[0].value]))
+    confirm = next(b.label for b in panel.buttons() if b.label.startswith("Confirm"))
+    assert "✅ Done" in (await answered(await ana.click(panel, confirm))).text()
+    await settle(emulator, bot)
+
+    assert not thread.archived
+    assert "**ana** used Secret." in board_message(ana, match.thread_id).text()
+    emulator.assert_no_failures()
+
+
+async def start_a_challenge(emulator, bot):
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
+    if not any(b.label == "Accept" for b in challenge.buttons()):
+        return challenge
+    await answered(await ben.click(challenge, "Accept"))
+    await settle(emulator, bot)
+    return challenge
+
+
+@pytest.mark.parametrize("permission", INVITE_PERMISSIONS)
+async def test_a_server_missing_a_permission_gets_a_match_it_can_show_or_a_reason(
+    emulator, bot, permission
+):
+    await emulator.deny_bot(permission)
+    ana = emulator.user("ana")
+    challenge = await start_a_challenge(emulator, bot)
+    matches = await bot.service.open_matches_for(ana.id)
+    if permission in ("View Channels", "Send Messages"):
+        # The bot could not post the board here: it says why, and starts nothing.
+        assert challenge.ephemeral
+        assert f"I am missing **{permission}**" in challenge.text()
+        assert matches == []
+        refused = await answered(await ana.slash("hanamikoji ai"))
+        assert refused.ephemeral and f"**{permission}**" in refused.text()
+        assert await bot.service.open_matches_for(ana.id) == []
+        emulator.assert_no_failures()
+        return
+    (info,) = matches
+    place = info.thread_id or emulator.channel.id
+    board = board_message(ana, place)
+    if permission in ("Create Public Threads", "Send Messages in Threads"):
+        assert info.thread_id is None and ana.threads() == []
+        texts = [m.text() for m in ana.messages(emulator.channel.id)]
+        assert any(f"missing permission: **{permission}**" in t for t in texts)
+    if permission == "Attach Files":
+        assert board.attachments == () and not any(e.get("image") for e in board.embeds)
+        assert any("the board is shown as text" in m.text() for m in ana.messages(place))
+    if permission == "Embed Links":
+        assert board.embeds == () and "Hanamikoji · ana vs ben" in board.content
+    # Whatever is missing, the match is played to its next move.
+    match = Match(info.match_id, place, (ana, emulator.user("ben")))
+    mover, _ = await whose_turn(bot, match)
+    assert "✅ Done" in await play_a_secret(mover, match)
+    await settle(emulator, bot)
+    assert f"**{mover.name}** used Secret." in board_message(ana, place).text()
+    emulator.assert_no_failures()
+
+
+async def test_thread_creation_refused_with_400_plays_the_match_in_the_channel(emulator, bot):
+    emulator.world.max_active_threads = 0  # the server is at Discord's active-thread limit
+    ana = emulator.user("ana")
+    await start_a_challenge(emulator, bot)
+    (info,) = await bot.service.open_matches_for(ana.id)
+    assert info.thread_id is None
+    texts = [m.text() for m in ana.messages(emulator.channel.id)]
+    assert any("I could not open a thread for this match (Discord refused" in t for t in texts)
+    assert board_message(ana, emulator.channel.id) is not None
+    # The bot cannot know the limit before asking: one refusal, then the channel.
+    assert [f.code for f in emulator.take_failures()] == [160006]
+
+
+async def test_commands_are_not_offered_in_dms(emulator, bot):
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    (group,) = [c for c in emulator.commands.listed(emulator.guild_id) if c["name"] == "hanamikoji"]
+    assert group["contexts"] == [0] and group["dm_permission"] is False
+    with pytest.raises(ImpossibleUserAction):
+        await ana.slash("hanamikoji challenge", opponent=ben, channel=ana.dm)
+    with pytest.raises(ImpossibleUserAction):
+        await ana.slash("hanamikoji ai", channel=ana.dm)
+    assert await bot.service.open_matches_for(ana.id) == []
