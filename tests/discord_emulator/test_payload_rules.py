@@ -76,7 +76,8 @@ def in_row(component: dict[str, Any]) -> dict[str, Any]:
 
 
 def first_component(errors: dict[str, Any]) -> dict[str, Any]:
-    return errors["components"]["0"]["components"]["0"]
+    found: dict[str, Any] = errors["components"]["0"]["components"]["0"]
+    return found
 
 
 def select(**fields: Any) -> dict[str, Any]:
