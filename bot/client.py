@@ -23,7 +23,7 @@ from bot.dm_panels import Notifier
 from bot.i18n import DEFAULT_LANGUAGE, language_of
 from bot.player_names import PlayerNames
 from bot.rematch import Rematches
-from bot.request_pacing import RequestPacer, pace_requests
+from bot.request_pacing import RequestPacer, pacing_trace
 from bot.stats_commands import STATS_BUTTONS, rating_change_line
 from bot.table import Table
 from bot.translator import CatalogueTranslator
@@ -81,10 +81,14 @@ class HanamikojiBot(discord.Client):
         intents.message_content = False
         intents.members = False
         intents.presences = False
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        pacer = RequestPacer(config.discord.requests_per_second)
+        super().__init__(
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=pacing_trace(pacer),
+        )
+        self.pacer = pacer
         self.config = config
-        self.pacer = RequestPacer(config.discord.requests_per_second)
-        pace_requests(self, self.pacer)
         self.service = service or build_service(config)
         self.tree = app_commands.CommandTree(self)
         self.player_names = PlayerNames(self)

@@ -3,23 +3,23 @@
 Discord allows a bot 50 requests per second across all its routes (interaction callbacks
 and interaction webhooks exempt) and answers more with a global 429 that stops every
 request of the bot. discord.py honours per-route buckets before they run dry, but learns
-the global limit only from that 429, so the bot paces its own bot-token requests here.
-discord.py sends interaction callbacks and followups through its webhook adapter, not
-through ``HTTPClient.request``, so a player's answers never queue behind board edits.
+the global limit only from that 429, so the bot paces its own requests here.
+
+The pace is kept where a request really leaves, in aiohttp's request-start hook (the
+``http_trace`` discord.py passes to its session): requests that waited on a route's bucket
+are released together when it refills, so pacing before discord.py's own wait would let
+such a burst through. Interaction callbacks and webhooks share the session but are exempt,
+so a player's answers never queue behind board edits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+import types
 
-import discord
-from discord.http import Route
-
-log = logging.getLogger(__name__)
+import aiohttp
+import yarl
 
 DISCORD_GLOBAL_LIMIT = 50
 """Requests per second per bot token (Discord's "Global Rate Limit")."""
@@ -54,17 +54,27 @@ class RequestPacer:
             self._starts.append(loop.time())
 
 
-Request = Callable[..., Awaitable[Any]]
+_EXEMPT = ("/interactions/", "/webhooks/")
+"""Interaction endpoints, which Discord does not count against the global limit."""
 
 
-def pace_requests(client: discord.Client, pacer: RequestPacer) -> None:
-    """Make every bot-token REST request of `client` wait its turn on `pacer`."""
-    unpaced: Request = client.http.request
+def counts_against_global_limit(url: yarl.URL) -> bool:
+    path = url.path
+    return "/api/" in path and not any(part in path for part in _EXEMPT)
 
-    async def paced(route: Route, **kwargs: Any) -> Any:
-        await pacer.wait_turn()
-        return await unpaced(route, **kwargs)
 
-    # discord.py has no hook for this; wrapping the one method every REST call goes
-    # through keeps the rest of its rate limiting (per-route buckets) untouched.
-    client.http.request = paced  # type: ignore[method-assign]
+def pacing_trace(pacer: RequestPacer) -> aiohttp.TraceConfig:
+    """An aiohttp trace that makes each counted REST request wait its turn on `pacer`
+    just before it is sent (pass it to ``discord.Client(http_trace=...)``)."""
+
+    async def on_request_start(
+        session: aiohttp.ClientSession,
+        context: types.SimpleNamespace,
+        params: aiohttp.TraceRequestStartParams,
+    ) -> None:
+        if counts_against_global_limit(params.url):
+            await pacer.wait_turn()
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_start.append(on_request_start)
+    return trace

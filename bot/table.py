@@ -307,6 +307,12 @@ class Table:
             lambda: place.send(**fit_message(place, message_kwargs(page))),
         )
         await self.bot.service.set_location(info.match_id, board_message_id=message.id)
+        if (await self.bot.service.public_view(info.match_id)).version != table.version:
+            # A move (the AI's first, say) came while the board was on its way, and its
+            # edit found no board to edit: show it now.
+            self._mark_board(
+                info.match_id, self._matches.setdefault(info.match_id, MatchChannels())
+            )
         permissions = bot_permissions_in(place)
         if permissions is not None and not permissions.attach_files:
             await self.post(info, text(lang, "table.text_only_board"))

@@ -5,9 +5,10 @@ import asyncio
 import aiohttp
 import discord
 import pytest
+import yarl
 
 from bot.discord_retry import Retrier, is_transient
-from bot.request_pacing import RequestPacer
+from bot.request_pacing import RequestPacer, counts_against_global_limit
 
 
 async def test_no_second_holds_more_requests_than_the_pace():
@@ -31,6 +32,14 @@ async def test_no_second_holds_more_requests_than_the_pace():
 def test_a_pace_over_discords_limit_is_refused():
     with pytest.raises(ValueError, match="1–50: 51"):
         RequestPacer(per_second=51)
+
+
+def test_interaction_answers_do_not_count_against_the_global_limit():
+    api = "https://discord.com/api/v10"
+    assert counts_against_global_limit(yarl.URL(f"{api}/channels/1/messages"))
+    assert not counts_against_global_limit(yarl.URL(f"{api}/interactions/1/tok/callback"))
+    assert not counts_against_global_limit(yarl.URL(f"{api}/webhooks/1/tok/messages/@original"))
+    assert not counts_against_global_limit(yarl.URL("wss://gateway.discord.gg/?v=10"))
 
 
 class _Response:

@@ -41,6 +41,12 @@ def e2e_config(running: DiscordEmulator, database: Path, **matches: object) -> B
 StartBot = Callable[..., Awaitable[HanamikojiBot]]
 
 
+@pytest.fixture(autouse=True)
+def global_429s_fail(emulator: DiscordEmulator) -> None:  # noqa: F811
+    """The bot paces itself under Discord's global limit: a global 429 fails the test."""
+    emulator.rate_limits.settings.global_429_is_failure = True
+
+
 @pytest.fixture
 async def start_bot(emulator: DiscordEmulator, tmp_path: Path) -> AsyncIterator[StartBot]:  # noqa: F811
     """Start (or restart) the bot on one database file; every bot is stopped at the end."""

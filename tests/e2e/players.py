@@ -69,6 +69,7 @@ async def play_decision(
     then waits until the bot has shown the move (the board edit may wait on Discord's
     rate limits)."""
     service = bot.service
+    await settle(emulator, bot)  # an AI's move may still be reaching the board
     table = await service.public_view(match.match_id)
     info = await service.match_info(match.match_id)
     seat = table.current_player

@@ -2,7 +2,10 @@
 
 import asyncio
 
+import pytest
+
 from engine.store.rows import MatchStatus
+from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.e2e.players import answered, board_message, settle
 
 
@@ -53,12 +56,24 @@ async def test_an_unanswered_challenge_expires_and_says_so(emulator, start_bot):
     await settle(emulator, bot)
     shown = ana.message(challenge)
     assert "expired" in shown.text() and shown.buttons() == []
-    refused = (
-        await answered(await ben.click_stale(challenge, "Accept"))
-        if hasattr(ben, "click_stale")
-        else None
-    )
-    assert refused is None or "expired" in refused.text()
+    # Closed through the challenge's own interaction, which needs no channel permission.
+    edits = [(method, path) for method, path, _ in emulator.requests if method == "PATCH"]
+    assert any(path.endswith("/messages/@original") for _, path in edits)
+    assert not any(path.startswith("/api/v10/channels/") for _, path in edits)
+    with pytest.raises(ImpossibleUserAction):
+        await ben.click(challenge, "Accept")
+
+
+async def test_an_ai_match_the_service_refuses_is_never_announced(emulator, start_bot):
+    bot = await start_bot(max_active_matches=1)
+    ana = emulator.user("ana")
+    await answered(await ana.slash("hanamikoji ai"))
+    await settle(emulator, bot)
+    refused = await answered(await ana.slash("hanamikoji ai"))
+    assert refused.ephemeral and "open matches" in refused.text()
+    await settle(emulator, bot)
+    announced = [m for m in ana.messages() if "starts a match against the AI" in m.text()]
+    assert len(announced) == 1, "only the match that exists was announced"
 
 
 async def test_too_many_open_matches_are_refused(emulator, start_bot):

@@ -5,6 +5,7 @@ import asyncio
 
 import pytest
 
+from bot.presence import AWAY_AFTER_SECONDS, Presence
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.discord_emulator.permissions import INVITE_PERMISSIONS
@@ -174,3 +175,33 @@ async def test_commands_are_not_offered_in_dms(emulator, bot):
     with pytest.raises(ImpossibleUserAction):
         await ana.slash("hanamikoji ai", channel=ana.dm)
     assert await bot.service.open_matches_for(ana.id) == []
+
+
+async def test_a_burst_of_requests_is_paced_under_the_global_limit(emulator, bot):
+    """120 requests at once over two channels: each channel's bucket would let 50 a second
+    through, 100 together, over Discord's 50 for the whole bot; the bot's pace keeps it
+    under (a global 429 would stop every request of the bot)."""
+    other = await emulator.add_text_channel("other")
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await asyncio.gather(
+        *(
+            bot.http.get_channel(channel.id)
+            for channel in (emulator.channel, other)
+            for _ in range(60)
+        )
+    )
+    assert loop.time() - started >= 2.0, "120 requests at 45 a second take over two seconds"
+    assert emulator.rate_limits.stats.sent_429s["global"] == 0
+
+
+async def test_a_player_away_for_two_minutes_is_mentioned_on_their_turn(emulator, bot):
+    now = [0.0]
+    bot.table.presence = Presence(clock=lambda: now[0])
+    match = await challenge_and_accept(emulator, bot)
+    first, second = await whose_turn(bot, match)
+    now[0] += AWAY_AFTER_SECONDS  # second looks away; first comes back and moves
+    await play_a_secret(first, match)
+    await settle(emulator, bot)
+    pings = [m for m in second.messages(match.thread_id) if second.mention in m.content]
+    assert len(pings) == 1 and "your turn" in pings[0].content

@@ -4,6 +4,7 @@ refusing requests: each gets a clear answer and loses nothing."""
 import asyncio
 import random
 
+from bot.presence import AWAY_AFTER_SECONDS, Presence
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.errors import CANNOT_SEND_TO_USER
 from tests.e2e.players import (
@@ -108,16 +109,19 @@ async def test_the_panel_by_dm_and_closed_dms_falling_back_to_the_thread(emulato
         reply = await answered(await user.slash("hanamikoji notify", dm=True))
         assert "DM" in reply.text()
     ben.close_dms()
+    now = [0.0]
+    bot.table.presence = Presence(clock=lambda: now[0])
     match = await challenge_and_accept(emulator, bot)
     rng = random.Random(5)
     for _ in range(4):
+        now[0] += AWAY_AFTER_SECONDS  # each player looks away between turns
         await play_decision(emulator, bot, match, rng)
         await settle(emulator, bot)
     assert any("Your hand" in m.text() for m in ana.dms()), "ana's panel came by DM"
     refused = emulator.take_failures()
     assert refused and all(f.code == CANNOT_SEND_TO_USER for f in refused)
     mentions = [m for m in ben.messages(match.thread_id) if ben.mention in m.content]
-    assert mentions, "ben is still mentioned in the thread"
+    assert mentions, "ben, away, is mentioned in the thread instead"
     for _ in range(2):
         await answered(await ben.click(board_message(ben, match.thread_id), HAND))
     told = [e for e in emulator.transcript.ephemeral_to(ben.id) if "DMs are closed" in e.text()]
