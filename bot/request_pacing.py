@@ -5,11 +5,13 @@ and interaction webhooks exempt) and answers more with a global 429 that stops e
 request of the bot. discord.py honours per-route buckets before they run dry, but learns
 the global limit only from that 429, so the bot paces its own requests here.
 
-The pace is kept where a request really leaves, in aiohttp's request-start hook (the
+The pace is kept where a request really leaves, in aiohttp's trace hooks (the
 ``http_trace`` discord.py passes to its session): requests that waited on a route's bucket
 are released together when it refills, so pacing before discord.py's own wait would let
-such a burst through. Interaction callbacks and webhooks share the session but are exempt,
-so a player's answers never queue behind board edits.
+such a burst through. A request takes its place when it starts and is counted from the
+moment its headers are sent, so a busy event loop that delays sends cannot squeeze more
+than the pace into one second either. Interaction callbacks and webhooks share the session
+but are exempt, so a player's answers never queue behind board edits.
 """
 
 from __future__ import annotations
@@ -24,34 +26,51 @@ import yarl
 DISCORD_GLOBAL_LIMIT = 50
 """Requests per second per bot token (Discord's "Global Rate Limit")."""
 DEFAULT_REQUESTS_PER_SECOND = 45
-"""Our pace: a margin under the limit for clock drift between us and Discord."""
+"""Our pace: a margin under the limit for network jitter between us and Discord."""
 _WINDOW = 1.0
+_SHORT_PAUSE = 0.005
 
 
 class RequestPacer:
-    """At most `per_second` requests start in any window of one second, first come first
-    served."""
+    """At most `per_second` requests sent in any window of one second, counting those on
+    their way, first come first served."""
 
     def __init__(self, per_second: int = DEFAULT_REQUESTS_PER_SECOND) -> None:
         if not 1 <= per_second <= DISCORD_GLOBAL_LIMIT:
             raise ValueError(f"requests per second must be 1–{DISCORD_GLOBAL_LIMIT}: {per_second}")
         self.per_second = per_second
-        self._starts: collections.deque[float] = collections.deque()
+        self._sent: collections.deque[float] = collections.deque()
+        self._on_their_way = 0
         self._lock = asyncio.Lock()
         self.waited = 0
         """How many requests had to wait for the window (a figure for logs and benchmarks)."""
 
     async def wait_turn(self) -> None:
+        """Until one more request may go; call `sent` or `dropped` for it afterwards."""
         async with self._lock:
             loop = asyncio.get_running_loop()
-            now = loop.time()
-            while self._starts and now - self._starts[0] >= _WINDOW:
-                self._starts.popleft()
-            if len(self._starts) >= self.per_second:
-                self.waited += 1
-                await asyncio.sleep(self._starts[0] + _WINDOW - now)
-                self._starts.popleft()
-            self._starts.append(loop.time())
+            waited = False
+            while True:
+                now = loop.time()
+                while self._sent and now - self._sent[0] >= _WINDOW:
+                    self._sent.popleft()
+                if len(self._sent) + self._on_their_way < self.per_second:
+                    self._on_their_way += 1
+                    self.waited += waited
+                    return
+                waited = True
+                # The oldest send leaves the window then; one on its way, soon after sending.
+                pause = self._sent[0] + _WINDOW - now if self._sent else _SHORT_PAUSE
+                await asyncio.sleep(max(pause, _SHORT_PAUSE))
+
+    def sent(self) -> None:
+        """A request that waited its turn has left."""
+        self._on_their_way -= 1
+        self._sent.append(asyncio.get_running_loop().time())
+
+    def dropped(self) -> None:
+        """A request that waited its turn failed before it left."""
+        self._on_their_way -= 1
 
 
 _EXEMPT = ("/interactions/", "/webhooks/")
@@ -72,9 +91,30 @@ def pacing_trace(pacer: RequestPacer) -> aiohttp.TraceConfig:
         context: types.SimpleNamespace,
         params: aiohttp.TraceRequestStartParams,
     ) -> None:
-        if counts_against_global_limit(params.url):
+        context.paced = counts_against_global_limit(params.url)
+        if context.paced:
             await pacer.wait_turn()
+
+    async def on_headers_sent(
+        session: aiohttp.ClientSession,
+        context: types.SimpleNamespace,
+        params: aiohttp.TraceRequestHeadersSentParams,
+    ) -> None:
+        if getattr(context, "paced", False):
+            context.paced = False
+            pacer.sent()
+
+    async def on_exception(
+        session: aiohttp.ClientSession,
+        context: types.SimpleNamespace,
+        params: aiohttp.TraceRequestExceptionParams,
+    ) -> None:
+        if getattr(context, "paced", False):
+            context.paced = False
+            pacer.dropped()
 
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(on_request_start)
+    trace.on_request_headers_sent.append(on_headers_sent)
+    trace.on_request_exception.append(on_exception)
     return trace
