@@ -442,7 +442,7 @@ def own_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def write_config(emulator: DiscordEmulator, scratch: Path, matches: int) -> Path:
+def write_config(emulator: DiscordEmulator, scratch: Path, matches: int, pace: int) -> Path:
     """The production TOML format (see config.example.toml and tests/e2e/conftest.py)."""
     path = scratch / "config.toml"
     path.write_text(
@@ -453,6 +453,7 @@ def write_config(emulator: DiscordEmulator, scratch: Path, matches: int) -> Path
                 f'api_base = "{emulator.api_base}"',
                 f'gateway_url = "{emulator.gateway_url}"',
                 f"dev_guild_id = {emulator.guild_id}",
+                *([f"requests_per_second = {pace}"] if pace else []),
                 "[database]",
                 f'path = "{scratch / "bot_load.sqlite3"}"',
                 "[matches]",
@@ -565,7 +566,9 @@ async def run(args: argparse.Namespace, scratch: Path, profile_dir: Path | None)
         for i in range(2 * args.matches):
             emulator.add_user(f"p{i:04d}")
         watch = MessageWatch(emulator)
-        bot = await start_bot(write_config(emulator, scratch, args.matches), log_path, profile_dir)
+        bot = await start_bot(
+            write_config(emulator, scratch, args.matches, args.pace), log_path, profile_dir
+        )
         await wait_for_sync(emulator, bot)
         stats = Stats()
         lag = LoopLag()
@@ -732,6 +735,9 @@ def main() -> None:
         type=float,
         default=500.0,
         help="capacity: mean pause before each click, uniform 0..2x (500); 0 = saturation",
+    )
+    parser.add_argument(
+        "--pace", type=int, default=0, help="the bot's requests_per_second (its default)"
     )
     parser.add_argument("--timeout", type=float, default=900.0, help="give up after (s)")
     args = parser.parse_args()

@@ -25,7 +25,7 @@ class DiscordSettings:
     gateway_url: str = DISCORD_GATEWAY_URL
     dev_guild_id: int | None = None
     """Sync commands to this guild too, where they appear at once (global sync is slower)."""
-    requests_per_second: int = 45
+    requests_per_second: int = 40
     """The bot's own pace for REST requests, under Discord's global limit of 50 per second."""
 
 
@@ -90,7 +90,7 @@ def load_config(path: Path | None, environ: dict[str, str] | None = None) -> Bot
             "portal, Bot tab)"
         )
     dev_guild = _typed(discord, "discord", "dev_guild_id", int, None)
-    pace = _typed(discord, "discord", "requests_per_second", int, 45)
+    pace = _typed(discord, "discord", "requests_per_second", int, 40)
     if not 1 <= pace <= 50:
         raise ConfigError(f"discord.requests_per_second must be 1–50 (Discord's limit), got {pace}")
     defaults = MatchDefaults()
