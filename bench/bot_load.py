@@ -55,6 +55,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import math
 import os
 import random
@@ -64,6 +65,7 @@ import signal
 import statistics
 import sys
 import tempfile
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -100,6 +102,7 @@ HUMAN_DECISION_SIGMA = 0.75
 HUMAN_CLICK_MEDIAN = 1.0
 HUMAN_CLICK_SIGMA = 0.5
 HUMAN_LONGEST_THINK = 60.0
+GC_FREEZE_EVERY = 5.0  # seconds
 # Clicks that start a decision: the player reads the board first.
 DECIDING_STEPS = frozenset({"accept", "hand", "take"})
 STEP_TIMEOUT = 20.0  # one wait for the bot (board, thread, offer); far above any target
@@ -378,12 +381,39 @@ class Pair:
         self.stats.board.append(stamp - started)
 
 
+class GcPauses:
+    """The garbage collector's pauses in this process, which stall the emulator.
+
+    Discord does not stall because of our players, but this process holds the emulator's
+    whole world and every player, and a full collection over that heap stops it for up to
+    a second: requests that arrived meanwhile are then handled together, as if the bot had
+    sent them in a burst. So the long-lived objects are frozen out of the collector every
+    few seconds (``gc.freeze``), and the pauses that remain are reported.
+    """
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._started: float | None = None
+        gc.callbacks.append(self._observe)
+
+    def _observe(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self._started is not None:
+            self.pauses.append(time.perf_counter() - self._started)
+            self._started = None
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._observe)
+
+
 class LoopLag:
     """How late this process's event loop wakes: the emulator's own queueing delay."""
 
     def __init__(self, interval: float = 0.01) -> None:
         self.interval = interval
         self.lags: list[float] = []
+        self.gc = GcPauses()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -391,12 +421,17 @@ class LoopLag:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
+        frozen_at = loop.time()
         while True:
             before = loop.time()
             await asyncio.sleep(self.interval)
             self.lags.append(loop.time() - before - self.interval)
+            if before - frozen_at >= GC_FREEZE_EVERY:
+                gc.freeze()  # see GcPauses
+                frozen_at = before
 
     def stop(self) -> None:
+        self.gc.stop()
         if self._task is not None:
             self._task.cancel()
 
@@ -688,6 +723,10 @@ def report(
     print(
         f"this process's loop lag (delays every emulator reply): "
         f"p50 {ms(statistics.median(lag.lags) if lag.lags else 0.0)}  p99 {ms(pct(lag.lags, 0.99))}"
+        f"  max {ms(max(lag.lags, default=0.0))}  "
+        f"stalls over 200 ms: {sum(1 for x in lag.lags if x > 0.2)}; "
+        f"its garbage collector paused {len(lag.gc.pauses)} times, "
+        f"longest {ms(max(lag.gc.pauses, default=0.0))}"
     )
     problems = log_problems(log_path)
     print(

@@ -17,7 +17,7 @@ import discord
 from bot.i18n import text
 
 TO_HOST = ("view_channel", "send_messages")
-"""Without these the board and the thread lines cannot be posted in the channel."""
+"""Without these the board and the match's messages cannot be posted in the channel."""
 FOR_A_THREAD = ("create_public_threads", "send_messages_in_threads")
 
 
@@ -48,6 +48,7 @@ def bot_permissions_in(place: object) -> discord.Permissions | None:
 
 
 def can_send(place: object) -> bool:
+    """Whether the bot may post in this channel or thread (always in a DM)."""
     permissions = bot_permissions_in(place)
     if permissions is None:
         return True

@@ -1,7 +1,6 @@
 """The opponent's choice after a Gift or a Competition: one button per card or pair.
 
-Shown under the public offer message and in the chooser's panel; only the chooser may
-press them.
+Shown on the board and in the chooser's panel; only the chooser may press them.
 """
 
 from __future__ import annotations

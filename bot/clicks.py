@@ -222,7 +222,7 @@ class Clicks:
     async def _take(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo, parsed: GameId
     ) -> None:
-        """The opponent's pick from a Gift or Competition (public offer message or panel)."""
+        """The opponent's pick from a Gift or Competition (on the board or in the panel)."""
         private = _on_private_message(interaction)
         view = await self.bot.service.view_for(info.match_id, interaction.user.id)
         if not view.to_decide or view.table.pending is None:

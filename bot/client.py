@@ -87,7 +87,6 @@ class HanamikojiBot(discord.Client):
             allowed_mentions=discord.AllowedMentions.none(),
             http_trace=pacing_trace(pacer),
         )
-        self.pacer = pacer
         self.config = config
         self.service = service or build_service(config)
         self.tree = app_commands.CommandTree(self)

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.request_pacing import DEFAULT_REQUESTS_PER_SECOND, DISCORD_GLOBAL_LIMIT
+
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 EXPIRY_POLICIES = ("ai", "forfeit")
@@ -25,7 +27,7 @@ class DiscordSettings:
     gateway_url: str = DISCORD_GATEWAY_URL
     dev_guild_id: int | None = None
     """Sync commands to this guild too, where they appear at once (global sync is slower)."""
-    requests_per_second: int = 40
+    requests_per_second: int = DEFAULT_REQUESTS_PER_SECOND
     """The bot's own pace for REST requests, under Discord's global limit of 50 per second."""
 
 
@@ -90,9 +92,12 @@ def load_config(path: Path | None, environ: dict[str, str] | None = None) -> Bot
             "portal, Bot tab)"
         )
     dev_guild = _typed(discord, "discord", "dev_guild_id", int, None)
-    pace = _typed(discord, "discord", "requests_per_second", int, 40)
-    if not 1 <= pace <= 50:
-        raise ConfigError(f"discord.requests_per_second must be 1–50 (Discord's limit), got {pace}")
+    pace = _typed(discord, "discord", "requests_per_second", int, DEFAULT_REQUESTS_PER_SECOND)
+    if not 1 <= pace <= DISCORD_GLOBAL_LIMIT:
+        raise ConfigError(
+            f"discord.requests_per_second must be 1–{DISCORD_GLOBAL_LIMIT} (Discord's limit), "
+            f"got {pace}"
+        )
     defaults = MatchDefaults()
     m = _section(data, "matches")
     matches = MatchDefaults(

@@ -2,9 +2,13 @@
 
 discord.py waits out a 429 and retries a request up to five times, then raises. When
 Discord rate-limits a route for minutes, or answers 5xx for a while, a public message
-(a move line, the board, an offer) must still appear once Discord takes requests again,
-in its order. Each such request is retried here with a growing pause until Discord
-accepts or refuses it for good.
+(the board, a round summary, a mention) must still appear once Discord takes requests
+again, in its order. Each such request is retried here with a growing pause until
+Discord accepts or refuses it for good, or for half an hour.
+
+A 429 means Discord did nothing, so any request may be sent again. After a 5xx or a lost
+connection Discord may have done it, so only edits (the same result twice) are retried
+then; a new message or thread is not, rather than shown twice.
 """
 
 from __future__ import annotations
@@ -22,8 +26,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-THREAD_ARCHIVED = 50083
-"""Discord's JSON error code for an edit in an archived thread."""
 FIRST_PAUSE = 2.0
 LONGEST_PAUSE = 60.0
 GIVE_UP_AFTER = 30 * 60.0
@@ -31,8 +33,14 @@ GIVE_UP_AFTER = 30 * 60.0
 match shows the state anyway."""
 
 
+def is_rate_limited(error: BaseException) -> bool:
+    """Discord refused the request without doing it; it will take it later."""
+    return isinstance(error, discord.HTTPException) and error.status == 429
+
+
 def is_transient(error: BaseException) -> bool:
-    """Discord will probably take this request later: rate limited, or its side failed."""
+    """Discord will probably take this request later: rate limited, or its side failed
+    (in which case it may have done it already)."""
     if isinstance(error, discord.HTTPException):
         return error.status == 429 or error.status >= 500
     return isinstance(error, aiohttp.ClientError | asyncio.TimeoutError | ConnectionError)
@@ -48,11 +56,15 @@ class Retrier:
         """Shutting down: a request that fails now fails for good."""
         self._closing.set()
 
-    async def until_accepted(self, what: str, request: Callable[[], Awaitable[T]]) -> T:
-        """The result of `request()`, calling it again after transient failures.
+    async def until_accepted(
+        self, what: str, request: Callable[[], Awaitable[T]], *, creates: bool = False
+    ) -> T:
+        """The result of `request()`, calling it again after transient failures; one that
+        `creates` something (a message, a thread) only after a 429.
 
         `request` must build its message afresh each call (discord.py closes files it sent).
         """
+        worth_retrying = is_rate_limited if creates else is_transient
         loop = asyncio.get_running_loop()
         give_up = loop.time() + GIVE_UP_AFTER
         pause = FIRST_PAUSE
@@ -60,7 +72,7 @@ class Retrier:
             try:
                 return await request()
             except Exception as error:
-                if not is_transient(error) or self._closing.is_set() or loop.time() > give_up:
+                if not worth_retrying(error) or self._closing.is_set() or loop.time() > give_up:
                     raise
                 log.warning(
                     "%s: Discord said later (%s); trying again in %.0f s", what, error, pause

@@ -1,6 +1,6 @@
 """The private panel in DMs, for players who turned `/hanamikoji notify dm:on`.
 
-The thread mention always goes out; the DM is extra. If Discord refuses the DM (closed
+The DM is extra: an away player is still mentioned in the thread. If Discord refuses the DM (closed
 DMs, code 50007), the player is told once, ephemerally, the next time they use the bot, and
 the bot stops knocking until they change their choice.
 """

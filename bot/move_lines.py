@@ -58,10 +58,10 @@ def _pairs(offer: Competition) -> str:
 
 
 def recent_moves(lang: str, table: PublicView, names: tuple[str, str]) -> list[str]:
-    """The round's last few moves, oldest first; seats alternate from the round's starter."""
+    """The round's last few moves, oldest first."""
     first = max(0, len(table.moves) - RECENT_MOVES)
     return [
-        move_line(lang, move, (table.starting_player + index) % 2, names)
+        move_line(lang, move, table.mover(index), names)
         for index, move in enumerate(table.moves)
         if index >= first
     ]

@@ -17,6 +17,8 @@ _FORGET_AT = 10_000  # entries kept before old ones are dropped
 
 
 class Presence:
+    """When each player last acted in each match, to tell who is at the table."""
+
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._seen: dict[tuple[int, int], float] = {}
@@ -29,5 +31,6 @@ class Presence:
         self._seen[(match_id, user_id)] = now
 
     def is_away(self, match_id: int, user_id: int) -> bool:
+        """Not seen acting in this match for two minutes (or since the bot started)."""
         seen = self._seen.get((match_id, user_id))
         return seen is None or self._clock() - seen >= AWAY_AFTER_SECONDS

@@ -1,4 +1,5 @@
-"""The public side of a match in Discord: its thread, the board, and a line per event.
+"""The public side of a match in Discord: its thread, the board, and the few messages
+someone must see (the start, round summaries, the result, mentions of an away player).
 
 Subscribes to the match service's events. Each match has its own ordered queue, so one
 slow Discord request never delays another match, and a match's messages keep their order.
@@ -28,7 +29,7 @@ from bot.channel_permissions import (
 )
 from bot.choice_buttons import choice_buttons
 from bot.custom_ids import Verb, game_id
-from bot.discord_retry import THREAD_ARCHIVED, Retrier
+from bot.discord_retry import Retrier
 from bot.discord_ui import message_kwargs
 from bot.i18n import text
 from bot.pictures import render_board_async
@@ -56,8 +57,10 @@ log = logging.getLogger(__name__)
 
 BOARD_FILE = "board.png"
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
-"""A week, Discord's longest: longer than any turn timer, so a thread archives only when a
-match has been quiet for days; the bot unarchives it when the match goes on."""
+"""A week, Discord's longest and as long as the longest turn timer, so a thread archives
+only when a match has been quiet for days; the bot unarchives it when the match goes on."""
+THREAD_ARCHIVED = 50083
+"""Discord's JSON error code for an edit in an archived thread."""
 
 
 async def board_page(
@@ -124,6 +127,7 @@ class Table:
         }
 
     def remember_challenge(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
+        """The challenge's own interaction, to close it through when it expires."""
         self._challenges[match_id] = interaction
 
     def forget_challenge(self, match_id: int) -> None:
@@ -145,7 +149,7 @@ class Table:
             self._mark_board(event.match_id, match)
 
     def _mark_board(self, match_id: int, match: MatchChannels) -> None:
-        """The board is edited beside the thread lines, not after them, and several moves in
+        """The board is edited beside the thread messages, not after them, and several moves in
         quick succession cost one edit: the edit shows the match as it is when it runs."""
         match.board_dirty = True
         if match.board_task is None or match.board_task.done():
@@ -243,6 +247,7 @@ class Table:
             lambda: place.send(
                 allowed_mentions=allowed, **fit_message(place, {"content": content, **kwargs})
             ),
+            creates=True,
         )
         return message
 
@@ -305,6 +310,7 @@ class Table:
         message: discord.Message = await self.retrier.until_accepted(
             f"match {info.match_id}: the board",
             lambda: place.send(**fit_message(place, message_kwargs(page))),
+            creates=True,
         )
         await self.bot.service.set_location(info.match_id, board_message_id=message.id)
         if (await self.bot.service.public_view(info.match_id)).version != table.version:
@@ -365,6 +371,7 @@ class Table:
                     type=discord.ChannelType.public_thread,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 ),
+                creates=True,
             )
         except discord.HTTPException as error:
             # Any refusal (403, the server's active-thread limit 160006, …): the match is
@@ -407,10 +414,10 @@ class Table:
         when away."""
         if event.user_id == AI_USER_ID:
             return
-        self._notify(await self.bot.service.match_info(event.match_id), event.user_id)
+        info = await self.bot.service.match_info(event.match_id)
+        self._notify(info, event.user_id)
         if not self.presence.is_away(event.match_id, event.user_id):
             return
-        info = await self.bot.service.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         is_gift = isinstance(event.offer, Gift)
@@ -465,10 +472,12 @@ class Table:
         info = await self.bot.service.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
-        match = self._matches.get(event.match_id)
-        if match is not None:
-            match.board_dirty = False
-        await self.refresh_board(event.match_id)
+        # The final board goes through the one board editor, after any edit still under way,
+        # so an older page can never land last.
+        match = self._matches.setdefault(event.match_id, MatchChannels())
+        self._mark_board(event.match_id, match)
+        if match.board_task is not None:
+            await match.board_task
         rematch = ButtonSpec(
             text(lang, "outcome.rematch_button"),
             game_id(event.match_id, event.version, Verb.REMATCH),

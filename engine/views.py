@@ -56,6 +56,10 @@ class PublicView:
     charm: tuple[int, int]
     outcome: MatchOutcome | None
 
+    def mover(self, index: int) -> int:
+        """The seat that made ``moves[index]``: the round's starter, then turns alternate."""
+        return (self.starting_player + index) % 2
+
     def unused(self, player: int) -> tuple[Action, ...]:
         """The action markers ``player`` has not used this round, in A-to-D order."""
         return tuple(a for a in _ACTIONS if a not in self.used[player])

@@ -48,13 +48,16 @@ def send(session: aiohttp.ClientSession, emulator: DiscordEmulator, channel_id: 
     )
 
 
-async def test_the_global_limit_answers_the_51st_request_in_a_second(emulator, session):
+async def test_the_global_limit_answers_the_request_over_it_within_a_second(emulator, session):
+    # Discord's limit is 50; 10 here, so the requests surely fall in one second even on a
+    # busy machine.
+    emulator.rate_limits.settings.global_per_second = 10
     statuses = [
-        (await call(session, emulator, "GET", f"/guilds/{emulator.guild_id}"))[0] for _ in range(50)
+        (await call(session, emulator, "GET", f"/guilds/{emulator.guild_id}"))[0] for _ in range(10)
     ]
     status, body, headers = await call(session, emulator, "GET", "/users/@me")
 
-    assert statuses == [200] * 50
+    assert statuses == [200] * 10
     assert status == 429
     assert body["global"] is True and body["message"] == "You are being rate limited."
     assert 0 < body["retry_after"] <= 1.0
@@ -161,7 +164,7 @@ async def test_invalid_requests_are_counted_and_too_many_get_a_cloudflare_ban(em
 
 
 async def test_a_storm_answers_429_for_its_duration_then_lets_requests_through(emulator, session):
-    storm = emulator.rate_limits.storm(MESSAGES, method="POST", seconds=0.3, retry_after=0.05)
+    storm = emulator.rate_limits.storm(MESSAGES, method="POST", seconds=60, retry_after=0.05)
     for _ in range(3):
         status, body, headers = await send(session, emulator, emulator.channel.id)
         assert status == 429 and body["retry_after"] == 0.05 and not body["global"]
@@ -169,7 +172,7 @@ async def test_a_storm_answers_429_for_its_duration_then_lets_requests_through(e
         assert headers["X-RateLimit-Bucket"] == bucket_hash(MESSAGE_CREATE)
     assert (await call(session, emulator, "GET", f"/channels/{emulator.channel.id}"))[0] == 200
 
-    await asyncio.sleep(0.3)
+    storm.until = 0.0  # the storm is over
     assert (await send(session, emulator, emulator.channel.id))[0] == 200
     assert storm.answered == 3
     assert emulator.rate_limits.stats.sent_429s["user"] == 3

@@ -48,6 +48,7 @@ def board_message(user: EmulatedUser, thread_id: int, lang: str = "en") -> Messa
 
 
 def offer_message(user: EmulatedUser, thread_id: int, lang: str = "en") -> MessageSnapshot:
+    """The message with an open offer's Take buttons: the board, while an offer waits."""
     take = labels(lang)["take"]
     offers = [
         m
