@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from bot.i18n import text
 from bot.move_lines import recent_moves
-from bot.names import action_name, item_name, letters
-from engine import Action, Competition, Phase, PublicView, card_letter
-from engine.cards import CHARM, cards_text
+from bot.names import action_name, item_name, offer_text
+from engine import Action, Phase, PublicView, card_letter
+from engine.cards import CHARM
 from engine.outcome import MatchOutcome, RoundResult, Termination
 
 ITEM_MARK = "▮"
@@ -71,13 +71,6 @@ def player_line(lang: str, table: PublicView, names: tuple[str, str], player: in
         face_down=_face_down(lang, table, player),
     )
     return first + "\n" + text(lang, "board.actions_line", actions=_markers(lang, table, player))
-
-
-def offer_text(offer: object) -> str:
-    """``E E G`` for a Gift, ``AB | EG`` for a Competition."""
-    if isinstance(offer, Competition):
-        return " | ".join(cards_text(pair) for pair in offer.pairs)
-    return letters(getattr(offer, "cards", ()))
 
 
 def status_line(lang: str, table: PublicView, names: tuple[str, str]) -> str:

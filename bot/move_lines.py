@@ -8,7 +8,7 @@ engine's split (:mod:`engine.actions`), not worked out here.
 from __future__ import annotations
 
 from bot.i18n import text
-from bot.names import action_name, letters
+from bot.names import action_name, letters, offer_text
 from engine import Competition, CompetitionChoice, Gift, GiftChoice, PublicView
 from engine.actions import competition_split, gift_split
 from engine.cards import cards_text
@@ -27,10 +27,8 @@ def move_line(lang: str, move: Move, mover: int, names: tuple[str, str]) -> str:
     if isinstance(action, HiddenAction):
         return text(lang, "table.used", name=name, action=action_name(lang, action.action))
     if move.choice is None:
-        if isinstance(action, Gift):
-            return text(lang, "table.offers_gift", name=name, offer=letters(action.cards))
-        assert isinstance(action, Competition), f"only offers wait for a choice: {move}"
-        return text(lang, "table.offers_competition", name=name, offer=_pairs(action))
+        key = "table.offers_gift" if isinstance(action, Gift) else "table.offers_competition"
+        return text(lang, key, name=name, offer=offer_text(action))
     if isinstance(action, Gift) and isinstance(move.choice, GiftChoice):
         taken, kept = gift_split(action, move.choice)
         return text(
@@ -51,10 +49,6 @@ def move_line(lang: str, move: Move, mover: int, names: tuple[str, str]) -> str:
         offerer=name,
         rest=cards_text(unpack(kept)),
     )
-
-
-def _pairs(offer: Competition) -> str:
-    return " | ".join(cards_text(pair) for pair in offer.pairs)
 
 
 def recent_moves(lang: str, table: PublicView, names: tuple[str, str]) -> list[str]:

@@ -6,7 +6,8 @@ The letters A–G stay the canonical ids and are always shown beside the names.
 from __future__ import annotations
 
 from bot.i18n import text
-from engine import Action, card_letter
+from engine import Action, Competition, card_letter
+from engine.cards import cards_text
 
 _ACTION_KEYS = {
     Action.SECRET: "secret",
@@ -37,3 +38,10 @@ def card_name(lang: str, card: int) -> str:
 def letters(cards: tuple[int, ...] | list[int]) -> str:
     """Cards as spaced letters in order: ``"E E G"``."""
     return " ".join(card_letter(c) for c in cards)
+
+
+def offer_text(offer: object) -> str:
+    """``E E G`` for a Gift, ``AB | EG`` for a Competition."""
+    if isinstance(offer, Competition):
+        return " | ".join(cards_text(pair) for pair in offer.pairs)
+    return letters(getattr(offer, "cards", ()))

@@ -11,12 +11,11 @@ from __future__ import annotations
 from itertools import groupby
 
 from bot.action_buttons import action_buttons, back_button, confirm_buttons, decision_label
-from bot.board_text import offer_text
 from bot.card_select import card_select
 from bot.choice_buttons import choice_buttons
 from bot.custom_ids import Verb, game_id
 from bot.i18n import text
-from bot.names import action_hint, action_name, item_name, letters
+from bot.names import action_hint, action_name, item_name, letters, offer_text
 from bot.ui_spec import ButtonSpec, PageSpec, Row
 from engine import Action, Competition, Decision, Gift, Phase, PlayerView
 from engine.cards import cards_text

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import types
+from collections.abc import Callable
 
 import aiohttp
 import yarl
@@ -99,23 +100,24 @@ def pacing_trace(pacer: RequestPacer) -> aiohttp.TraceConfig:
             await pacer.wait_turn()
             context.paced = True  # only once it holds a place, which sent/dropped give back
 
+    def settle(context: types.SimpleNamespace, give_back: Callable[[], None]) -> None:
+        if getattr(context, "paced", False):
+            context.paced = False
+            give_back()
+
     async def on_headers_sent(
         session: aiohttp.ClientSession,
         context: types.SimpleNamespace,
         params: aiohttp.TraceRequestHeadersSentParams,
     ) -> None:
-        if getattr(context, "paced", False):
-            context.paced = False
-            pacer.sent()
+        settle(context, pacer.sent)
 
     async def on_exception(
         session: aiohttp.ClientSession,
         context: types.SimpleNamespace,
         params: aiohttp.TraceRequestExceptionParams,
     ) -> None:
-        if getattr(context, "paced", False):
-            context.paced = False
-            pacer.dropped()
+        settle(context, pacer.dropped)
 
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(on_request_start)

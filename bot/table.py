@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot import challenge_message
-from bot.board_text import board_text, offer_text, outcome_line, round_summary
+from bot.board_text import board_text, outcome_line, round_summary
 from bot.channel_permissions import (
     FOR_A_THREAD,
     bot_permissions_in,
@@ -32,6 +32,7 @@ from bot.custom_ids import Verb, game_id
 from bot.discord_retry import Retrier
 from bot.discord_ui import message_kwargs
 from bot.i18n import text
+from bot.names import offer_text
 from bot.pictures import render_board_async
 from bot.presence import Presence
 from bot.ui_spec import ButtonSpec, PageSpec, Style

@@ -24,9 +24,15 @@ class FaultRule:
     is_global: bool = False
 
     def matches(self, method: str, template: str, path: str) -> bool:
-        if self.method is not None and self.method.upper() != method:
-            return False
-        return self.route in (template, path)
+        return route_matches(self.route, self.method, method, template, path)
+
+
+def route_matches(route: str, wanted: str | None, method: str, template: str, path: str) -> bool:
+    """`route` (a template or a concrete path) and `wanted` (a method, or None for any)
+    select this request."""
+    if wanted is not None and wanted.upper() != method:
+        return False
+    return route in (template, path)
 
 
 @dataclasses.dataclass(frozen=True)

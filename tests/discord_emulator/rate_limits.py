@@ -26,6 +26,7 @@ from typing import Final, Literal
 from aiohttp import web
 
 from tests.discord_emulator.errors import Failure
+from tests.discord_emulator.faults import route_matches
 
 Scope = Literal["user", "global", "shared"]
 
@@ -186,9 +187,7 @@ class Storm:
     answered: int = 0
 
     def matches(self, method: str, template: str, path: str) -> bool:
-        if self.method is not None and self.method.upper() != method:
-            return False
-        return self.route in (template, path)
+        return route_matches(self.route, self.method, method, template, path)
 
 
 @dataclasses.dataclass(frozen=True)

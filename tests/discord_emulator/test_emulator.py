@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import time
-from collections.abc import AsyncIterator
 
 import discord
 import pytest
@@ -32,15 +31,6 @@ from tests.discord_emulator.errors import (
 from tests.discord_emulator.fixtures import fail_on_unexpected_failures
 from tests.discord_emulator.sample_bot import GlobalPingClient, SampleBot
 from tests.discord_emulator.transcript import Action
-
-
-@pytest.fixture
-async def bot(emulator: DiscordEmulator) -> AsyncIterator[SampleBot]:
-    running = await start_client(emulator, SampleBot(guild_id=emulator.guild_id))
-    assert isinstance(running.client, SampleBot)
-    yield running.client
-    await running.stop()
-
 
 # logging in -------------------------------------------------------------------------
 

@@ -6,14 +6,13 @@ Each test names the rule it pins; the README's "Rules enforced" cites the page f
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
 import pytest
 from discord.http import Route
 
-from tests.discord_emulator import DiscordEmulator, ImpossibleUserAction, start_client
+from tests.discord_emulator import DiscordEmulator, ImpossibleUserAction
 from tests.discord_emulator.application_commands import CommandRegistry
 from tests.discord_emulator.errors import INVALID_FORM_BODY, DiscordError
 from tests.discord_emulator.interactions import interaction_payload
@@ -83,14 +82,6 @@ def first_component(errors: dict[str, Any]) -> dict[str, Any]:
 def select(**fields: Any) -> dict[str, Any]:
     options = [{"label": f"card {n}", "value": str(n)} for n in range(3)]
     return {"type": 3, "custom_id": "s", "options": options, **fields}
-
-
-@pytest.fixture
-async def bot(emulator: DiscordEmulator) -> AsyncIterator[SampleBot]:
-    running = await start_client(emulator, SampleBot(guild_id=emulator.guild_id))
-    assert isinstance(running.client, SampleBot)
-    yield running.client
-    await running.stop()
 
 
 def text_channel(bot: SampleBot, emulator: DiscordEmulator) -> discord.TextChannel:

@@ -23,7 +23,6 @@ from tests.discord_emulator.permissions import (
     effective_permissions,
 )
 from tests.discord_emulator.raw_api import Answer, RawApi
-from tests.discord_emulator.sample_bot import SampleBot
 
 EMBED = {"title": "Round 1", "description": "the board"}
 
@@ -32,14 +31,6 @@ EMBED = {"title": "Round 1", "description": "the board"}
 async def api(emulator: DiscordEmulator) -> AsyncIterator[RawApi]:
     async with RawApi(emulator) as opened:
         yield opened
-
-
-@pytest.fixture
-async def bot(emulator: DiscordEmulator) -> AsyncIterator[SampleBot]:
-    running = await start_client(emulator, SampleBot(guild_id=emulator.guild_id))
-    assert isinstance(running.client, SampleBot)
-    yield running.client
-    await running.stop()
 
 
 @dataclasses.dataclass(frozen=True)

@@ -10,7 +10,6 @@ import pytest
 
 from tests.discord_emulator import CallbackType, DiscordEmulator, ImpossibleUserAction, start_client
 from tests.discord_emulator.raw_api import RawApi
-from tests.discord_emulator.sample_bot import SampleBot
 from tests.discord_emulator.thread_archive import MAX_ACTIVE_THREADS_REACHED, THREAD_ARCHIVED
 
 HOUR = 3600
@@ -178,14 +177,6 @@ async def test_an_archived_thread_cannot_be_unarchived_at_the_limit(emulator, ap
 
 
 # what users can do in an archived thread ------------------------------------------------
-
-
-@pytest.fixture
-async def bot(emulator: DiscordEmulator) -> AsyncIterator[SampleBot]:
-    running = await start_client(emulator, SampleBot(guild_id=emulator.guild_id))
-    assert isinstance(running.client, SampleBot)
-    yield running.client
-    await running.stop()
 
 
 async def test_a_slash_command_in_an_archived_thread_is_impossible(emulator, api, bot):
