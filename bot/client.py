@@ -39,6 +39,21 @@ log = logging.getLogger(__name__)
 
 SHUTDOWN_SHOW_SECONDS = 10.0
 """How long a shutdown waits for Discord to take what the table still has to show."""
+# discord.py runs each interaction's handler as a task named after what it dispatches
+# (app_commands/tree.py, ui/view.py, ui/modal.py); a shutdown waits for them, so an
+# answer already on its way is not cut off when the HTTP session closes.
+_INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-")
+
+
+async def finish_interaction_handlers(seconds: float) -> None:
+    """Wait up to `seconds` for the interaction handlers now running."""
+    running = [
+        task
+        for task in asyncio.all_tasks()
+        if task is not asyncio.current_task() and task.get_name().startswith(_INTERACTION_TASKS)
+    ]
+    if running:
+        await asyncio.wait(running, timeout=seconds)
 
 
 def point_at_discord(config: BotConfig) -> None:
@@ -139,6 +154,7 @@ class HanamikojiBot(discord.Client):
         """Stop taking clicks, let in-flight decisions commit, show the last events, close
         the database, then leave the Gateway."""
         try:
+            await finish_interaction_handlers(SHUTDOWN_SHOW_SECONDS)
             # Show what is queued, but do not wait out a Discord that keeps saying later;
             # the table still reads the service, so it closes after.
             self.table.retrier.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 
@@ -42,10 +43,39 @@ class InjectedFault:
     status: int
 
 
+@dataclasses.dataclass
+class Hold:
+    """Requests matching `route` wait, unanswered, until `release()`: a request in flight
+    for as long as a test needs (a slow Discord, a shutdown mid-request)."""
+
+    route: str
+    method: str | None
+    arrived: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    released: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        self.released.set()
+
+
 class Faults:
     def __init__(self) -> None:
         self._rules: list[FaultRule] = []
+        self._holds: list[Hold] = []
         self.injected: list[InjectedFault] = []
+
+    def hold(self, route: str, *, method: str | None = None) -> Hold:
+        """Keep matching requests waiting until the returned hold is released."""
+        hold = Hold(route, method)
+        self._holds.append(hold)
+        return hold
+
+    async def wait_if_held(self, method: str, template: str, path: str) -> None:
+        for hold in self._holds:
+            if not hold.released.is_set() and route_matches(
+                hold.route, hold.method, method, template, path
+            ):
+                hold.arrived.set()
+                await hold.released.wait()
 
     def rate_limit(
         self,

@@ -349,6 +349,7 @@ class DiscordEmulator:
         banned = self.rate_limits.cloudflare_ban(request.method, path)
         if banned is not None:
             return banned
+        await self.faults.wait_if_held(request.method, template, path)
         fault = self.faults.take(request.method, template, path)
         if fault is not None:
             return fault_response(fault)
