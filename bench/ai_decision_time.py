@@ -14,8 +14,8 @@ import random
 import statistics
 import time
 
-from engine import GameState, view
 from engine.ai import LEVELS, agent_for_level
+from engine.rules import GameState, view
 
 
 def decision_times(level: str, games: int, seed: int) -> list[float]:

@@ -12,7 +12,7 @@ import argparse
 import random
 import time
 
-from engine import new_game
+from engine.rules import new_game
 
 
 def play(games: int, seed: int) -> tuple[int, int]:

@@ -14,8 +14,8 @@ import statistics
 import time
 
 from bot.pictures import render_board, render_hand
-from engine import new_game, public_view, view
-from engine.views import PublicView
+from engine.rules import new_game, public_view, view
+from engine.rules.views import PublicView
 
 
 def boards(count: int, seed: int) -> list[tuple[PublicView, object]]:

@@ -7,9 +7,9 @@ from bot.custom_ids import Verb, game_id
 from bot.i18n import text
 from bot.names import action_name, letters
 from bot.ui_spec import ButtonSpec, Style
-from engine import Action, Competition, Decision, PlayerView
-from engine.cards import cards_text
-from engine.decisions import ActionDecision
+from engine.rules import Action, Competition, Decision, PlayerView
+from engine.rules.cards import cards_text
+from engine.rules.decisions import ActionDecision
 
 
 def actions_open(view: PlayerView) -> tuple[Action, ...]:

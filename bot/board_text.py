@@ -1,6 +1,6 @@
 """The board as text: the accessible fallback beside the picture, readable on a phone.
 
-Built only from a :class:`~engine.views.PublicView`, so it cannot show a hidden card. The
+Built only from a :class:`~engine.rules.views.PublicView`, so it cannot show a hidden card. The
 geisha table is a monospace block narrow enough for a phone (about 32 columns); everything
 else is plain lines, never inline embed fields (they collapse on phones).
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 from bot.i18n import text
 from bot.move_lines import recent_moves
 from bot.names import action_name, item_name, offer_text
-from engine import Action, Phase, PublicView, card_letter
-from engine.cards import CHARM
-from engine.outcome import MatchOutcome, RoundResult, Termination
+from engine.rules import Action, Phase, PublicView, card_letter
+from engine.rules.cards import CHARM
+from engine.rules.outcome import MatchOutcome, RoundResult, Termination
 
 ITEM_MARK = "▮"
 FAVOR_MARK = "★"

@@ -10,7 +10,7 @@ from bot.custom_ids import Verb, game_id
 from bot.i18n import text
 from bot.names import action_name, card_name
 from bot.ui_spec import OptionSpec, SelectSpec
-from engine import Action, PlayerView
+from engine.rules import Action, PlayerView
 
 _ORDINAL_KEYS = ("", "panel.second", "panel.third", "panel.fourth", "panel.fifth")
 

@@ -9,7 +9,7 @@ from bot.custom_ids import Verb, game_id
 from bot.discord_ui import EMBED_COLOUR
 from bot.i18n import text
 from bot.ui_spec import ButtonSpec, PageSpec, Style
-from engine import Variant
+from engine.rules import Variant
 from engine.store.rows import MatchInfo
 
 

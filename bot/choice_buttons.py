@@ -9,9 +9,9 @@ from bot.custom_ids import Verb, game_id
 from bot.i18n import text
 from bot.names import card_name
 from bot.ui_spec import ButtonSpec, Style
-from engine import Competition, CompetitionChoice, Gift, GiftChoice
-from engine.cards import cards_text
-from engine.legal import legal_choices
+from engine.rules import Competition, CompetitionChoice, Gift, GiftChoice
+from engine.rules.cards import cards_text
+from engine.rules.legal import legal_choices
 
 
 def choice_buttons(

@@ -21,8 +21,8 @@ from bot.panel import confirm_page, decisions_for, home_page, pick_page
 from bot.pictures import render_hand_async
 from bot.refusals import refusal_text
 from bot.ui_spec import PageSpec
-from engine import Action, parse_decision
-from engine.errors import HanamikojiError, IllegalDecision
+from engine.rules import Action, parse_decision
+from engine.rules.errors import HanamikojiError, IllegalDecision
 from engine.service.errors import ChallengeNotPending, ServiceError, StaleVersion
 from engine.store.rows import MatchInfo, MatchStatus
 

@@ -20,7 +20,7 @@ from bot.i18n import language_of, languages, text
 from bot.refusals import refusal_text
 from bot.translator import localised
 from bot.ui_spec import ButtonSpec, PageSpec, Style
-from engine import Variant
+from engine.rules import Variant
 from engine.service.errors import ServiceError
 from engine.store.rows import ExpiryPolicy, MatchInfo, MatchStatus
 

@@ -1,19 +1,19 @@
 """Each public move in words, for the board's recent moves ("ana used Secret.").
 
-Built from the public moves of :class:`~engine.views.PublicView`, so a Secret or a
+Built from the public moves of :class:`~engine.rules.views.PublicView`, so a Secret or a
 Trade-off is only ever "used", never shown; what each side got from an offer is the
-engine's split (:mod:`engine.actions`), not worked out here.
+engine's split (:mod:`engine.rules.actions`), not worked out here.
 """
 
 from __future__ import annotations
 
 from bot.i18n import text
 from bot.names import action_name, letters, offer_text
-from engine import Competition, CompetitionChoice, Gift, GiftChoice, PublicView
-from engine.actions import competition_split, gift_split
-from engine.cards import cards_text
-from engine.hand import unpack
-from engine.notation import HiddenAction, Move
+from engine.rules import Competition, CompetitionChoice, Gift, GiftChoice, PublicView
+from engine.rules.actions import competition_split, gift_split
+from engine.rules.cards import cards_text
+from engine.rules.hand import unpack
+from engine.rules.notation import HiddenAction, Move
 
 RECENT_MOVES = 3
 """How many of the round's latest moves the board lists: enough to see what just happened

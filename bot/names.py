@@ -6,8 +6,8 @@ The letters A–G stay the canonical ids and are always shown beside the names.
 from __future__ import annotations
 
 from bot.i18n import text
-from engine import Action, Competition, card_letter
-from engine.cards import cards_text
+from engine.rules import Action, Competition, card_letter
+from engine.rules.cards import cards_text
 
 _ACTION_KEYS = {
     Action.SECRET: "secret",

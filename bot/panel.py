@@ -1,4 +1,4 @@
-"""The private panel's pages, built from a :class:`~engine.views.PlayerView` only.
+"""The private panel's pages, built from a :class:`~engine.rules.views.PlayerView` only.
 
 First page: your hand sorted by geisha with the new card marked, your face-down Secret
 and Trade-off, the actions you have left, and on your turn one button per action. Then a
@@ -17,9 +17,9 @@ from bot.custom_ids import Verb, game_id
 from bot.i18n import text
 from bot.names import action_hint, action_name, item_name, letters, offer_text
 from bot.ui_spec import ButtonSpec, PageSpec, Row
-from engine import Action, Competition, Decision, Gift, Phase, PlayerView
-from engine.cards import cards_text
-from engine.decisions import ActionDecision
+from engine.rules import Action, Competition, Decision, Gift, Phase, PlayerView
+from engine.rules.cards import cards_text
+from engine.rules.decisions import ActionDecision
 
 NEW_MARK = "🆕"
 

@@ -7,7 +7,7 @@ their language.
 from __future__ import annotations
 
 from bot.i18n import text
-from engine.errors import IllegalDecision
+from engine.rules.errors import IllegalDecision
 from engine.service.errors import (
     CannotChallengeSelf,
     ChallengeExpired,

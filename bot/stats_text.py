@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.i18n import text
-from engine.outcome import Termination
 from engine.ratings import LeaderboardPage, PlayerStats, RatingChange
+from engine.rules.outcome import Termination
 from engine.store.rows import FinishedMatch
 
 MINUS = "\N{MINUS SIGN}"

@@ -3,7 +3,7 @@ someone must see (the start, round summaries, the result, mentions of an away pl
 
 Subscribes to the match service's events. Each match has its own ordered queue, so one
 slow Discord request never delays another match, and a match's messages keep their order.
-Everything shown here comes from public events and :class:`~engine.views.PublicView`, in
+Everything shown here comes from public events and :class:`~engine.rules.views.PublicView`, in
 the server's language.
 """
 
@@ -36,7 +36,7 @@ from bot.names import offer_text
 from bot.pictures import render_board_async
 from bot.presence import Presence
 from bot.ui_spec import ButtonSpec, PageSpec, Style
-from engine import Gift, PublicView
+from engine.rules import Gift, PublicView
 from engine.service.events import (
     ChallengeCancelled,
     ChallengeDeclined,

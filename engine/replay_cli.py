@@ -11,9 +11,9 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from engine.errors import HanamikojiError
-from engine.record import MatchRecord, replay
-from engine.state import GameState
+from engine.rules.errors import HanamikojiError
+from engine.rules.record import MatchRecord, replay
+from engine.rules.state import GameState
 
 
 def result_of(state: GameState) -> dict[str, Any]:

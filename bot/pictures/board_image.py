@@ -2,7 +2,7 @@
 favor markers on the side that holds them (on the geisha while neutral), both players'
 action markers, hand, pile and face-down placeholders, the score, round and turn.
 
-Drawn from a :class:`~engine.views.PublicView` only. The geisha row and the table never
+Drawn from a :class:`~engine.rules.views.PublicView` only. The geisha row and the table never
 change, so they are drawn once and copied for each board.
 """
 
@@ -30,8 +30,8 @@ from bot.pictures.palette import (
 )
 from bot.pictures.png import to_png
 from bot.worker_processes import DRAWING
-from engine import Action, Phase, PublicView
-from engine.cards import CHARM, GEISHAS
+from engine.rules import Action, Phase, PublicView
+from engine.rules.cards import CHARM, GEISHAS
 
 WIDTH, HEIGHT = 1120, 724
 MARGIN, COLUMN = 35, 150

@@ -16,7 +16,7 @@ from bot.pictures.palette import (
     darker,
     font,
 )
-from engine.cards import CHARM, GEISHAS
+from engine.rules.cards import CHARM, GEISHAS
 
 
 def item_chip(

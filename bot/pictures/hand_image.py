@@ -1,7 +1,7 @@
 """The hand picture for the private panel: your cards sorted by geisha with the card you
 just drew marked NEW, and your Secret and Trade-off cards set apart on the right.
 
-Drawn from the player's own :class:`~engine.views.PlayerView`; only ever sent ephemerally
+Drawn from the player's own :class:`~engine.rules.views.PlayerView`; only ever sent ephemerally
 or by DM.
 """
 
@@ -15,7 +15,7 @@ from bot.pictures.glyphs import item_card
 from bot.pictures.palette import GOLD, MUTED, PANEL, TABLE, TABLE_EDGE, TEXT, font
 from bot.pictures.png import to_png
 from bot.worker_processes import DRAWING
-from engine import Action, PlayerView
+from engine.rules import Action, PlayerView
 
 CARD_W, CARD_H, GAP = 104, 150, 12
 SIDE_W = 2 * (CARD_W + GAP) + 40

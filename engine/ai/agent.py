@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from engine.decisions import Decision
-from engine.views import PlayerView
+from engine.rules.decisions import Decision
+from engine.rules.views import PlayerView
 
 
 class Agent(Protocol):

@@ -18,8 +18,8 @@ from typing import IO
 
 from engine.ai.agent import Agent
 from engine.ai.levels import agent_for_level
-from engine.state import GameState, Variant
-from engine.views import view
+from engine.rules.state import GameState, Variant
+from engine.rules.views import view
 
 Z_95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""

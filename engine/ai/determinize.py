@@ -13,13 +13,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine import hand as packed_hand
-from engine.cards import FULL_DECK
-from engine.deal import Deal
-from engine.decisions import Action, Decision, Secret, TradeOff
-from engine.notation import HiddenAction
-from engine.state import GameState
-from engine.views import PlayerView
+from engine.rules import hand as packed_hand
+from engine.rules.cards import FULL_DECK
+from engine.rules.deal import Deal
+from engine.rules.decisions import Action, Decision, Secret, TradeOff
+from engine.rules.notation import HiddenAction
+from engine.rules.state import GameState
+from engine.rules.views import PlayerView
 
 _PLACEHOLDER_DEAL = Deal.shuffled(random.Random("hanamikoji/determinization"))
 """Stands in for the deals of a determinized state: the real ones are partly unknown, and

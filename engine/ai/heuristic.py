@@ -19,8 +19,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import CHARM
-from engine.decisions import (
+from engine.rules.cards import CHARM
+from engine.rules.decisions import (
     Action,
     CompetitionChoice,
     Decision,
@@ -29,8 +29,8 @@ from engine.decisions import (
     Secret,
     TradeOff,
 )
-from engine.scoring import CHARM_GOAL, GEISHA_GOAL
-from engine.views import PlayerView
+from engine.rules.scoring import CHARM_GOAL, GEISHA_GOAL
+from engine.rules.views import PlayerView
 
 _MAJORITY = tuple(n // 2 + 1 for n in CHARM)
 """Items of a geisha that win her whatever happens to the rest."""
@@ -74,7 +74,7 @@ class Position:
     """Cards I cannot see (opponent's hand, Secret, Trade-off, the pile, the removed card)."""
     my_unused: int
     their_unused: int
-    """Unused action markers as masks (see :class:`engine.decisions.Action`)."""
+    """Unused action markers as masks (see :class:`engine.rules.decisions.Action`)."""
     favor: tuple[int, ...]
     """Per geisha: 1 if her marker is on my side, -1 on the opponent's, 0 neutral."""
 

@@ -26,11 +26,11 @@ import math
 import random
 import time
 
-from engine import hand as packed_hand
 from engine.ai.determinize import Determinizer
 from engine.ai.heuristic import score_decisions
-from engine.cards import CHARM
-from engine.decisions import (
+from engine.rules import hand as packed_hand
+from engine.rules.cards import CHARM
+from engine.rules.decisions import (
     Action,
     Competition,
     CompetitionChoice,
@@ -40,9 +40,9 @@ from engine.decisions import (
     Secret,
     TradeOff,
 )
-from engine.scoring import CHARM_GOAL, GEISHA_GOAL, favor_totals
-from engine.state import GameState, Phase
-from engine.views import PlayerView
+from engine.rules.scoring import CHARM_GOAL, GEISHA_GOAL, favor_totals
+from engine.rules.state import GameState, Phase
+from engine.rules.views import PlayerView
 
 _MAJORITY = tuple(n // 2 + 1 for n in CHARM)
 DEFAULT_ITERATIONS = 1500

@@ -17,8 +17,8 @@ import random
 from engine.ai.agent import Agent, RandomAgent
 from engine.ai.heuristic import score_decisions
 from engine.ai.ismcts import IsmctsAgent
-from engine.decisions import Decision
-from engine.views import PlayerView
+from engine.rules.decisions import Decision
+from engine.rules.views import PlayerView
 
 LEVELS = ("random", "easy", "normal", "hard")
 EASY_SLACK = 0.15

@@ -14,8 +14,8 @@ from typing import IO
 
 from engine.ai.agent import Agent
 from engine.ai.levels import agent_for_level
-from engine.cards import CHARM, GEISHAS, cards_text
-from engine.decisions import (
+from engine.rules.cards import CHARM, GEISHAS, cards_text
+from engine.rules.decisions import (
     Competition,
     CompetitionChoice,
     Decision,
@@ -25,10 +25,10 @@ from engine.decisions import (
     TradeOff,
     parse_decision,
 )
-from engine.errors import IllegalDecision, NotationError
-from engine.outcome import RoundResult, Termination
-from engine.state import GameState, Phase, new_game
-from engine.views import PlayerView, view
+from engine.rules.errors import IllegalDecision, NotationError
+from engine.rules.outcome import RoundResult, Termination
+from engine.rules.state import GameState, Phase, new_game
+from engine.rules.views import PlayerView, view
 
 HUMAN = 0
 AI = 1

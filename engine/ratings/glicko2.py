@@ -7,7 +7,7 @@ internal μ/φ scale appears only inside :func:`rate`.
 
 We implement it here rather than depend on the ``glicko2`` package: that package has had
 one release since 2018, no type hints, and rates only whole periods; the algorithm is 60
-lines and is pinned by the paper's worked example in ``tests/engine/test_ratings.py``.
+lines and is pinned by the paper's worked example in ``tests/engine/ratings/test_ratings.py``.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.outcome import Termination
 from engine.ratings.glicko2 import Glicko2Rating
+from engine.rules.outcome import Termination
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Typed refusals of the match service; ``message`` is short, user-facing, and quotes the input.
 
-:class:`engine.errors.IllegalDecision` passes through the service unchanged.
+:class:`engine.rules.errors.IllegalDecision` passes through the service unchanged.
 """
 
 from __future__ import annotations

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.decisions import Competition, Gift
-from engine.notation import Move
-from engine.outcome import MatchOutcome, RoundResult
-from engine.state import Variant
+from engine.rules.decisions import Competition, Gift
+from engine.rules.notation import Move
+from engine.rules.outcome import MatchOutcome, RoundResult
+from engine.rules.state import Variant
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ import random
 from dataclasses import replace
 
 from engine.ai.agent import Agent
-from engine.decisions import (
+from engine.rules.decisions import (
     Competition,
     CompetitionChoice,
     Decision,
@@ -21,9 +21,9 @@ from engine.decisions import (
     TradeOff,
     parse_decision,
 )
-from engine.errors import HanamikojiError
-from engine.notation import HiddenAction, Move
-from engine.state import GameState
+from engine.rules.errors import HanamikojiError
+from engine.rules.notation import HiddenAction, Move
+from engine.rules.state import GameState
 from engine.store.rows import DecisionRow, MatchInfo
 
 

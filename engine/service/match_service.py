@@ -31,9 +31,6 @@ from dataclasses import dataclass, replace
 from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 from engine.ai.agent import Agent, RandomAgent
-from engine.decisions import Competition, Decision, Gift
-from engine.notation import Move
-from engine.outcome import MatchOutcome
 from engine.ratings import (
     LeaderboardPage,
     PlayerStats,
@@ -42,7 +39,12 @@ from engine.ratings import (
     is_rated,
     rate_finished_match,
 )
-from engine.record import MatchRecord, replay
+from engine.rules.decisions import Competition, Decision, Gift
+from engine.rules.notation import Move
+from engine.rules.outcome import MatchOutcome
+from engine.rules.record import MatchRecord, replay
+from engine.rules.state import GameState, Phase, Variant
+from engine.rules.views import PlayerView, PublicView, public_view, view
 from engine.service.clock import Clock, SystemClock
 from engine.service.config import ServiceConfig
 from engine.service.errors import (
@@ -77,7 +79,6 @@ from engine.service.events import (
 from engine.service.events import ChallengeExpired as ChallengeExpiredEvent
 from engine.service.live_match import LiveMatch, ReplayError, public_move, replay_decisions
 from engine.service.timers import MatchTimers
-from engine.state import GameState, Phase, Variant
 from engine.store.match_store import MatchStore
 from engine.store.rows import (
     AI_USER_ID,
@@ -90,7 +91,6 @@ from engine.store.rows import (
     UserSettings,
 )
 from engine.store.sqlite import SqliteMatchStore
-from engine.views import PlayerView, PublicView, public_view, view
 
 log = logging.getLogger(__name__)
 
@@ -421,7 +421,7 @@ class MatchService:
 
         Raises :class:`StaleVersion` (also for a repeated submission), :class:`NotYourTurn`,
         :class:`NotYourMatch`, :class:`MatchNotActive`, or
-        :class:`engine.errors.IllegalDecision`; nothing is applied then.
+        :class:`engine.rules.errors.IllegalDecision`; nothing is applied then.
         """
         live = await self._active(match_id)
         seat = self._seat(live, user_id)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from engine.outcome import Termination
-from engine.state import Variant
+from engine.rules.outcome import Termination
+from engine.rules.state import Variant
 
 AI_USER_ID = 0
 """The user id that stands for the AI in a seat (Discord never uses 0 for a user)."""
@@ -125,7 +125,7 @@ class FinishedMatch:
     started_at: float
     finished_at: float
     record: str
-    """The full match record as JSON in the rules.md format (engine.record.MatchRecord)."""
+    """The full match record as JSON in the rules.md format (engine.rules.record.MatchRecord)."""
 
     @property
     def duration_seconds(self) -> float:

@@ -29,7 +29,6 @@ from typing import Any
 
 import aiosqlite
 
-from engine.outcome import Termination
 from engine.ratings import (
     Glicko2Rating,
     LeaderboardPage,
@@ -38,7 +37,8 @@ from engine.ratings import (
     RatingChange,
     Standing,
 )
-from engine.state import Variant
+from engine.rules.outcome import Termination
+from engine.rules.state import Variant
 from engine.store.errors import CorruptDatabase, SchemaTooNew, StoreError
 from engine.store.migration_files import load_migrations
 from engine.store.rows import (

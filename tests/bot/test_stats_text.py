@@ -8,8 +8,8 @@ from bot.stats_text import (
     signed_change,
     stats_text,
 )
-from engine.outcome import Termination
 from engine.ratings import Glicko2Rating, LeaderboardPage, PlayerStats, RatingChange, Standing
+from engine.rules.outcome import Termination
 
 
 def test_changes_are_signed_with_a_real_minus_and_rounded_like_the_rating():

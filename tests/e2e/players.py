@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.i18n import text
 from bot.panel import face_down_text, hand_text
-from engine import Phase
+from engine.rules import Phase
 from engine.service.match_service import MatchService
 from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.server import DiscordEmulator

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from engine import Variant
+from engine.rules import Variant
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.transcript import Scope
 from tests.e2e.players import (

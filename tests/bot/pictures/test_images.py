@@ -8,9 +8,9 @@ from PIL import Image, ImageChops
 
 from bot.pictures import render_board, render_hand
 from bot.pictures.board_image import COLUMN, HEIGHT, WIDTH, column_x
-from engine import new_game, public_view, view
-from engine.state import GameState
-from tests.engine.test_properties import reshuffle_hidden
+from engine.rules import new_game, public_view, view
+from engine.rules.state import GameState
+from tests.engine.rules.test_properties import reshuffle_hidden
 
 NAMES = ("ana", "ben")
 

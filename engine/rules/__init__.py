@@ -1,0 +1,54 @@
+"""Hanamikoji: pure, deterministic rules, views, and (in subpackages) the match service."""
+
+from engine.rules.cards import CHARM, GEISHAS, card_letter, parse_cards
+from engine.rules.decisions import (
+    Action,
+    Competition,
+    CompetitionChoice,
+    Decision,
+    Gift,
+    GiftChoice,
+    Secret,
+    TradeOff,
+    format_decision,
+    parse_decision,
+)
+from engine.rules.errors import IllegalDecision, NotationError, RecordError
+from engine.rules.notation import Move, format_move, parse_move
+from engine.rules.outcome import MatchOutcome, RoundResult, Termination
+from engine.rules.state import GameState, Phase, Variant, new_game
+from engine.rules.views import PlayerView, PublicView, public_view, view
+
+__all__ = [
+    "CHARM",
+    "GEISHAS",
+    "Action",
+    "Competition",
+    "CompetitionChoice",
+    "Decision",
+    "GameState",
+    "Gift",
+    "GiftChoice",
+    "IllegalDecision",
+    "MatchOutcome",
+    "Move",
+    "NotationError",
+    "Phase",
+    "PlayerView",
+    "PublicView",
+    "RecordError",
+    "RoundResult",
+    "Secret",
+    "Termination",
+    "TradeOff",
+    "Variant",
+    "card_letter",
+    "format_decision",
+    "format_move",
+    "new_game",
+    "parse_cards",
+    "parse_decision",
+    "parse_move",
+    "public_view",
+    "view",
+]

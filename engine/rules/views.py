@@ -1,0 +1,157 @@
+"""What each seat may know. The bot, the renderer and the AIs only ever get these.
+
+:func:`public_view` is the table as a spectator sees it: placed items, markers, sizes,
+the public moves, an open offer, scored rounds. It never holds a hand, a Secret, a
+Trade-off card, the pile's order or the removed card. :func:`view` adds one player's own
+hidden cards and, when it is their decision, their legal decisions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.rules import hand as packed_hand
+from engine.rules.decisions import (
+    Action,
+    Competition,
+    CompetitionChoice,
+    Decision,
+    Gift,
+    GiftChoice,
+    Secret,
+    TradeOff,
+)
+from engine.rules.notation import HiddenAction, Move
+from engine.rules.outcome import MatchOutcome, RoundResult
+from engine.rules.state import GameState, Phase, Variant
+
+_ACTIONS = tuple(Action)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """The table as everyone sees it."""
+
+    variant: Variant
+    version: int
+    round_number: int
+    starting_player: int
+    phase: Phase
+    current_player: int | None
+    """Who must decide now; None once the match is over."""
+    items: tuple[tuple[int, ...], tuple[int, ...]]
+    """``items[p][g]``: item cards face up on player p's side at geisha g."""
+    favor: tuple[int | None, ...]
+    """``favor[g]``: the side geisha g's marker is on, or None while neutral."""
+    used: tuple[frozenset[Action], frozenset[Action]]
+    hand_sizes: tuple[int, int]
+    pile_size: int
+    pending: Gift | Competition | None
+    """An offer waiting for the opponent's choice (its cards are face up)."""
+    moves: tuple[Move, ...]
+    """This round's moves so far, Secrets and Trade-offs hidden (``1X``, ``2XX``)."""
+    rounds: tuple[RoundResult, ...]
+    """Every scored round, with both Secrets revealed."""
+    geishas: tuple[int, int]
+    charm: tuple[int, int]
+    outcome: MatchOutcome | None
+
+    def mover(self, index: int) -> int:
+        """The seat that made ``moves[index]``: the round's starter, then turns alternate."""
+        return (self.starting_player + index) % 2
+
+    def unused(self, player: int) -> tuple[Action, ...]:
+        """The action markers ``player`` has not used this round, in A-to-D order."""
+        return tuple(a for a in _ACTIONS if a not in self.used[player])
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What one player knows: the table plus their own hidden cards."""
+
+    player: int
+    table: PublicView
+    hand: tuple[int, ...]
+    """Sorted by geisha."""
+    drawn: int | None
+    """The card just drawn this turn, while it is still to be played."""
+    secret: int | None
+    trade_off: tuple[int, int] | None
+    legal: tuple[Decision, ...]
+    """The decisions open to this player now; empty when it is not their decision."""
+    own_moves: tuple[Move, ...]
+    """This round's moves with this player's own Secret and Trade-off shown."""
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.player
+
+    @property
+    def to_decide(self) -> bool:
+        return self.table.current_player == self.player
+
+
+def _moves(state: GameState, reader: int | None) -> tuple[Move, ...]:
+    """The round's moves as ``reader`` may see them (None: a spectator)."""
+    moves: list[Move] = []
+    actor = state.start_player
+    decisions = state.log[-1]
+    i = 0
+    while i < len(decisions):
+        action = decisions[i]
+        i += 1
+        if isinstance(action, Secret | TradeOff):
+            shown = action if actor == reader else HiddenAction(action.action)
+            moves.append(Move(shown))
+        elif isinstance(action, Gift | Competition):
+            choice = decisions[i] if i < len(decisions) else None
+            i += 1
+            assert choice is None or isinstance(choice, GiftChoice | CompetitionChoice)
+            moves.append(Move(action, choice))
+        actor = 1 - actor
+    return tuple(moves)
+
+
+def public_view(state: GameState) -> PublicView:
+    """The table as a spectator sees it: no hidden card at all."""
+    geishas, charm = state.scores()
+    return PublicView(
+        variant=state.variant,
+        version=state.version,
+        round_number=state.round_number,
+        starting_player=state.start_player,
+        phase=state.phase,
+        current_player=state.current_player,
+        items=(state.placed_items(0), state.placed_items(1)),
+        favor=tuple(state.favor),
+        used=(
+            frozenset(a for a in _ACTIONS if state.used[0] & a),
+            frozenset(a for a in _ACTIONS if state.used[1] & a),
+        ),
+        hand_sizes=(packed_hand.size(state.hands[0]), packed_hand.size(state.hands[1])),
+        pile_size=len(state.pile) - state.pile_pos,
+        pending=state.pending,
+        moves=_moves(state, None),
+        rounds=tuple(state.results),
+        geishas=geishas,
+        charm=charm,
+        outcome=state.outcome,
+    )
+
+
+def view(state: GameState, player: int) -> PlayerView:
+    """What ``player`` (0 or 1) may know now."""
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, got {player!r}")
+    table = public_view(state)
+    mine = table.current_player == player
+    return PlayerView(
+        player=player,
+        table=table,
+        hand=state.hand_cards(player),
+        drawn=state.drawn[player] if mine and table.phase is Phase.ACTION else None,
+        secret=state.secret[player],
+        trade_off=state.tradeoff[player],
+        legal=state.legal_decisions() if mine else (),
+        own_moves=_moves(state, player),
+    )
