@@ -62,8 +62,8 @@ class Load:
 
     async def play(self, index: int, matches: int, rng: random.Random, first: bool) -> None:
         a, b = 2 * index + 1, 2 * index + 2
-        challenge = await self.service.challenge(a, b, guild_id=1, channel_id=index)
-        match = await self.service.accept(challenge.match_id, b)
+        challenge = await self.service.commands.challenge(a, b, guild_id=1, channel_id=index)
+        match = await self.service.commands.accept(challenge.match_id, b)
         decisions = 0
         to_move = match.first_player
         while to_move is not None:
@@ -76,9 +76,9 @@ class Load:
             if self.think and not self.draining:
                 await asyncio.sleep(rng.uniform(0, 2 * self.think))
             user = match.players[to_move]
-            seen = await self.service.view_for(match.match_id, user)
+            seen = await self.service.queries.view_for(match.match_id, user)
             started = time.perf_counter()
-            result = await self.service.submit(
+            result = await self.service.commands.submit(
                 match.match_id, user, rng.choice(seen.legal), seen.table.version
             )
             self.latencies.append(time.perf_counter() - started)

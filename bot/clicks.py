@@ -79,7 +79,7 @@ class Clicks:
 
     async def _names_by_id(self, match_id: int, lang: str) -> dict[int, str]:
         try:
-            info = await self.bot.service.match_info(match_id)
+            info = await self.bot.service.queries.match_info(match_id)
         except ServiceError:
             return {}
         names = await self.bot.player_names.pair(info.players, info.ai_level, lang)
@@ -89,7 +89,7 @@ class Clicks:
         self, interaction: discord.Interaction[Any], lang: str, parsed: GameId, values: list[str]
     ) -> None:
         verb = parsed.verb
-        info = await self.bot.service.match_info(parsed.match_id)
+        info = await self.bot.service.queries.match_info(parsed.match_id)
         if verb in (Verb.ACCEPT, Verb.DECLINE):
             await self._answer_challenge(interaction, lang, info, verb)
             return
@@ -99,7 +99,7 @@ class Clicks:
         if verb is Verb.REMATCH:
             await self.bot.rematches.press(interaction, info)
         elif verb is Verb.RESIGN:
-            await self.bot.service.resign(info.match_id, interaction.user.id)
+            await self.bot.service.commands.resign(info.match_id, interaction.user.id)
             await interaction.response.edit_message(
                 content=text(lang, "commands.resigned"), embed=None, view=None
             )
@@ -129,7 +129,7 @@ class Clicks:
         The hand picture comes with a panel that is opened or refreshed; after a move the
         text alone answers, so the answer is never slowed by drawing.
         """
-        view = await self.bot.service.view_for(info.match_id, interaction.user.id)
+        view = await self.bot.service.queries.view_for(info.match_id, interaction.user.id)
         names = await self.bot.player_names.pair(info.players, info.ai_level, lang)
         dm_notice = self.bot.notifier.take_dm_notice(lang, interaction.user.id)
         notice = "\n".join(n for n in (notice, dm_notice) if n)
@@ -165,7 +165,7 @@ class Clicks:
         values: list[str],
     ) -> None:
         edit = _on_private_message(interaction)
-        view = await self.bot.service.view_for(info.match_id, interaction.user.id)
+        view = await self.bot.service.queries.view_for(info.match_id, interaction.user.id)
         stale = text(lang, "refusal.stale")
         if parsed.version != view.table.version:
             await self.show_panel(interaction, lang, info, edit=edit, notice=stale)
@@ -210,7 +210,7 @@ class Clicks:
             return
         await self._defer(interaction, private=edit)
         try:
-            await self.bot.service.submit(
+            await self.bot.service.commands.submit(
                 info.match_id, interaction.user.id, decision, parsed.version
             )
         except StaleVersion:
@@ -224,7 +224,7 @@ class Clicks:
     ) -> None:
         """The opponent's pick from a Gift or Competition (on the board or in the panel)."""
         private = _on_private_message(interaction)
-        view = await self.bot.service.view_for(info.match_id, interaction.user.id)
+        view = await self.bot.service.queries.view_for(info.match_id, interaction.user.id)
         if not view.to_decide or view.table.pending is None:
             if parsed.version != view.table.version:
                 await self.reply(interaction, text(lang, "refusal.offer_settled"))
@@ -244,7 +244,7 @@ class Clicks:
         # board itself is edited by the table to show the move.
         await self._defer(interaction, private=private)
         try:
-            await self.bot.service.submit(
+            await self.bot.service.commands.submit(
                 info.match_id, interaction.user.id, decision, parsed.version
             )
         except StaleVersion:
@@ -270,7 +270,7 @@ class Clicks:
         public = await self.bot.public_language(info.guild_id)
         names = await self.bot.player_names.pair(info.players, None, public)
         if verb is Verb.DECLINE and user_id == info.players[0]:
-            await self.bot.service.cancel(info.match_id, user_id)
+            await self.bot.service.commands.cancel(info.match_id, user_id)
             what = text(public, "challenge.withdrawn", name=names[0])
             embed = challenge_message.closed(public, names, what)
             await interaction.response.edit_message(content=None, embed=embed, view=None)
@@ -280,14 +280,14 @@ class Clicks:
             await self.reply(interaction, text(lang, "challenge.for_someone_else", name=mine))
             return
         if verb is Verb.DECLINE:
-            await self.bot.service.decline(info.match_id, user_id)
+            await self.bot.service.commands.decline(info.match_id, user_id)
             what = text(public, "challenge.declined", name=names[1])
             embed = challenge_message.closed(public, names, what)
             await interaction.response.edit_message(content=None, embed=embed, view=None)
             return
         # Accepting opens a thread and posts the board: answer first, then do the work.
         await interaction.response.defer()
-        await self.bot.service.accept(info.match_id, user_id)
+        await self.bot.service.commands.accept(info.match_id, user_id)
         what = text(public, "challenge.accepted", name=names[1])
         embed = challenge_message.closed(public, names, what, started=True)
         await interaction.edit_original_response(content=None, embed=embed, view=None)

@@ -131,7 +131,7 @@ class HanamikojiBot(discord.Client):
         "preferred locale" (community servers set it), else English."""
         if guild_id is None:
             return DEFAULT_LANGUAGE
-        chosen = (await self.service.guild_settings(guild_id)).language
+        chosen = (await self.service.settings.guild_settings(guild_id)).language
         if chosen:
             return chosen
         guild = self.get_guild(guild_id)
@@ -139,9 +139,9 @@ class HanamikojiBot(discord.Client):
 
     async def set_public_language(self, guild_id: int, language: str) -> None:
         """``"auto"`` goes back to following the server's Discord locale."""
-        settings = await self.service.guild_settings(guild_id)
+        settings = await self.service.settings.guild_settings(guild_id)
         chosen = None if language == "auto" else language
-        await self.service.set_guild_settings(replace(settings, language=chosen))
+        await self.service.settings.set_guild_settings(replace(settings, language=chosen))
 
     async def rating_line(self, match_id: int, names: tuple[str, str], lang: str) -> str | None:
         """Both players' rating changes for the match-end message (None when unrated)."""

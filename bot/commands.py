@@ -125,7 +125,7 @@ class HanamikojiCommands(app_commands.Group):
         if not await self._can_host_here(interaction):
             return
         self.bot.player_names.remember(opponent)
-        info = await self.bot.service.challenge(
+        info = await self.bot.service.commands.challenge(
             interaction.user.id,
             opponent.id,
             interaction.guild_id,
@@ -144,7 +144,7 @@ class HanamikojiCommands(app_commands.Group):
             allowed_mentions=discord.AllowedMentions(users=[opponent]),
         )
         message = await interaction.original_response()
-        await self.bot.service.set_location(info.match_id, board_message_id=message.id)
+        await self.bot.service.placements.set_location(info.match_id, board_message_id=message.id)
         self.bot.table.remember_challenge(info.match_id, interaction)
 
     @app_commands.command(name=localised("names.ai"), description=localised("slash.ai"))
@@ -161,7 +161,7 @@ class HanamikojiCommands(app_commands.Group):
         if not await self._can_host_here(interaction):
             return
         # The service may refuse (too many matches): announce only a match that exists.
-        await self.bot.service.start_ai_match(
+        await self.bot.service.commands.start_ai_match(
             interaction.user.id,
             chosen,
             interaction.guild_id,
@@ -194,11 +194,11 @@ class HanamikojiCommands(app_commands.Group):
         """The caller's match in this channel or thread, or a helpful reply saying why not."""
         lang = _lang(interaction)
         user_id = interaction.user.id
-        info = await self.bot.service.active_match_for(user_id, interaction.channel_id or 0)
+        info = await self.bot.service.queries.active_match_for(user_id, interaction.channel_id or 0)
         if info is not None and info.status is MatchStatus.ACTIVE:
             self.bot.table.presence.seen(info.match_id, user_id)
             return info
-        open_matches = await self.bot.service.open_matches_for(user_id)
+        open_matches = await self.bot.service.queries.open_matches_for(user_id)
         elsewhere = [m for m in open_matches if m.status is MatchStatus.ACTIVE]
         if elsewhere:
             links = ", ".join(f"<#{m.thread_id or m.channel_id}>" for m in elsewhere[:5])
@@ -220,9 +220,9 @@ class HanamikojiCommands(app_commands.Group):
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         lang = _lang(interaction)
         channel_id = interaction.channel_id or 0
-        info = await self.bot.service.match_in_thread(channel_id)
+        info = await self.bot.service.placements.match_in_thread(channel_id)
         if info is None:
-            info = await self.bot.service.active_match_for(interaction.user.id, channel_id)
+            info = await self.bot.service.queries.active_match_for(interaction.user.id, channel_id)
         if info is None:
             await interaction.response.send_message(
                 text(lang, "commands.no_match_in_channel"), ephemeral=True
@@ -275,8 +275,8 @@ class HanamikojiCommands(app_commands.Group):
     @app_commands.rename(dm=localised("names.dm"))
     @app_commands.describe(dm=localised("slash.notify_dm"))
     async def notify(self, interaction: discord.Interaction[Any], dm: bool) -> None:
-        settings = await self.bot.service.user_settings(interaction.user.id)
-        await self.bot.service.set_user_settings(replace(settings, dm_notifications=dm))
+        settings = await self.bot.service.settings.user_settings(interaction.user.id)
+        await self.bot.service.settings.set_user_settings(replace(settings, dm_notifications=dm))
         self.bot.notifier.choice_changed(interaction.user.id, dm)
         message = text(_lang(interaction), "commands.dm_on" if dm else "commands.dm_off")
         await interaction.response.send_message(message, ephemeral=True)
@@ -315,7 +315,7 @@ class HanamikojiCommands(app_commands.Group):
             )
             return
         assert interaction.guild_id is not None
-        current = await self.bot.service.guild_settings(interaction.guild_id)
+        current = await self.bot.service.settings.guild_settings(interaction.guild_id)
         changed = replace(
             current,
             turn_seconds=float(turn_timer.value) if turn_timer else current.turn_seconds,
@@ -326,12 +326,12 @@ class HanamikojiCommands(app_commands.Group):
             else three_rounds,
         )
         if changed != current:
-            changed = await self.bot.service.set_guild_settings(changed)
+            changed = await self.bot.service.settings.set_guild_settings(changed)
         if language is not None:
             await self.bot.set_public_language(interaction.guild_id, language.value)
         config = self.bot.service.config
         policy = changed.expiry_policy or config.expiry_policy
-        override = (await self.bot.service.guild_settings(interaction.guild_id)).language
+        override = (await self.bot.service.settings.guild_settings(interaction.guild_id)).language
         yes_no = {True: text(lang, "commands.on"), False: text(lang, "commands.off")}
         lines = [
             text(

@@ -37,7 +37,7 @@ class Notifier:
         # Cached: every turn asks, and the answer only changes through /notify.
         wants = self._wants_dm.get(user_id)
         if wants is None:
-            wants = (await self.bot.service.user_settings(user_id)).dm_notifications
+            wants = (await self.bot.service.settings.user_settings(user_id)).dm_notifications
             self._wants_dm[user_id] = wants
         return wants
 
@@ -48,7 +48,7 @@ class Notifier:
         if not await self._wants(user_id):
             return
         lang = self.bot.player_names.language(user_id)
-        view = await self.bot.service.view_for(info.match_id, user_id)
+        view = await self.bot.service.queries.view_for(info.match_id, user_id)
         names = await self.bot.player_names.pair(info.players, info.ai_level, lang)
         page = home_page(lang, view, info.match_id, names)
         page = replace(page, image=("hand.png", await render_hand_async(lang, view)))

@@ -34,7 +34,7 @@ class Rematches:
             self._started.add(info.match_id)
             await interaction.response.defer()
             assert info.ai_level is not None
-            await service.start_ai_match(
+            await service.commands.start_ai_match(
                 user_id,
                 info.ai_level,
                 info.guild_id,
@@ -59,7 +59,7 @@ class Rematches:
         self._pressed.pop(info.match_id, None)
         await interaction.response.defer()
         # The new match swaps who challenged, so seat 0 alternates between rematches.
-        challenge = await service.challenge(
+        challenge = await service.commands.challenge(
             info.players[1],
             info.players[0],
             info.guild_id,
@@ -67,5 +67,5 @@ class Rematches:
             info.variant,
             info.turn_seconds,
         )
-        await service.accept(challenge.match_id, info.players[0])
+        await service.commands.accept(challenge.match_id, info.players[0])
         await interaction.edit_original_response(view=None)  # the new match has its thread

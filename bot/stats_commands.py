@@ -51,7 +51,7 @@ async def rating_change_line(
     service: MatchService, match_id: int, names: tuple[str, str], lang: str
 ) -> str | None:
     """``Ratings: ana 1662 (+162) · ben 1338 (−162)`` for a rated match, else None."""
-    changes = await service.rating_changes(match_id)
+    changes = await service.queries.rating_changes(match_id)
     return None if changes is None else rating_changes_text(lang, changes, names)
 
 
@@ -68,7 +68,7 @@ async def show_stats(
         return
     who = member or interaction.user
     bot: HanamikojiBot = interaction.client
-    stats = await bot.service.player_stats(interaction.guild_id, who.id)
+    stats = await bot.service.queries.player_stats(interaction.guild_id, who.id)
     embed = discord.Embed(
         title=text(lang, "stats.title", name=who.display_name),
         description=stats_text(lang, stats, who.display_name),
@@ -85,7 +85,7 @@ async def show_leaderboard(interaction: discord.Interaction[Any], page: int = 0)
         await interaction.response.send_message(text(lang, "stats.not_in_server"), ephemeral=True)
         return
     bot: HanamikojiBot = interaction.client
-    board = await bot.service.leaderboard(
+    board = await bot.service.queries.leaderboard(
         guild_id,
         min_games=LEADERBOARD_MIN_GAMES,
         offset=page * LEADERBOARD_PAGE_SIZE,
@@ -94,7 +94,7 @@ async def show_leaderboard(interaction: discord.Interaction[Any], page: int = 0)
     last = page_count(board.total, LEADERBOARD_PAGE_SIZE) - 1
     if page > last:  # an old button after the ranking shrank: show the last page instead
         page = last
-        board = await bot.service.leaderboard(
+        board = await bot.service.queries.leaderboard(
             guild_id,
             min_games=LEADERBOARD_MIN_GAMES,
             offset=page * LEADERBOARD_PAGE_SIZE,
@@ -125,7 +125,7 @@ async def show_history(
         return
     who = member or interaction.user
     bot: HanamikojiBot = interaction.client
-    results = await bot.service.finished_matches(
+    results = await bot.service.queries.finished_matches(
         user_id=who.id, guild_id=guild_id, limit=HISTORY_LENGTH
     )
     opponents = {
@@ -133,7 +133,7 @@ async def show_history(
     }
     playing = [
         (m.match_id, await _opponent(bot, m.players, who.id, m.ai_level, lang))
-        for m in await bot.service.open_matches_for(who.id)
+        for m in await bot.service.queries.open_matches_for(who.id)
         if m.guild_id == guild_id and m.status is MatchStatus.ACTIVE
     ]
     if not results and not playing:
@@ -157,7 +157,7 @@ async def send_record(interaction: discord.Interaction[Any], match_id: int) -> N
     lang = language_of(interaction.locale)
     bot: HanamikojiBot = interaction.client
     try:
-        record = await bot.service.match_record(match_id, interaction.guild_id)
+        record = await bot.service.queries.match_record(match_id, interaction.guild_id)
     except MatchNotFinished:
         notice = text(lang, "stats.export_not_finished", match=match_id)
         await interaction.response.send_message(notice, ephemeral=True)

@@ -256,13 +256,13 @@ class Table:
 
     async def refresh_board(self, match_id: int) -> None:
         """Edit the board message in place to show the match as it is now."""
-        info = await self.bot.service.match_info(match_id)
+        info = await self.bot.service.queries.match_info(match_id)
         if info.board_message_id is None:
             return
         place = await self.place(info)
         if place is None:
             return
-        table = await self.bot.service.public_view(match_id)
+        table = await self.bot.service.queries.public_view(match_id)
         lang = await self.bot.public_language(info.guild_id)
         page = await board_page(
             lang, match_id, table, await self.names(info), ai_seat=_ai_seat(info)
@@ -303,7 +303,7 @@ class Table:
         if not can_send(place):
             log.warning("match %s: no permission to post the board in %s", info.match_id, place)
             return None
-        table = await self.bot.service.public_view(info.match_id)
+        table = await self.bot.service.queries.public_view(info.match_id)
         lang = await self.bot.public_language(info.guild_id)
         page = await board_page(
             lang, info.match_id, table, await self.names(info), ai_seat=_ai_seat(info)
@@ -313,8 +313,8 @@ class Table:
             lambda: place.send(**fit_message(place, message_kwargs(page))),
             creates=True,
         )
-        await self.bot.service.set_location(info.match_id, board_message_id=message.id)
-        if (await self.bot.service.public_view(info.match_id)).version != table.version:
+        await self.bot.service.placements.set_location(info.match_id, board_message_id=message.id)
+        if (await self.bot.service.queries.public_view(info.match_id)).version != table.version:
             # A move (the AI's first, say) came while the board was on its way, and its
             # edit found no board to edit: show it now.
             self._mark_board(
@@ -331,12 +331,14 @@ class Table:
         self.forget_challenge(event.match_id)
         for user_id in event.players:  # who challenged and who accepted are at the table
             self.presence.seen(event.match_id, user_id)
-        info = await self.bot.service.match_info(event.match_id)
+        info = await self.bot.service.queries.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         thread = await self._open_thread(lang, info, names)
         if thread is not None:
-            info = await self.bot.service.set_location(info.match_id, thread_id=thread.id)
+            info = await self.bot.service.placements.set_location(
+                info.match_id, thread_id=thread.id
+            )
         await self.post_board(info)
         first = info.players[event.first_player]
         if first != AI_USER_ID:
@@ -350,7 +352,7 @@ class Table:
     ) -> discord.Thread | None:
         if info.channel_id is None or info.guild_id is None:
             return None
-        settings = await self.bot.service.guild_settings(info.guild_id)
+        settings = await self.bot.service.settings.guild_settings(info.guild_id)
         if not settings.thread_per_match:
             return None
         channel = await self._channel(info.channel_id)
@@ -391,11 +393,11 @@ class Table:
     async def _on_decision(self, event: DecisionApplied) -> None:
         """The board (edited beside this) shows the move; a new message only where someone
         must be told: the timer played for an absent player, or the next player is away."""
-        info = await self.bot.service.match_info(event.match_id)
+        info = await self.bot.service.queries.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         lines = [text(lang, "table.timed_out", name=names[event.player])] if event.automatic else []
-        table = await self.bot.service.public_view(event.match_id)
+        table = await self.bot.service.queries.public_view(event.match_id)
         nxt = table.current_player
         # After a round ends its summary names who starts the next one; an open offer is
         # announced by ChoiceNeeded.
@@ -415,7 +417,7 @@ class Table:
         when away."""
         if event.user_id == AI_USER_ID:
             return
-        info = await self.bot.service.match_info(event.match_id)
+        info = await self.bot.service.queries.match_info(event.match_id)
         self._notify(info, event.user_id)
         if not self.presence.is_away(event.match_id, event.user_id):
             return
@@ -436,12 +438,12 @@ class Table:
         await self.post(info, f"{offered}\n{ask}", mention=event.user_id)
 
     async def _on_round_scored(self, event: RoundScored) -> None:
-        info = await self.bot.service.match_info(event.match_id)
+        info = await self.bot.service.queries.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         summary = round_summary(lang, event.result, names)
         embed = discord.Embed(description=summary, colour=discord.Colour.gold())
-        table = await self.bot.service.public_view(event.match_id)
+        table = await self.bot.service.queries.public_view(event.match_id)
         if table.outcome is not None or table.round_number == event.result.round_number:
             await self.post(info, "", embed=embed)
             return
@@ -459,7 +461,7 @@ class Table:
         await self.post(info, "", embed=embed)
 
     async def _on_reminder(self, event: Reminder) -> None:
-        info = await self.bot.service.match_info(event.match_id)
+        info = await self.bot.service.queries.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         line = text(
             lang,
@@ -470,7 +472,7 @@ class Table:
         await self.post(info, line, mention=event.user_id)
 
     async def _on_ended(self, event: MatchEnded) -> None:
-        info = await self.bot.service.match_info(event.match_id)
+        info = await self.bot.service.queries.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         # The final board goes through the one board editor, after any edit still under way,
@@ -497,7 +499,7 @@ class Table:
         """Nobody clicked, so the bot closes the challenge itself (answers edit it on click):
         through the challenge's own interaction, which needs no channel permission, or after
         a restart, when that is gone, through the channel."""
-        info = await self.bot.service.match_info(event.match_id)
+        info = await self.bot.service.queries.match_info(event.match_id)
         lang = await self.bot.public_language(info.guild_id)
         names = await self.names(info)
         closed = challenge_message.closed(

@@ -196,6 +196,24 @@ class MatchService:
         self.broken: dict[int, str] = {}
         """Matches set aside at start-up because they no longer replay: id -> reason."""
 
+    # Transitional: the service is being split by job (issue 14); callers already address
+    # the part that will hold each method.
+    @property
+    def commands(self) -> MatchService:
+        return self
+
+    @property
+    def queries(self) -> MatchService:
+        return self
+
+    @property
+    def settings(self) -> MatchService:
+        return self
+
+    @property
+    def placements(self) -> MatchService:
+        return self
+
     @classmethod
     def with_sqlite(
         cls,

@@ -71,8 +71,8 @@ async def play_decision(
     rate limits)."""
     service = bot.service
     await settle(emulator, bot)  # an AI's move may still be reaching the board
-    table = await service.public_view(match.match_id)
-    info = await service.match_info(match.match_id)
+    table = await service.queries.public_view(match.match_id)
+    info = await service.queries.match_info(match.match_id)
     seat = table.current_player
     assert seat is not None
     user = next(u for u in match.players if u.id == info.players[seat])
@@ -102,10 +102,10 @@ async def play_decision(
 
 async def private_texts(service: MatchService, match_id: int) -> dict[int, set[str]]:
     """Per player, the hand and face-down lines their panel shows now."""
-    info = await service.match_info(match_id)
+    info = await service.queries.match_info(match_id)
     found: dict[int, set[str]] = {}
     for user_id in info.players:
-        mine = await service.view_for(match_id, user_id)
+        mine = await service.queries.view_for(match_id, user_id)
         found[user_id] = {hand_text("en", mine), face_down_text("en", mine)}
     return found
 
@@ -118,7 +118,7 @@ async def challenge_and_accept(
     challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben, **options))
     await answered(await ben.click(challenge, labels(lang)["accept"]))
     await settle(emulator, bot)
-    (info,) = await bot.service.open_matches_for(ana.id)
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
     assert info.thread_id is not None
     return Match(info.match_id, info.thread_id, (ana, ben))
 
@@ -134,8 +134,8 @@ async def settle(emulator: DiscordEmulator, bot) -> None:
 
 async def whose_turn(bot, match: Match) -> tuple[EmulatedUser, EmulatedUser]:
     """(the player who must decide now, the other one)."""
-    table = await bot.service.public_view(match.match_id)
-    info = await bot.service.match_info(match.match_id)
+    table = await bot.service.queries.public_view(match.match_id)
+    info = await bot.service.queries.match_info(match.match_id)
     assert table.current_player is not None
     mover = next(u for u in match.players if u.id == info.players[table.current_player])
     other = next(u for u in match.players if u is not mover)

@@ -16,7 +16,7 @@ async def test_challenging_yourself_or_a_bot_is_refused_privately(emulator, bot)
     bot_member = emulator.world.bot.id
     refused = await answered(await ana.slash("hanamikoji challenge", opponent=bot_member))
     assert refused.ephemeral and "Bots can't play" in refused.text()
-    assert await bot.service.open_matches_for(ana.id) == []
+    assert await bot.service.queries.open_matches_for(ana.id) == []
 
 
 async def test_only_the_challenged_member_can_accept(emulator, bot):
@@ -27,7 +27,7 @@ async def test_only_the_challenged_member_can_accept(emulator, bot):
     assert refused.ephemeral and "for ben" in refused.text()
     refused = await answered(await ana.click(challenge, "Accept"))
     assert "for ben" in refused.text()
-    (info,) = await bot.service.open_matches_for(ana.id)
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
     assert info.status is MatchStatus.PENDING
 
 
@@ -91,7 +91,7 @@ async def test_a_match_against_the_ai_is_played_to_the_end(emulator, bot):
     started = await answered(await ana.slash("hanamikoji ai", level="easy"))
     assert "against the AI" in started.text()
     await settle(emulator, bot)
-    (info,) = await bot.service.open_matches_for(ana.id)
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
     assert info.thread_id is not None
     match = Match(info.match_id, info.thread_id, (ana, ana))
     import random
@@ -99,14 +99,14 @@ async def test_a_match_against_the_ai_is_played_to_the_end(emulator, bot):
     rng = random.Random(2)
     boards_seen = []
     for _ in range(100):
-        info = await bot.service.match_info(match.match_id)
+        info = await bot.service.queries.match_info(match.match_id)
         if info.status is not MatchStatus.ACTIVE:
             break
         await play_decision(emulator, bot, match, rng)
         await settle(emulator, bot)
-        if (await bot.service.match_info(match.match_id)).status is MatchStatus.ACTIVE:
+        if (await bot.service.queries.match_info(match.match_id)).status is MatchStatus.ACTIVE:
             boards_seen.append(board_message(ana, match.thread_id).text())
-    assert (await bot.service.match_info(match.match_id)).status is MatchStatus.FINISHED
+    assert (await bot.service.queries.match_info(match.match_id)).status is MatchStatus.FINISHED
     # The board's recent moves show the AI's moves as they happen.
     assert any("AI (easy)** used" in t or "AI (easy)** offers" in t for t in boards_seen)
 
@@ -141,12 +141,12 @@ async def test_rematch_needs_both_players_then_starts_a_new_match(emulator, bot)
     result = next(m for m in ana.messages(match.thread_id) if m.buttons() and "Rematch" in m.text())
     waiting = await answered(await ana.click(result, "Rematch"))
     assert "Waiting for ben" in waiting.text()
-    assert await bot.service.open_matches_for(ana.id) == []
+    assert await bot.service.queries.open_matches_for(ana.id) == []
     stranger = await answered(await emulator.user("cara").click(result, "Rematch"))
     assert "Only the two players" in stranger.text()
     await answered(await ben.click(result, "Rematch"))
     await settle(emulator, bot)
-    (rematch,) = await bot.service.open_matches_for(ana.id)
+    (rematch,) = await bot.service.queries.open_matches_for(ana.id)
     assert rematch.status is MatchStatus.ACTIVE and set(rematch.players) == {ana.id, ben.id}
     assert rematch.thread_id not in (None, match.thread_id)
 

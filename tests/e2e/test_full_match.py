@@ -62,14 +62,14 @@ async def test_a_whole_match_is_played_to_the_end_in_a_thread(emulator, bot, var
     leaks = LeakCheck(emulator, bot, match)
     await leaks.check()
     for _ in range(200):
-        info = await bot.service.match_info(match.match_id)
+        info = await bot.service.queries.match_info(match.match_id)
         if info.status is not MatchStatus.ACTIVE:
             break
         await play_decision(emulator, bot, match, rng)
         await bot.table.wait_idle()
         await emulator.idle()
         await leaks.check()
-    info = await bot.service.match_info(match.match_id)
+    info = await bot.service.queries.match_info(match.match_id)
     assert info.status is MatchStatus.FINISHED
     ana = match.players[0]
     texts = [m.text() for m in ana.messages(match.thread_id)]

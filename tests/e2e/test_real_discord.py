@@ -35,7 +35,7 @@ async def play_a_secret(user, match) -> str:
 
 async def test_a_long_429_storm_loses_no_move_and_applies_none_twice(emulator, bot):
     match = await challenge_and_accept(emulator, bot)
-    version = (await bot.service.public_view(match.match_id)).version
+    version = (await bot.service.queries.public_view(match.match_id)).version
     before = board_message(match.players[0], match.thread_id).text()
     # Every new message and every edit in the thread refused for 12 s, each 429 asking for
     # a short wait: discord.py gives up after five tries, and the bot must try again later.
@@ -50,7 +50,7 @@ async def test_a_long_429_storm_loses_no_move_and_applies_none_twice(emulator, b
     assert board_message(first, match.thread_id).text() == before, "Discord refused every edit"
 
     await settle(emulator, bot)  # until the storm is over and the bot has caught up
-    assert (await bot.service.public_view(match.match_id)).version == version + 2
+    assert (await bot.service.queries.public_view(match.match_id)).version == version + 2
     board = board_message(first, match.thread_id).text()
     assert f"**{first.name}** used Secret." in board and f"**{second.name}** used Secret." in board
     assert emulator.rate_limits.stats.sent_429s["user"] >= 10
@@ -74,7 +74,7 @@ async def test_moves_keep_coming_while_a_match_goes_on_in_a_quiet_thread(emulato
     assert public_messages() == messages_before
     board = board_message(first, match.thread_id).text()
     assert f"**{first.name}** used Secret." in board and f"**{second.name}** used Secret." in board
-    assert (await bot.service.match_info(match.match_id)).status is MatchStatus.ACTIVE
+    assert (await bot.service.queries.match_info(match.match_id)).status is MatchStatus.ACTIVE
 
 
 async def test_a_thread_that_archived_between_two_turns_goes_on(emulator, bot):
@@ -123,7 +123,7 @@ async def test_a_server_missing_a_permission_gets_a_match_it_can_show_or_a_reaso
     await emulator.deny_bot(permission)
     ana = emulator.user("ana")
     challenge = await start_a_challenge(emulator, bot)
-    matches = await bot.service.open_matches_for(ana.id)
+    matches = await bot.service.queries.open_matches_for(ana.id)
     if permission in ("View Channels", "Send Messages"):
         # The bot could not post the board here: it says why, and starts nothing.
         assert challenge.ephemeral
@@ -131,7 +131,7 @@ async def test_a_server_missing_a_permission_gets_a_match_it_can_show_or_a_reaso
         assert matches == []
         refused = await answered(await ana.slash("hanamikoji ai"))
         assert refused.ephemeral and f"**{permission}**" in refused.text()
-        assert await bot.service.open_matches_for(ana.id) == []
+        assert await bot.service.queries.open_matches_for(ana.id) == []
         emulator.assert_no_failures()
         return
     (info,) = matches
@@ -159,7 +159,7 @@ async def test_thread_creation_refused_with_400_plays_the_match_in_the_channel(e
     emulator.world.max_active_threads = 0  # the server is at Discord's active-thread limit
     ana = emulator.user("ana")
     await start_a_challenge(emulator, bot)
-    (info,) = await bot.service.open_matches_for(ana.id)
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
     assert info.thread_id is None
     texts = [m.text() for m in ana.messages(emulator.channel.id)]
     assert any("I could not open a thread for this match (Discord refused" in t for t in texts)
@@ -176,7 +176,7 @@ async def test_commands_are_not_offered_in_dms(emulator, bot):
         await ana.slash("hanamikoji challenge", opponent=ben, channel=ana.dm)
     with pytest.raises(ImpossibleUserAction):
         await ana.slash("hanamikoji ai", channel=ana.dm)
-    assert await bot.service.open_matches_for(ana.id) == []
+    assert await bot.service.queries.open_matches_for(ana.id) == []
 
 
 async def test_a_burst_of_requests_is_paced_under_the_global_limit(emulator, bot):

@@ -38,7 +38,7 @@ async def test_a_stranger_cannot_open_a_hand_or_take_from_an_offer(emulator, bot
     assert not match.players[0].can_see(refused)
     rng = random.Random(3)
     for _ in range(12):  # play on until someone offers a Gift or Competition
-        table = await bot.service.public_view(match.match_id)
+        table = await bot.service.queries.public_view(match.match_id)
         if table.pending is not None:
             break
         await play_decision(emulator, bot, match, rng)
@@ -50,19 +50,19 @@ async def test_a_stranger_cannot_open_a_hand_or_take_from_an_offer(emulator, bot
     mover, offerer = await whose_turn(bot, match)
     refused = await answered(await offerer.click(offer, take))
     assert refused.ephemeral and f"{mover.name}'s choice" in refused.text()
-    assert (await bot.service.public_view(match.match_id)).pending is not None
+    assert (await bot.service.queries.public_view(match.match_id)).pending is not None
 
 
 async def test_a_double_click_applies_once(emulator, bot):
     match = await challenge_and_accept(emulator, bot)
     mover, _ = await whose_turn(bot, match)
-    before = (await bot.service.public_view(match.match_id)).version
+    before = (await bot.service.queries.public_view(match.match_id)).version
     panel, confirm = await open_confirm_page(mover, match)
     first = await mover.click(panel, confirm)
     second = await mover.click(panel, confirm)  # before the first one was answered
     await asyncio.gather(first.first_response(), second.first_response())
     await settle(emulator, bot)
-    assert (await bot.service.public_view(match.match_id)).version == before + 1
+    assert (await bot.service.queries.public_view(match.match_id)).version == before + 1
     # Both clicks answered the same panel; it ends showing the turn as done.
     final = mover.message(panel)
     assert "✅ Done" in final.content or STALE in final.content
@@ -78,11 +78,11 @@ async def test_a_stale_panel_is_refused_and_replaced_by_the_current_one(emulator
     panel, confirm = await open_confirm_page(mover, match)
     await answered(await mover.click(panel, confirm))
     await settle(emulator, bot)
-    version = (await bot.service.public_view(match.match_id)).version
+    version = (await bot.service.queries.public_view(match.match_id)).version
     refreshed = await answered(await mover.click(old_panel, "Trade-off (2)"))
     assert refreshed.content.startswith(STALE)
     assert "Waiting for" in refreshed.text()
-    assert (await bot.service.public_view(match.match_id)).version == version
+    assert (await bot.service.queries.public_view(match.match_id)).version == version
 
 
 async def test_a_restarted_bot_continues_the_match_from_the_old_buttons(emulator, start_bot):
@@ -92,15 +92,15 @@ async def test_a_restarted_bot_continues_the_match_from_the_old_buttons(emulator
     for _ in range(3):
         await play_decision(emulator, bot, match, rng)
         await settle(emulator, bot)
-    version = (await bot.service.public_view(match.match_id)).version
+    version = (await bot.service.queries.public_view(match.match_id)).version
     await bot.close()
 
     restarted = await start_bot()
-    assert (await restarted.service.public_view(match.match_id)).version == version
+    assert (await restarted.service.queries.public_view(match.match_id)).version == version
     for _ in range(4):  # the old board's Hand button and the old offers still work
         await play_decision(emulator, restarted, match, rng)
         await settle(emulator, restarted)
-    assert (await restarted.service.public_view(match.match_id)).version > version
+    assert (await restarted.service.queries.public_view(match.match_id)).version > version
 
 
 async def test_the_panel_by_dm_and_closed_dms_falling_back_to_the_thread(emulator, bot):
@@ -136,7 +136,7 @@ async def test_a_panel_from_the_dm_plays_a_turn(emulator, bot):
     if mover is not ana:
         await play_decision(emulator, bot, match, random.Random(1))
         await settle(emulator, bot)
-    version = (await bot.service.public_view(match.match_id)).version
+    version = (await bot.service.queries.public_view(match.match_id)).version
     dm_panel = [m for m in ana.dms() if m.buttons()][-1]
     panel = await answered(await ana.click(dm_panel, "Secret (1)"))
     panel = await answered(await ana.select(panel, [panel.select().options[0].value]))
@@ -144,7 +144,7 @@ async def test_a_panel_from_the_dm_plays_a_turn(emulator, bot):
     done = await answered(await ana.click(panel, confirm))
     assert "✅ Done" in done.text()
     await settle(emulator, bot)
-    assert (await bot.service.public_view(match.match_id)).version == version + 1
+    assert (await bot.service.queries.public_view(match.match_id)).version == version + 1
 
 
 async def test_an_old_ephemeral_panel_still_answers_after_its_token_expired(emulator, bot):
@@ -163,12 +163,12 @@ async def test_rate_limits_and_a_server_error_lose_no_decision(emulator, bot):
     emulator.faults.rate_limit(board_route, method="PATCH", times=2)
     emulator.faults.server_error(board_route, method="PATCH")
     mover, _ = await whose_turn(bot, match)
-    version = (await bot.service.public_view(match.match_id)).version
+    version = (await bot.service.queries.public_view(match.match_id)).version
     panel, confirm = await open_confirm_page(mover, match)
     await answered(await mover.click(panel, confirm))
     await asyncio.sleep(1.2)  # discord.py backs off 1 s after a 502
     await settle(emulator, bot)
-    assert (await bot.service.public_view(match.match_id)).version == version + 1
+    assert (await bot.service.queries.public_view(match.match_id)).version == version + 1
     board = board_message(mover, match.thread_id)
     assert "~~Secret~~" in board.text() and "used Secret" in board.text(), "the board caught up"
     assert len(emulator.faults.injected) == 3
@@ -181,5 +181,5 @@ async def test_resigning_asks_first_and_then_ends_the_match(emulator, bot):
     assert ask.ephemeral and "really" in ask.text()
     await answered(await ana.click(ask, "Yes, resign"))
     await settle(emulator, bot)
-    assert (await bot.service.match_info(match.match_id)).status is MatchStatus.FINISHED
+    assert (await bot.service.queries.match_info(match.match_id)).status is MatchStatus.FINISHED
     assert any("resigned" in m.text() for m in ana.messages(match.thread_id))

@@ -33,11 +33,11 @@ async def test_a_whole_match_in_spanish_shows_no_english(emulator, start_bot):
     match = await challenge_and_accept(emulator, bot, "es")
     rng = random.Random(3)
     for _ in range(200):
-        if (await bot.service.match_info(match.match_id)).status is not MatchStatus.ACTIVE:
+        if (await bot.service.queries.match_info(match.match_id)).status is not MatchStatus.ACTIVE:
             break
         await play_decision(emulator, bot, match, rng, "es")
         await settle(emulator, bot)
-    assert (await bot.service.match_info(match.match_id)).status is MatchStatus.FINISHED
+    assert (await bot.service.queries.match_info(match.match_id)).status is MatchStatus.FINISHED
     ana = match.players[0]
     seen = [e for e in emulator.transcript if emulator.transcript.can_see(ana.id, e)]
     assert any(e.visibility.scope is Scope.EPHEMERAL for e in seen)

@@ -46,8 +46,8 @@ async def test_a_match_against_the_ai_is_shown_but_not_rated(emulator, bot):
     ana = emulator.user("ana")
     await answered(await ana.slash("hanamikoji ai", level="easy"))
     await settle(emulator, bot)
-    (info,) = await bot.service.open_matches_for(ana.id)
-    await bot.service.resign(info.match_id, ana.id)
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
+    await bot.service.commands.resign(info.match_id, ana.id)
     await settle(emulator, bot)
 
     stats = await answered(await ana.slash("hanamikoji stats"))
@@ -64,9 +64,9 @@ async def _seed_ranking(database, guild_id: int, players: list[int], newcomers) 
     service = MatchService(SqliteMatchStore(database), ServiceConfig(max_active_matches=100))
     await service.start()
     for winner, loser in [*pairings, newcomers]:
-        challenge = await service.challenge(winner, loser, guild_id, None)
-        await service.accept(challenge.match_id, loser)
-        await service.resign(challenge.match_id, loser)
+        challenge = await service.commands.challenge(winner, loser, guild_id, None)
+        await service.commands.accept(challenge.match_id, loser)
+        await service.commands.resign(challenge.match_id, loser)
     await service.close()
 
 
@@ -128,6 +128,6 @@ async def test_history_exports_a_finished_match_that_replays_to_the_same_result(
     )
     stdout, _ = await replay.communicate(data)
     replayed = json.loads(stdout)
-    [result] = await bot.service.finished_matches(user_id=ana.id)
+    [result] = await bot.service.queries.finished_matches(user_id=ana.id)
     assert (replayed["winner"], replayed["reason"]) == (result.winner_seat, "resignation")
     await answered(await ben.slash("hanamikoji resign", channel=playing.thread_id))

@@ -10,7 +10,7 @@ async def test_a_reminder_then_the_ai_plays_for_an_absent_player(emulator, start
     bot = await start_bot(clock=clock, turn_timer_seconds=3600, reminder_before_seconds=600)
     match = await challenge_and_accept(emulator, bot)
     absent, other = await whose_turn(bot, match)
-    version = (await bot.service.public_view(match.match_id)).version
+    version = (await bot.service.queries.public_view(match.match_id)).version
 
     await clock.advance(3000, settle=bot.service.wait_idle)
     await settle(emulator, bot)
@@ -19,7 +19,7 @@ async def test_a_reminder_then_the_ai_plays_for_an_absent_player(emulator, start
 
     await clock.advance(600, settle=bot.service.wait_idle)
     await settle(emulator, bot)
-    assert (await bot.service.public_view(match.match_id)).version > version
+    assert (await bot.service.queries.public_view(match.match_id)).version > version
     lines = [m.text() for m in other.messages(match.thread_id)]
     assert any("ran out of time, so the AI played for them" in t for t in lines)
     reminders = [m for m in other.messages(match.thread_id) if "runs out" in m.text()]
@@ -33,7 +33,7 @@ async def test_forfeit_on_time_is_announced(emulator, start_bot):
     absent, other = await whose_turn(bot, match)
     await clock.advance(3601, settle=bot.service.wait_idle)
     await settle(emulator, bot)
-    assert (await bot.service.match_info(match.match_id)).status is MatchStatus.FINISHED
+    assert (await bot.service.queries.match_info(match.match_id)).status is MatchStatus.FINISHED
     assert any(
         f"{absent.name} ran out of time" in m.text() for m in other.messages(match.thread_id)
     )

@@ -85,18 +85,18 @@ async def service(make_service: ServiceFactory) -> MatchService:
 
 async def new_match(service: MatchService, challenger: int = 101, opponent: int = 202) -> MatchInfo:
     """A started match between two humans."""
-    challenge = await service.challenge(challenger, opponent, guild_id=1, channel_id=2)
-    return await service.accept(challenge.match_id, opponent)
+    challenge = await service.commands.challenge(challenger, opponent, guild_id=1, channel_id=2)
+    return await service.commands.accept(challenge.match_id, opponent)
 
 
 async def play_one(service: MatchService, match_id: int, rng: random.Random) -> SubmitResult:
     """The player to move makes a random legal decision on what they see."""
-    info = await service.match_info(match_id)
-    table = await service.public_view(match_id)
+    info = await service.queries.match_info(match_id)
+    table = await service.queries.public_view(match_id)
     assert table.current_player is not None
     user = info.players[table.current_player]
-    seen = await service.view_for(match_id, user)
-    return await service.submit(match_id, user, rng.choice(seen.legal), seen.table.version)
+    seen = await service.queries.view_for(match_id, user)
+    return await service.commands.submit(match_id, user, rng.choice(seen.legal), seen.table.version)
 
 
 async def play_to_end(service: MatchService, match_id: int, rng: random.Random) -> int:
@@ -104,10 +104,10 @@ async def play_to_end(service: MatchService, match_id: int, rng: random.Random) 
     count = 0
     while True:
         await service.wait_idle()
-        table = await service.public_view(match_id)
+        table = await service.queries.public_view(match_id)
         if table.outcome is not None:
             return count
-        info = await service.match_info(match_id)
+        info = await service.queries.match_info(match_id)
         assert table.current_player is not None
         if info.is_ai_seat(table.current_player):
             continue

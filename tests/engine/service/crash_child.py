@@ -26,33 +26,35 @@ def say(line: str) -> None:
 
 async def play_pair(service: MatchService, a: int, b: int, rng: random.Random) -> None:
     while True:
-        open_matches = [m for m in await service.open_matches_for(a) if b in m.players]
+        open_matches = [m for m in await service.queries.open_matches_for(a) if b in m.players]
         if open_matches:
             match = open_matches[0]
             if match.status is MatchStatus.PENDING:  # killed between challenge and accept
-                match = await service.accept(match.match_id, b)
+                match = await service.commands.accept(match.match_id, b)
         else:
-            challenge = await service.challenge(a, b, guild_id=1, channel_id=2)
-            match = await service.accept(challenge.match_id, b)
+            challenge = await service.commands.challenge(a, b, guild_id=1, channel_id=2)
+            match = await service.commands.accept(challenge.match_id, b)
         await play_match(service, match.match_id, (a, b), rng)
 
 
 async def play_ai(service: MatchService, rng: random.Random) -> None:
     while True:
-        open_matches = await service.open_matches_for(AI_PLAYER)
+        open_matches = await service.queries.open_matches_for(AI_PLAYER)
         if open_matches:
             match = open_matches[0]
         else:
-            match = await service.start_ai_match(AI_PLAYER, "easy", guild_id=1, channel_id=2)
+            match = await service.commands.start_ai_match(
+                AI_PLAYER, "easy", guild_id=1, channel_id=2
+            )
         await play_match(service, match.match_id, (AI_PLAYER,), rng)
 
 
 async def play_match(
     service: MatchService, match_id: int, humans: tuple[int, ...], rng: random.Random
 ) -> None:
-    info = await service.match_info(match_id)
+    info = await service.queries.match_info(match_id)
     while True:
-        table = await service.public_view(match_id)
+        table = await service.queries.public_view(match_id)
         if table.outcome is not None:
             return
         assert table.current_player is not None
@@ -61,13 +63,13 @@ async def play_match(
             await asyncio.sleep(0.001)  # the AI is thinking
             continue
         if rng.random() < 0.01:
-            await service.resign(match_id, user)
+            await service.commands.resign(match_id, user)
             say(f"ack {match_id} resign")
             return
-        seen = await service.view_for(match_id, user)
+        seen = await service.queries.view_for(match_id, user)
         decision = rng.choice(seen.legal)
         try:
-            result = await service.submit(match_id, user, decision, seen.table.version)
+            result = await service.commands.submit(match_id, user, decision, seen.table.version)
         except StaleVersion:
             continue
         say(f"ack {match_id} {result.version} {decision}")

@@ -20,12 +20,12 @@ async def test_of_100_identical_concurrent_submissions_exactly_one_is_applied(ma
     recorder = Recorder()
     service = await make_service(recorder=recorder)
     match = await new_match(service)
-    table = await service.public_view(match.match_id)
+    table = await service.queries.public_view(match.match_id)
     mover = match.players[table.current_player]
-    decision = (await service.view_for(match.match_id, mover)).legal[0]
+    decision = (await service.queries.view_for(match.match_id, mover)).legal[0]
 
     results = await asyncio.gather(
-        *(service.submit(match.match_id, mover, decision, 0) for _ in range(100)),
+        *(service.commands.submit(match.match_id, mover, decision, 0) for _ in range(100)),
         return_exceptions=True,
     )
 
@@ -34,7 +34,7 @@ async def test_of_100_identical_concurrent_submissions_exactly_one_is_applied(ma
     assert len(applied) == 1 and applied[0].version == 1
     assert len(refused) == 99 and all(isinstance(r, StaleVersion) for r in refused)
     assert len(await service.store.decisions(match.match_id)) == 1
-    after = await service.public_view(match.match_id)
+    after = await service.queries.public_view(match.match_id)
     assert after.version == 1 and applied[0].next_player == after.current_player
     await service.wait_idle()
     assert len(recorder.of(DecisionApplied)) == 1
@@ -44,13 +44,13 @@ async def test_a_stale_version_is_refused_and_quoted(service):
     match = await new_match(service)
     rng = random.Random(3)
     await play_one(service, match.match_id, rng)
-    table = await service.public_view(match.match_id)
+    table = await service.queries.public_view(match.match_id)
     mover = match.players[table.current_player]
-    decision = (await service.view_for(match.match_id, mover)).legal[0]
+    decision = (await service.queries.view_for(match.match_id, mover)).legal[0]
 
     with pytest.raises(StaleVersion, match="you saw version 0, it is now at 1"):
-        await service.submit(match.match_id, mover, decision, 0)
-    assert (await service.public_view(match.match_id)).version == 1
+        await service.commands.submit(match.match_id, mover, decision, 0)
+    assert (await service.queries.public_view(match.match_id)).version == 1
 
 
 class _BlockedAgent:
@@ -81,8 +81,8 @@ async def test_a_blocked_match_does_not_delay_another(make_service):
         agent_factory=lambda level: blocked if level == "hard" else RandomAgent()
     )
     service.subscribe(slow_subscriber)
-    slow = await service.start_ai_match(101, "hard", guild_id=1, channel_id=2)
-    if (await service.public_view(slow.match_id)).current_player == 0:
+    slow = await service.commands.start_ai_match(101, "hard", guild_id=1, channel_id=2)
+    if (await service.queries.public_view(slow.match_id)).current_player == 0:
         await play_one(service, slow.match_id, random.Random(0))
     assert await asyncio.to_thread(blocked.thinking.wait, 5)
 
@@ -90,14 +90,14 @@ async def test_a_blocked_match_does_not_delay_another(make_service):
     rng = random.Random(8)
     loop = asyncio.get_running_loop()
     started = loop.time()
-    while (await service.public_view(fast.match_id)).outcome is None:
+    while (await service.queries.public_view(fast.match_id)).outcome is None:
         await play_one(service, fast.match_id, rng)
     assert loop.time() - started < 5
     assert delivered == []  # the stuck subscriber held up nobody
 
     # The blocked match is still waiting for its AI, and its player may still resign.
-    assert (await service.public_view(slow.match_id)).current_player == 1
-    await service.resign(slow.match_id, 101)
+    assert (await service.queries.public_view(slow.match_id)).current_player == 1
+    await service.commands.resign(slow.match_id, 101)
     blocked.release.set()
     stalled_subscriber.set()
     await service.wait_idle()

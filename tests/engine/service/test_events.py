@@ -46,16 +46,16 @@ async def test_unsubscribing_stops_delivery(make_service):
 async def test_close_finishes_a_decision_under_way_then_refuses_new_ones(make_service, db_path):
     service = await make_service()
     match = await new_match(service)
-    table = await service.public_view(match.match_id)
+    table = await service.queries.public_view(match.match_id)
     mover = match.players[table.current_player]
-    decision = (await service.view_for(match.match_id, mover)).legal[0]
+    decision = (await service.queries.view_for(match.match_id, mover)).legal[0]
 
-    submitting = asyncio.create_task(service.submit(match.match_id, mover, decision, 0))
+    submitting = asyncio.create_task(service.commands.submit(match.match_id, mover, decision, 0))
     await asyncio.sleep(0)  # the submission is under way when the bot shuts down
     await service.close()
 
     assert (await submitting).version == 1
     with pytest.raises(ServiceClosed, match="shutting down"):
-        await service.submit(match.match_id, mover, decision, 1)
+        await service.commands.submit(match.match_id, mover, decision, 1)
     reopened = await make_service()
     assert (await reopened.public_view(match.match_id)).version == 1

@@ -75,7 +75,7 @@ async def test_an_offer_asks_the_opponent_to_choose(make_service):
     offered = recorder.of(DecisionApplied)[-1]
     assert offered.move.action == needed.offer and offered.move.choice is None
     assert needed.user_id == match.players[needed.player] and needed.player != offered.player
-    chooser_view = await service.view_for(match.match_id, needed.user_id)
+    chooser_view = await service.queries.view_for(match.match_id, needed.user_id)
     assert chooser_view.to_decide and chooser_view.table.pending == needed.offer
 
 
@@ -84,9 +84,9 @@ async def test_the_finished_match_is_kept_with_its_replayable_record(make_servic
     match = await new_match(service)
     await clock.advance(30, settle=service.wait_idle)
     await play_to_end(service, match.match_id, random.Random(2))
-    table = await service.public_view(match.match_id)
+    table = await service.queries.public_view(match.match_id)
 
-    [result] = await service.finished_matches(user_id=101)
+    [result] = await service.queries.finished_matches(user_id=101)
     assert result.match_id == match.match_id and result.players == (101, 202)
     assert result.winner_id == match.players[table.outcome.winner]
     assert result.reason is table.outcome.termination
@@ -96,38 +96,38 @@ async def test_the_finished_match_is_kept_with_its_replayable_record(make_servic
     assert replayed.outcome == table.outcome
     assert replayed.results[-1].favor == table.rounds[-1].favor
     # The end of a match still shows to both players.
-    assert (await service.view_for(match.match_id, 202)).table.outcome == table.outcome
+    assert (await service.queries.view_for(match.match_id, 202)).table.outcome == table.outcome
 
 
 async def test_only_the_two_players_act_and_only_in_turn(service):
     match = await new_match(service)
-    table = await service.public_view(match.match_id)
+    table = await service.queries.public_view(match.match_id)
     mover = match.players[table.current_player]
     waiting = match.players[1 - table.current_player]
-    mover_view = await service.view_for(match.match_id, mover)
+    mover_view = await service.queries.view_for(match.match_id, mover)
     decision = mover_view.legal[0]
 
     with pytest.raises(NotYourMatch, match=f"user 999 cannot act in match {match.match_id}"):
-        await service.submit(match.match_id, 999, decision, 0)
+        await service.commands.submit(match.match_id, 999, decision, 0)
     with pytest.raises(NotYourMatch):
-        await service.view_for(match.match_id, 999)
+        await service.queries.view_for(match.match_id, 999)
     with pytest.raises(NotYourTurn, match=f"not user {waiting}'s turn"):
-        await service.submit(match.match_id, waiting, decision, 0)
+        await service.commands.submit(match.match_id, waiting, decision, 0)
     with pytest.raises(NotYourMatch):
-        await service.resign(match.match_id, 999)
-    assert (await service.public_view(match.match_id)).version == 0
+        await service.commands.resign(match.match_id, 999)
+    assert (await service.queries.public_view(match.match_id)).version == 0
 
 
 async def test_an_illegal_decision_passes_through_unchanged_and_changes_nothing(service):
     match = await new_match(service)
-    table = await service.public_view(match.match_id)
+    table = await service.queries.public_view(match.match_id)
     mover = match.players[table.current_player]
-    seen: PlayerView = await service.view_for(match.match_id, mover)
+    seen: PlayerView = await service.queries.view_for(match.match_id, mover)
     missing = next(card for card in range(7) if card not in seen.hand)
 
     with pytest.raises(IllegalDecision, match="holds no"):
-        await service.submit(match.match_id, mover, Secret(missing), 0)
-    assert await service.view_for(match.match_id, mover) == seen
+        await service.commands.submit(match.match_id, mover, Secret(missing), 0)
+    assert await service.queries.view_for(match.match_id, mover) == seen
 
 
 async def test_resigning_ends_the_match_for_the_opponent(make_service):
@@ -135,12 +135,12 @@ async def test_resigning_ends_the_match_for_the_opponent(make_service):
     service = await make_service(recorder=recorder)
     match = await new_match(service)
 
-    outcome = await service.resign(match.match_id, 202)
+    outcome = await service.commands.resign(match.match_id, 202)
 
     assert outcome.winner == 0 and outcome.termination is Termination.RESIGNATION
     with pytest.raises(MatchNotActive, match="finished"):
-        await service.resign(match.match_id, 101)
-    [result] = await service.finished_matches(guild_id=1)
+        await service.commands.resign(match.match_id, 101)
+    [result] = await service.queries.finished_matches(guild_id=1)
     assert result.winner_id == 101
     assert MatchRecord.from_json(result.record).ended is not None
     await service.wait_idle()
@@ -150,7 +150,7 @@ async def test_resigning_ends_the_match_for_the_opponent(make_service):
 async def test_the_ai_plays_its_own_turns_and_they_are_published(make_service):
     recorder = Recorder()
     service = await make_service(recorder=recorder)
-    match = await service.start_ai_match(101, "normal", guild_id=1, channel_id=2)
+    match = await service.commands.start_ai_match(101, "normal", guild_id=1, channel_id=2)
 
     await play_to_end(service, match.match_id, random.Random(5))
 
@@ -158,28 +158,28 @@ async def test_the_ai_plays_its_own_turns_and_they_are_published(make_service):
     ai_moves = [e for e in recorder.of(DecisionApplied) if e.user_id == AI_USER_ID]
     assert ai_moves and not any(e.automatic for e in ai_moves)
     assert recorder.of(MatchEnded)[0].players == (101, AI_USER_ID)
-    [result] = await service.finished_matches(user_id=101)
+    [result] = await service.queries.finished_matches(user_id=101)
     assert result.ai_level == "normal"
 
 
 async def test_the_match_in_a_channel_or_thread_is_found_for_its_player(service):
     match = await new_match(service)
-    assert (await service.active_match_for(101, 2)).match_id == match.match_id
-    assert await service.active_match_for(101, 3) is None
-    assert await service.active_match_for(303, 2) is None
+    assert (await service.queries.active_match_for(101, 2)).match_id == match.match_id
+    assert await service.queries.active_match_for(101, 3) is None
+    assert await service.queries.active_match_for(303, 2) is None
 
-    moved = await service.set_location(match.match_id, thread_id=77, board_message_id=88)
+    moved = await service.placements.set_location(match.match_id, thread_id=77, board_message_id=88)
 
     assert (moved.thread_id, moved.board_message_id) == (77, 88)
-    assert (await service.active_match_for(202, 77)).match_id == match.match_id
-    assert (await service.match_in_thread(77)).match_id == match.match_id
-    await service.resign(match.match_id, 101)
-    assert await service.match_in_thread(77) is None
+    assert (await service.queries.active_match_for(202, 77)).match_id == match.match_id
+    assert (await service.placements.match_in_thread(77)).match_id == match.match_id
+    await service.commands.resign(match.match_id, 101)
+    assert await service.placements.match_in_thread(77) is None
 
 
 async def test_user_settings_are_kept_and_dms_are_opt_in(service):
-    assert (await service.user_settings(101)).dm_notifications is False
-    await service.set_user_settings(UserSettings(101, dm_notifications=True))
-    assert (await service.user_settings(101)).dm_notifications is True
-    await service.set_user_settings(UserSettings(101, dm_notifications=False))
-    assert (await service.user_settings(101)).dm_notifications is False
+    assert (await service.settings.user_settings(101)).dm_notifications is False
+    await service.settings.set_user_settings(UserSettings(101, dm_notifications=True))
+    assert (await service.settings.user_settings(101)).dm_notifications is True
+    await service.settings.set_user_settings(UserSettings(101, dm_notifications=False))
+    assert (await service.settings.user_settings(101)).dm_notifications is False

@@ -31,19 +31,19 @@ ANA, BEN, CARA = 101, 202, 303
 async def _resigned(service: MatchService, winner: int, loser: int) -> int:
     """A match between two people that ``loser`` resigns; returns its id."""
     match = await new_match(service, winner, loser)
-    await service.resign(match.match_id, loser)
+    await service.commands.resign(match.match_id, loser)
     return match.match_id
 
 
 async def test_a_resigned_match_is_rated_like_a_win_and_a_loss(service):
     match_id = await _resigned(service, ANA, BEN)
 
-    ana_change, ben_change = await service.rating_changes(match_id)
+    ana_change, ben_change = await service.queries.rating_changes(match_id)
     assert (ana_change.user_id, ana_change.score, ben_change.score) == (ANA, 1.0, 0.0)
     assert ana_change.after == pytest.approx(1662.31, abs=0.01)
     assert ben_change.after == pytest.approx(1337.69, abs=0.01)
-    ana = await service.player_stats(GUILD, ANA)
-    ben = await service.player_stats(GUILD, BEN)
+    ana = await service.queries.player_stats(GUILD, ANA)
+    ben = await service.queries.player_stats(GUILD, BEN)
     assert (ana.standing.games, ana.standing.wins, ana.standing.streak) == (1, 1, 1)
     assert ana.wins_by == {Termination.RESIGNATION: 1}
     assert ben.losses_by == {Termination.RESIGNATION: 1}
@@ -52,16 +52,18 @@ async def test_a_resigned_match_is_rated_like_a_win_and_a_loss(service):
 
 async def test_a_timeout_forfeit_is_rated(make_service, clock):
     service = await make_service()
-    await service.set_guild_settings(GuildSettings(GUILD, expiry_policy=ExpiryPolicy.FORFEIT))
+    await service.settings.set_guild_settings(
+        GuildSettings(GUILD, expiry_policy=ExpiryPolicy.FORFEIT)
+    )
     match = await new_match(service, ANA, BEN)
 
     await clock.advance(600.0, settle=service.wait_idle)
 
-    changes = await service.rating_changes(match.match_id)
+    changes = await service.queries.rating_changes(match.match_id)
     assert changes is not None
     late = match.players[match.first_player]
     assert {c.user_id: c.score for c in changes}[late] == 0.0
-    stats = await service.player_stats(GUILD, late)
+    stats = await service.queries.player_stats(GUILD, late)
     assert stats.losses_by == {Termination.TIMEOUT: 1}
 
 
@@ -69,18 +71,18 @@ async def test_a_match_played_to_the_end_counts_how_it_was_won(service):
     match = await new_match(service, ANA, BEN)
     await play_to_end(service, match.match_id, random.Random(3))
 
-    [result] = await service.finished_matches()
-    winner = await service.player_stats(GUILD, result.winner_id)
+    [result] = await service.queries.finished_matches()
+    winner = await service.queries.player_stats(GUILD, result.winner_id)
     assert winner.wins_by == {result.reason: 1}
     assert result.reason in (Termination.CHARM, Termination.GEISHAS)
 
 
 async def test_a_match_against_the_ai_is_never_rated_but_shows_in_stats(service):
-    match = await service.start_ai_match(ANA, "easy", GUILD, 2)
-    await service.resign(match.match_id, ANA)
+    match = await service.commands.start_ai_match(ANA, "easy", GUILD, 2)
+    await service.commands.resign(match.match_id, ANA)
 
-    assert await service.rating_changes(match.match_id) is None
-    stats = await service.player_stats(GUILD, ANA)
+    assert await service.queries.rating_changes(match.match_id) is None
+    stats = await service.queries.player_stats(GUILD, ANA)
     assert (stats.standing.games, stats.standing.rating.rating) == (0, 1500.0)
     assert (stats.ai_games, stats.ai_wins) == (1, 0)
 
@@ -88,7 +90,7 @@ async def test_a_match_against_the_ai_is_never_rated_but_shows_in_stats(service)
 async def test_ratings_are_per_server(service):
     await _resigned(service, ANA, BEN)
 
-    elsewhere = await service.player_stats(GUILD + 1, ANA)
+    elsewhere = await service.queries.player_stats(GUILD + 1, ANA)
     assert (elsewhere.standing.games, elsewhere.standing.rating.rating) == (0, 1500.0)
 
 
@@ -98,7 +100,7 @@ async def test_the_second_match_starts_from_the_rating_the_first_left(service):
 
     after_first, _ = rate_match(Glicko2Rating(), Glicko2Rating(), 1.0)
     expected, _ = rate_match(after_first, Glicko2Rating(), 1.0)
-    ana = (await service.player_stats(GUILD, ANA)).standing
+    ana = (await service.queries.player_stats(GUILD, ANA)).standing
     assert ana.rating == pytest.approx(expected)
     assert (ana.games, ana.wins, ana.streak) == (2, 2, 2)
 
@@ -107,11 +109,13 @@ async def test_two_matches_of_one_player_ending_at_once_both_count(service):
     first = await new_match(service, ANA, BEN)
     second = await new_match(service, ANA, CARA)
 
-    await asyncio.gather(service.resign(first.match_id, BEN), service.resign(second.match_id, CARA))
+    await asyncio.gather(
+        service.commands.resign(first.match_id, BEN), service.commands.resign(second.match_id, CARA)
+    )
 
-    ana = (await service.player_stats(GUILD, ANA)).standing
+    ana = (await service.queries.player_stats(GUILD, ANA)).standing
     assert (ana.games, ana.wins) == (2, 2)
-    changes = [await service.rating_changes(m.match_id) for m in (first, second)]
+    changes = [await service.queries.rating_changes(m.match_id) for m in (first, second)]
     befores = sorted(c[0].before for c in changes if c is not None)
     assert befores[0] == 1500.0 and befores[1] > 1600  # the later one saw the first's result
 
@@ -125,11 +129,11 @@ async def test_a_failed_rating_write_leaves_the_match_unfinished(service, db_pat
     conn.close()
 
     with pytest.raises(sqlite3.IntegrityError):
-        await service.resign(match.match_id, BEN)
+        await service.commands.resign(match.match_id, BEN)
 
-    assert await service.finished_matches() == []
-    assert (await service.player_stats(GUILD, ANA)).standing.games == 0
-    assert (await service.match_info(match.match_id)).status == "active"
+    assert await service.queries.finished_matches() == []
+    assert (await service.queries.player_stats(GUILD, ANA)).standing.games == 0
+    assert (await service.queries.match_info(match.match_id)).status == "active"
 
 
 async def test_the_leaderboard_ranks_by_rating_and_pages_without_gaps(service):
@@ -139,12 +143,14 @@ async def test_the_leaderboard_ranks_by_rating_and_pages_without_gaps(service):
         for loser in players[i + 1 :]:
             await _resigned(service, winner, loser)
 
-    whole = await service.leaderboard(GUILD, min_games=0, offset=0, limit=100)
+    whole = await service.queries.leaderboard(GUILD, min_games=0, offset=0, limit=100)
     assert [s.user_id for s in whole.entries] == players
     ratings = [s.rating.rating for s in whole.entries]
     assert ratings == sorted(ratings, reverse=True)
 
-    pages = [await service.leaderboard(GUILD, min_games=0, offset=o, limit=3) for o in (0, 3, 6)]
+    pages = [
+        await service.queries.leaderboard(GUILD, min_games=0, offset=o, limit=3) for o in (0, 3, 6)
+    ]
     assert [len(p.entries) for p in pages] == [3, 3, 1]
     assert [s for p in pages for s in p.entries] == list(whole.entries)
     assert {p.total for p in pages} == {7}
@@ -154,11 +160,13 @@ async def test_the_leaderboard_leaves_out_players_with_too_few_games(service):
     await _resigned(service, ANA, BEN)
     await _resigned(service, ANA, CARA)
 
-    board = await service.leaderboard(GUILD, min_games=2, offset=0, limit=10)
+    board = await service.queries.leaderboard(GUILD, min_games=2, offset=0, limit=10)
 
     assert [s.user_id for s in board.entries] == [ANA]
     assert board.total == 1
-    assert (await service.leaderboard(GUILD + 1, min_games=0, offset=0, limit=10)).total == 0
+    assert (
+        await service.queries.leaderboard(GUILD + 1, min_games=0, offset=0, limit=10)
+    ).total == 0
 
 
 @pytest.mark.parametrize("bad", [{"offset": -1}, {"limit": 0}, {"limit": 101}, {"min_games": -2}])
@@ -166,7 +174,7 @@ async def test_a_leaderboard_request_out_of_range_is_refused_and_quoted(service,
     args = {"min_games": 0, "offset": 0, "limit": 10, **bad}
     name, value = next(iter(bad.items()))
     with pytest.raises(InvalidRequest, match=f"{name}={value}"):
-        await service.leaderboard(GUILD, **args)
+        await service.queries.leaderboard(GUILD, **args)
 
 
 async def test_an_exported_record_replays_to_the_same_result(service, tmp_path):
@@ -174,10 +182,10 @@ async def test_an_exported_record_replays_to_the_same_result(service, tmp_path):
     rng = random.Random(5)
     for _ in range(10):
         await play_one(service, match.match_id, rng)
-    await service.resign(match.match_id, ANA)
-    [result] = await service.finished_matches()
+    await service.commands.resign(match.match_id, ANA)
+    [result] = await service.queries.finished_matches()
 
-    record = await service.match_record(match.match_id, GUILD)
+    record = await service.queries.match_record(match.match_id, GUILD)
     path = tmp_path / f"hanamikoji-match-{match.match_id}.json"
     path.write_text(record + "\n")
     replay = await asyncio.create_subprocess_exec(
@@ -192,19 +200,19 @@ async def test_an_exported_record_replays_to_the_same_result(service, tmp_path):
 
 
 async def test_a_match_still_in_progress_cannot_be_exported(service):
-    challenge = await service.challenge(ANA, BEN, guild_id=GUILD, channel_id=2)
+    challenge = await service.commands.challenge(ANA, BEN, guild_id=GUILD, channel_id=2)
     with pytest.raises(MatchNotFinished, match=f"match {challenge.match_id} is pending"):
-        await service.match_record(challenge.match_id, GUILD)
+        await service.queries.match_record(challenge.match_id, GUILD)
 
-    await service.accept(challenge.match_id, BEN)
+    await service.commands.accept(challenge.match_id, BEN)
     with pytest.raises(MatchNotFinished, match="is active; its record is available once it ends"):
-        await service.match_record(challenge.match_id, GUILD)
+        await service.queries.match_record(challenge.match_id, GUILD)
 
 
 async def test_a_record_of_another_server_is_not_found(service):
     match_id = await _resigned(service, ANA, BEN)
 
     with pytest.raises(MatchNotFound):
-        await service.match_record(match_id, GUILD + 1)
+        await service.queries.match_record(match_id, GUILD + 1)
     with pytest.raises(MatchNotFound):
-        await service.match_record(999, GUILD)
+        await service.queries.match_record(999, GUILD)

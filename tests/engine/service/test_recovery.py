@@ -117,7 +117,7 @@ async def test_sigkill_at_random_points_loses_no_acknowledged_decision(tmp_path)
         match_ids = {match_id for match_id, _ in acked} | resigned
         for match_id in sorted(match_ids):
             stored = await service.store.decisions(match_id)
-            info = await service.match_info(match_id)
+            info = await service.queries.match_info(match_id)
             assert [d.seq for d in stored] == list(range(1, len(stored) + 1))
             assert info.version == len(stored)  # the match row moved with its log
             for d in stored:
@@ -130,11 +130,11 @@ async def test_sigkill_at_random_points_loses_no_acknowledged_decision(tmp_path)
         assert acked == {}, f"acknowledged but lost: {sorted(acked)[:5]}"
         play = random.Random(1)
         for user in (1, 3, 5, 9):
-            for match in await service.open_matches_for(user):
+            for match in await service.queries.open_matches_for(user):
                 if match.status is MatchStatus.PENDING:  # killed between challenge and accept
-                    await service.accept(match.match_id, match.players[1])
+                    await service.commands.accept(match.match_id, match.players[1])
                 await play_to_end(service, match.match_id, play)
         for user in (1, 2, 3, 4, 5, 6, 9):
-            assert await service.open_matches_for(user) == []
+            assert await service.queries.open_matches_for(user) == []
     finally:
         await service.close()

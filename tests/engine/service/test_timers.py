@@ -25,7 +25,7 @@ TURN = 600.0
 
 async def _play_until_turn_of(service: MatchService, match_id: int, seat: int) -> None:
     rng = random.Random(11)
-    while (await service.public_view(match_id)).current_player != seat:
+    while (await service.queries.public_view(match_id)).current_player != seat:
         await play_one(service, match_id, rng)
 
 
@@ -95,7 +95,7 @@ async def test_an_expiry_after_playing_in_between_is_not_a_second_in_a_row(make_
 async def test_under_the_forfeit_policy_an_expired_turn_loses_the_match(make_service, clock):
     recorder = Recorder()
     service = await make_service(recorder=recorder)
-    await service.set_guild_settings(GuildSettings(1, expiry_policy=ExpiryPolicy.FORFEIT))
+    await service.settings.set_guild_settings(GuildSettings(1, expiry_policy=ExpiryPolicy.FORFEIT))
     match = await new_match(service)
 
     await clock.advance(TURN, settle=service.wait_idle)
@@ -103,7 +103,7 @@ async def test_under_the_forfeit_policy_an_expired_turn_loses_the_match(make_ser
     [ended] = recorder.of(MatchEnded)
     assert ended.outcome.termination is Termination.TIMEOUT
     assert ended.winner_id == match.players[1 - match.first_player]
-    [result] = await service.finished_matches()
+    [result] = await service.queries.finished_matches()
     assert result.reason is Termination.TIMEOUT
 
 
