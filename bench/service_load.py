@@ -87,10 +87,8 @@ class Load:
 
 
 async def run(matches: int, think: float, seconds: float, db: Path, seed: int) -> None:
-    config = ServiceConfig(
-        database_path=str(db), max_active_matches=10, turn_seconds=3600, ai_delay_seconds=0
-    )
-    store = SqliteMatchStore(config.database_path)
+    config = ServiceConfig(max_active_matches=10, turn_timer_seconds=3600, ai_move_delay_seconds=0)
+    store = SqliteMatchStore(str(db))
     service = MatchService(store, config, rng=random.Random(seed))
     await service.start()
     load = Load(service, think, seed)

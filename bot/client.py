@@ -68,13 +68,14 @@ def point_at_discord(config: BotConfig) -> None:
 def service_config(config: BotConfig) -> ServiceConfig:
     m = config.matches
     return ServiceConfig(
-        database_path=config.database_path,
-        turn_seconds=float(m.turn_timer_seconds),
+        turn_timer_seconds=float(m.turn_timer_seconds),
         reminder_before_seconds=float(m.reminder_before_seconds),
-        challenge_seconds=float(m.challenge_expiry_seconds),
+        challenge_expiry_seconds=float(m.challenge_expiry_seconds),
         expiry_policy=ExpiryPolicy(m.expiry_policy),
         max_active_matches=m.max_active_matches,
-        ai_delay_seconds=m.ai_move_delay_seconds,
+        ai_move_delay_seconds=m.ai_move_delay_seconds,
+        thread_per_match=m.thread_per_match,
+        three_rounds=m.three_rounds,
     )
 
 

@@ -201,7 +201,7 @@ class HanamikojiCommands(app_commands.Group):
         open_matches = await self.bot.service.queries.open_matches_for(user_id)
         elsewhere = [m for m in open_matches if m.status is MatchStatus.ACTIVE]
         if elsewhere:
-            links = ", ".join(f"<#{m.thread_id or m.channel_id}>" for m in elsewhere[:5])
+            links = ", ".join(f"<#{m.placement.thread_id or m.channel_id}>" for m in elsewhere[:5])
             message = text(lang, "commands.no_match_here", links=links)
         else:
             message = text(lang, "commands.no_match")
@@ -229,7 +229,7 @@ class HanamikojiCommands(app_commands.Group):
             )
             return
         await interaction.response.send_message(text(lang, "commands.board_again"), ephemeral=True)
-        old = info.board_message_id
+        old = info.placement.board_message_id
         place = await self.bot.table.place(info)
         message = await self.bot.table.post_board(info)
         if old is not None and message is not None and place is not None:
@@ -338,7 +338,7 @@ class HanamikojiCommands(app_commands.Group):
                 lang,
                 "commands.settings_timer",
                 timer=challenge_message.duration_text(
-                    lang, changed.turn_seconds or config.turn_seconds
+                    lang, changed.turn_seconds or config.turn_timer_seconds
                 ),
             ),
             text(

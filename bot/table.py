@@ -225,7 +225,7 @@ class Table:
 
     async def place(self, info: MatchInfo) -> discord.abc.Messageable | None:
         """The thread of the match, or its channel when it has no thread."""
-        return await self._channel(info.thread_id or info.channel_id)
+        return await self._channel(info.placement.thread_id or info.channel_id)
 
     async def names(self, info: MatchInfo) -> tuple[str, str]:
         lang = await self.bot.public_language(info.guild_id)
@@ -257,7 +257,7 @@ class Table:
     async def refresh_board(self, match_id: int) -> None:
         """Edit the board message in place to show the match as it is now."""
         info = await self.bot.service.queries.match_info(match_id)
-        if info.board_message_id is None:
+        if info.placement.board_message_id is None:
             return
         place = await self.place(info)
         if place is None:
@@ -267,7 +267,7 @@ class Table:
         page = await board_page(
             lang, match_id, table, await self.names(info), ai_seat=_ai_seat(info)
         )
-        message = place.get_partial_message(info.board_message_id)  # type: ignore[attr-defined]
+        message = place.get_partial_message(info.placement.board_message_id)  # type: ignore[attr-defined]
         await self.edit_message(
             place, message, lambda: fit_message(place, message_kwargs(page, editing=True))
         )
@@ -518,9 +518,9 @@ class Table:
             except discord.HTTPException as error:
                 log.info("challenge %s: its interaction expired (%s)", event.match_id, error)
         channel = await self._channel(info.channel_id)
-        if info.board_message_id is None or channel is None:
+        if info.placement.board_message_id is None or channel is None:
             return
-        message = channel.get_partial_message(info.board_message_id)  # type: ignore[attr-defined]
+        message = channel.get_partial_message(info.placement.board_message_id)  # type: ignore[attr-defined]
         await self.edit_message(
             channel, message, lambda: {"content": None, "embed": closed, "view": None}
         )

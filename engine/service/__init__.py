@@ -2,8 +2,8 @@
 
 Start here::
 
-    service = MatchService.with_sqlite(config, agent_factory=make_agent)
-    # or MatchService(SqliteMatchStore(path), config, clock=..., agent_factory=..., rng=...)
+    service = MatchService(SqliteMatchStore(path), config, agent_factory=make_agent)
+    # also clock=..., rng=... (tests inject both)
     service.subscribe(on_event)          # async def on_event(event: Event) -> None
     await service.start()                # migrate, rebuild open matches, re-arm timers
     challenge = await service.challenge(alice, bob, guild_id, channel_id)

@@ -88,9 +88,9 @@ from engine.store.rows import (
     GuildSettings,
     MatchInfo,
     MatchStatus,
+    Placement,
     UserSettings,
 )
-from engine.store.sqlite import SqliteMatchStore
 
 log = logging.getLogger(__name__)
 
@@ -214,19 +214,6 @@ class MatchService:
     def placements(self) -> MatchService:
         return self
 
-    @classmethod
-    def with_sqlite(
-        cls,
-        config: ServiceConfig,
-        *,
-        clock: Clock | None = None,
-        agent_factory: AgentFactory = random_agent_factory,
-        rng: random.Random | None = None,
-    ) -> MatchService:
-        """A service on the SQLite file named by ``config.database_path``."""
-        store = SqliteMatchStore(config.database_path)
-        return cls(store, config, clock=clock, agent_factory=agent_factory, rng=rng)
-
     # -- life cycle ----------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -321,7 +308,7 @@ class MatchService:
             turn_seconds=self._turn_seconds(turn_seconds, guild),
             expiry_policy=self._expiry_policy(guild),
             created_at=now,
-            challenge_expires_at=now + self.config.challenge_seconds,
+            challenge_expires_at=now + self.config.challenge_expiry_seconds,
         )
         async with self._reserve(challenger_id, opponent_id):
             info = await self.store.create_match(info)
@@ -336,7 +323,7 @@ class MatchService:
                 guild_id,
                 channel_id,
                 info.variant,
-                now + self.config.challenge_seconds,
+                now + self.config.challenge_expiry_seconds,
             )
         )
         return info
@@ -505,7 +492,7 @@ class MatchService:
         best: LiveMatch | None = None
         for match_id in self._by_user.get(user_id, ()):
             live = self._matches[match_id]
-            if channel_id not in (live.info.channel_id, live.info.thread_id):
+            if channel_id not in (live.info.channel_id, live.info.placement.thread_id):
                 continue
             rank = (live.state is not None, live.match_id)
             if best is None or rank > (best.state is not None, best.match_id):
@@ -537,14 +524,16 @@ class MatchService:
             raise AssertionError("unreachable")  # pragma: no cover
         async with live.lock:
             info = live.info
-            new_thread = info.thread_id if thread_id is None else thread_id
-            new_board = info.board_message_id if board_message_id is None else board_message_id
+            new_thread = info.placement.thread_id if thread_id is None else thread_id
+            new_board = (
+                info.placement.board_message_id if board_message_id is None else board_message_id
+            )
             await self.store.set_location(match_id, new_thread, new_board)
-            if info.thread_id is not None:
-                self._by_thread.pop(info.thread_id, None)
+            if info.placement.thread_id is not None:
+                self._by_thread.pop(info.placement.thread_id, None)
             if new_thread is not None:
                 self._by_thread[new_thread] = match_id
-            live.info = replace(info, thread_id=new_thread, board_message_id=new_board)
+            live.info = replace(info, placement=Placement(new_thread, new_board))
             return live.snapshot()
 
     async def finished_matches(
@@ -610,7 +599,11 @@ class MatchService:
         """The guild's overrides (defaults when it never set any)."""
         cached = self._guilds.get(guild_id)
         if cached is None:
-            cached = await self.store.guild_settings(guild_id) or GuildSettings(guild_id)
+            cached = await self.store.guild_settings(guild_id) or GuildSettings(
+                guild_id,
+                thread_per_match=self.config.thread_per_match,
+                three_rounds_default=self.config.three_rounds,
+            )
             self._guilds[guild_id] = cached
         return cached
 
@@ -780,9 +773,9 @@ class MatchService:
 
     async def _play_ai(self, live: LiveMatch, version: int) -> None:
         try:
-            if self.config.ai_delay_seconds > 0:
+            if self.config.ai_move_delay_seconds > 0:
                 # A pause for people watching, not a game timer: real time on purpose.
-                await asyncio.sleep(self.config.ai_delay_seconds)
+                await asyncio.sleep(self.config.ai_move_delay_seconds)
             state = live.state
             if not self._is_current(live, version) or self._closed:
                 return
@@ -923,8 +916,8 @@ class MatchService:
         for user_id in live.info.players:
             if user_id != AI_USER_ID:
                 self._by_user[user_id].add(live.match_id)
-        if live.info.thread_id is not None:
-            self._by_thread[live.info.thread_id] = live.match_id
+        if live.info.placement.thread_id is not None:
+            self._by_thread[live.info.placement.thread_id] = live.match_id
 
     def _remove(self, live: LiveMatch) -> None:
         self._timers.clear(live.match_id)
@@ -935,8 +928,8 @@ class MatchService:
                 matches.discard(live.match_id)
                 if not matches:
                     del self._by_user[user_id]
-        if live.info.thread_id is not None:
-            self._by_thread.pop(live.info.thread_id, None)
+        if live.info.placement.thread_id is not None:
+            self._by_thread.pop(live.info.placement.thread_id, None)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.create_task(coroutine)
@@ -1020,7 +1013,7 @@ class MatchService:
         if seconds is None and guild is not None:
             seconds = guild.turn_seconds
         if seconds is None:
-            seconds = self.config.turn_seconds
+            seconds = self.config.turn_timer_seconds
         low, high = self.config.min_turn_seconds, self.config.max_turn_seconds
         if not low <= seconds <= high:
             raise InvalidRequest(

@@ -45,6 +45,16 @@ class ExpiryPolicy(enum.StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Placement:
+    """Where the Discord layer shows a match; the service only stores and returns it."""
+
+    thread_id: int | None = None
+    """The match's own thread, when it has one (else it is played in its channel)."""
+    board_message_id: int | None = None
+    """The public board message, edited in place as the match goes on."""
+
+
+@dataclass(frozen=True, slots=True)
 class MatchInfo:
     """A match as stored: who, where, which settings, and how far it got."""
 
@@ -60,8 +70,7 @@ class MatchInfo:
     created_at: float
     ai_level: str | None = None
     """The AI's level when seat 1 is the AI."""
-    thread_id: int | None = None
-    board_message_id: int | None = None
+    placement: Placement = Placement()
     challenge_expires_at: float | None = None
     seed: int | None = None
     """Set when the match starts; with the variant and first player it fixes every deal."""

@@ -48,6 +48,7 @@ from engine.store.rows import (
     GuildSettings,
     MatchInfo,
     MatchStatus,
+    Placement,
     UserSettings,
 )
 
@@ -285,8 +286,8 @@ class SqliteMatchStore:
                         m.ai_level,
                         m.guild_id,
                         m.channel_id,
-                        m.thread_id,
-                        m.board_message_id,
+                        m.placement.thread_id,
+                        m.placement.board_message_id,
                         m.turn_seconds,
                         str(m.expiry_policy),
                         m.created_at,
@@ -737,8 +738,7 @@ def _match(row: Sequence[Any]) -> MatchInfo:
         expiry_policy=ExpiryPolicy(expiry_policy),
         created_at=created_at,
         ai_level=ai_level,
-        thread_id=thread_id,
-        board_message_id=board_message_id,
+        placement=Placement(thread_id, board_message_id),
         challenge_expires_at=challenge_expires_at,
         seed=seed,
         first_player=first_player,

@@ -119,8 +119,8 @@ async def challenge_and_accept(
     await answered(await ben.click(challenge, labels(lang)["accept"]))
     await settle(emulator, bot)
     (info,) = await bot.service.queries.open_matches_for(ana.id)
-    assert info.thread_id is not None
-    return Match(info.match_id, info.thread_id, (ana, ben))
+    assert info.placement.thread_id is not None
+    return Match(info.match_id, info.placement.thread_id, (ana, ben))
 
 
 async def settle(emulator: DiscordEmulator, bot) -> None:

@@ -92,8 +92,8 @@ async def test_a_match_against_the_ai_is_played_to_the_end(emulator, bot):
     assert "against the AI" in started.text()
     await settle(emulator, bot)
     (info,) = await bot.service.queries.open_matches_for(ana.id)
-    assert info.thread_id is not None
-    match = Match(info.match_id, info.thread_id, (ana, ana))
+    assert info.placement.thread_id is not None
+    match = Match(info.match_id, info.placement.thread_id, (ana, ana))
     import random
 
     rng = random.Random(2)
@@ -148,7 +148,7 @@ async def test_rematch_needs_both_players_then_starts_a_new_match(emulator, bot)
     await settle(emulator, bot)
     (rematch,) = await bot.service.queries.open_matches_for(ana.id)
     assert rematch.status is MatchStatus.ACTIVE and set(rematch.players) == {ana.id, ben.id}
-    assert rematch.thread_id not in (None, match.thread_id)
+    assert rematch.placement.thread_id not in (None, match.thread_id)
 
 
 MANAGE_SERVER = 1 << 5

@@ -135,10 +135,10 @@ async def test_a_server_missing_a_permission_gets_a_match_it_can_show_or_a_reaso
         emulator.assert_no_failures()
         return
     (info,) = matches
-    place = info.thread_id or emulator.channel.id
+    place = info.placement.thread_id or emulator.channel.id
     board = board_message(ana, place)
     if permission in ("Create Public Threads", "Send Messages in Threads"):
-        assert info.thread_id is None and ana.threads() == []
+        assert info.placement.thread_id is None and ana.threads() == []
         texts = [m.text() for m in ana.messages(emulator.channel.id)]
         assert any(f"missing permission: **{permission}**" in t for t in texts)
     if permission == "Attach Files":
@@ -160,7 +160,7 @@ async def test_thread_creation_refused_with_400_plays_the_match_in_the_channel(e
     ana = emulator.user("ana")
     await start_a_challenge(emulator, bot)
     (info,) = await bot.service.queries.open_matches_for(ana.id)
-    assert info.thread_id is None
+    assert info.placement.thread_id is None
     texts = [m.text() for m in ana.messages(emulator.channel.id)]
     assert any("I could not open a thread for this match (Discord refused" in t for t in texts)
     assert board_message(ana, emulator.channel.id) is not None

@@ -56,12 +56,11 @@ async def make_service(db_path: Path, clock: ManualClock) -> AsyncIterator[Servi
         recorder = overrides.pop("recorder", None)
         seed = overrides.pop("seed", 7)
         config = ServiceConfig(
-            database_path=str(db_path),
-            **{"ai_delay_seconds": 0.0, "turn_seconds": 600.0, **overrides},  # type: ignore[arg-type]
+            **{"ai_move_delay_seconds": 0.0, "turn_timer_seconds": 600.0, **overrides},  # type: ignore[arg-type]
         )
         kwargs = {} if agent_factory is None else {"agent_factory": agent_factory}
         service = MatchService(
-            SqliteMatchStore(config.database_path),
+            SqliteMatchStore(str(db_path)),
             config,
             clock=clock,
             rng=random.Random(seed),

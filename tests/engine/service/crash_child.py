@@ -16,7 +16,7 @@ from engine.store import SqliteMatchStore
 
 PAIRS = ((1, 2), (3, 4), (5, 6))
 AI_PLAYER = 9
-CONFIG = ServiceConfig(turn_seconds=86400, max_active_matches=1000, ai_delay_seconds=0)
+CONFIG = ServiceConfig(turn_timer_seconds=86400, max_active_matches=1000, ai_move_delay_seconds=0)
 
 
 def say(line: str) -> None:

@@ -34,7 +34,7 @@ async def test_accepting_a_challenge_starts_the_match_with_a_recorded_first_play
     service = await make_service(recorder=recorder)
     challenge = await service.commands.challenge(101, 202, guild_id=1, channel_id=2)
     assert challenge.status is MatchStatus.PENDING
-    assert challenge.challenge_expires_at == START + service.config.challenge_seconds
+    assert challenge.challenge_expires_at == START + service.config.challenge_expiry_seconds
 
     match = await service.commands.accept(challenge.match_id, 202)
 
@@ -93,7 +93,7 @@ async def test_decline_and_cancel_close_the_challenge(make_service):
 
 async def test_a_challenge_expires_after_the_configured_time(make_service, clock):
     recorder = Recorder()
-    service = await make_service(recorder=recorder, challenge_seconds=300.0)
+    service = await make_service(recorder=recorder, challenge_expiry_seconds=300.0)
     challenge = await service.commands.challenge(101, 202, guild_id=1, channel_id=2)
 
     await clock.advance(299, settle=service.wait_idle)
@@ -109,13 +109,13 @@ async def test_a_challenge_expires_after_the_configured_time(make_service, clock
 async def test_a_pending_challenge_expires_after_a_restart_at_its_original_time(
     make_service, clock
 ):
-    first = await make_service(challenge_seconds=300.0)
-    challenge = await first.challenge(101, 202, guild_id=1, channel_id=2)
+    first = await make_service(challenge_expiry_seconds=300.0)
+    challenge = await first.commands.challenge(101, 202, guild_id=1, channel_id=2)
     await clock.advance(200, settle=first.wait_idle)
     await first.close()
 
     recorder = Recorder()
-    second = await make_service(recorder=recorder, challenge_seconds=300.0)
+    second = await make_service(recorder=recorder, challenge_expiry_seconds=300.0)
     await clock.advance(99, settle=second.wait_idle)
     assert recorder.of(ExpiredEvent) == []
     await clock.advance(1, settle=second.wait_idle)
@@ -173,4 +173,4 @@ async def test_guild_settings_set_the_defaults_of_new_challenges(service):
     )
     assert (explicit.turn_seconds, explicit.variant) == (90.0, Variant.STANDARD)
     other_guild = await service.commands.challenge(101, 404, guild_id=9, channel_id=2)
-    assert other_guild.turn_seconds == service.config.turn_seconds
+    assert other_guild.turn_seconds == service.config.turn_timer_seconds

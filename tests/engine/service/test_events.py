@@ -58,4 +58,4 @@ async def test_close_finishes_a_decision_under_way_then_refuses_new_ones(make_se
     with pytest.raises(ServiceClosed, match="shutting down"):
         await service.commands.submit(match.match_id, mover, decision, 1)
     reopened = await make_service()
-    assert (await reopened.public_view(match.match_id)).version == 1
+    assert (await reopened.queries.public_view(match.match_id)).version == 1

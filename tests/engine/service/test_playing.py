@@ -170,7 +170,7 @@ async def test_the_match_in_a_channel_or_thread_is_found_for_its_player(service)
 
     moved = await service.placements.set_location(match.match_id, thread_id=77, board_message_id=88)
 
-    assert (moved.thread_id, moved.board_message_id) == (77, 88)
+    assert (moved.placement.thread_id, moved.placement.board_message_id) == (77, 88)
     assert (await service.queries.active_match_for(202, 77)).match_id == match.match_id
     assert (await service.placements.match_in_thread(77)).match_id == match.match_id
     await service.commands.resign(match.match_id, 101)

@@ -20,20 +20,20 @@ async def test_a_restart_rebuilds_every_unfinished_match_by_replay(make_service)
     first = await make_service()
     rng = random.Random(6)
     match = await new_match(first)
-    ai_match = await first.start_ai_match(303, "easy", guild_id=1, channel_id=2)
+    ai_match = await first.commands.start_ai_match(303, "easy", guild_id=1, channel_id=2)
     for _ in range(7):
         await play_one(first, match.match_id, rng)
-    await first.set_location(match.match_id, thread_id=55, board_message_id=66)
+    await first.placements.set_location(match.match_id, thread_id=55, board_message_id=66)
     await first.wait_idle()
-    views = [await first.view_for(match.match_id, user) for user in match.players]
-    ai_view = await first.view_for(ai_match.match_id, 303)
+    views = [await first.queries.view_for(match.match_id, user) for user in match.players]
+    ai_view = await first.queries.view_for(ai_match.match_id, 303)
     await first.close()
 
     second = await make_service()
 
-    assert [await second.view_for(match.match_id, u) for u in match.players] == views
-    assert await second.view_for(ai_match.match_id, 303) == ai_view
-    assert (await second.match_in_thread(55)).board_message_id == 66
+    assert [await second.queries.view_for(match.match_id, u) for u in match.players] == views
+    assert await second.queries.view_for(ai_match.match_id, 303) == ai_view
+    assert (await second.placements.match_in_thread(55)).placement.board_message_id == 66
     await play_to_end(second, match.match_id, rng)
     await play_to_end(second, ai_match.match_id, rng)
 
@@ -63,7 +63,7 @@ async def test_a_match_that_no_longer_replays_is_set_aside_and_the_others_load(
     assert "decision 2 ('4AAAA')" in second.broken[bad.match_id]
     await second.wait_idle()
     assert [e.match_id for e in recorder.of(MatchBroken)] == [bad.match_id]
-    assert (await second.match_info(bad.match_id)).status is MatchStatus.BROKEN
+    assert (await second.queries.match_info(bad.match_id)).status is MatchStatus.BROKEN
     await play_to_end(second, good.match_id, rng)
 
 

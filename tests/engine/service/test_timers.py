@@ -17,6 +17,7 @@ from engine.service import (
     ServiceConfig,
     SystemClock,
 )
+from engine.store.sqlite import SqliteMatchStore
 
 from .conftest import Recorder, new_match, play_one
 
@@ -147,13 +148,14 @@ async def test_a_reminder_due_while_the_bot_was_down_goes_out_once_on_restart(ma
 
 async def test_timers_run_on_the_real_clock(db_path):
     config = ServiceConfig(
-        database_path=str(db_path),
-        turn_seconds=0.3,
+        turn_timer_seconds=0.3,
         min_turn_seconds=0.1,
         reminder_before_seconds=0.1,
-        ai_delay_seconds=0,
+        ai_move_delay_seconds=0,
     )
-    service = MatchService.with_sqlite(config, clock=SystemClock(), rng=random.Random(1))
+    service = MatchService(
+        SqliteMatchStore(str(db_path)), config, clock=SystemClock(), rng=random.Random(1)
+    )
     seen: list[Event] = []
     automatic = asyncio.Event()
 
