@@ -90,7 +90,7 @@ from tests.discord_emulator.world import MessageRecord  # noqa: E402
 T = TypeVar("T")
 
 HAND = "Hand 🂠"
-# The board's last line says who must act (see bot/board_text.py status_line).
+# The board's last line says who must act (see bot/play/board_text.py status_line).
 TURN = re.compile(r"\*\*(?P<name>[^*\n]+)\*\*'s turn\.")
 CHOOSES = re.compile(r"\*\*(?P<name>[^*\n]+)\*\* chooses one (?:card|pair)")
 OVER = ("🏆", "🤝")

@@ -41,7 +41,7 @@ async def run(config_path: Path | None) -> int:
 
     config = load_config(config_path)
     logging.basicConfig(
-        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        level=config.logging.level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     point_at_discord(config)
     bot = HanamikojiBot(config)
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.check:
-        print(f"settings OK; database {config.database_path!r}")
+        print(f"settings OK; database {config.database.path!r}")
         return 0
     try:
         return asyncio.run(run(path))

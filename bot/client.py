@@ -1,39 +1,40 @@
-"""The Discord client: wires the slash commands, the persistent buttons and the match
-service together, and starts and stops them in the right order."""
+"""The bot: a `commands.Bot` that builds the parts its features share, loads the features
+(discord.py extensions) by name, and starts and stops them in the right order."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from dataclasses import replace
-from typing import Any
 
 import discord
 import yarl
-from discord import app_commands
+from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.clicks import Clicks
-from bot.commands import HanamikojiCommands
 from bot.config import BotConfig
-from bot.discord_ui import GameButton, GameSelect
-from bot.dm_panels import Notifier
-from bot.i18n import DEFAULT_LANGUAGE, language_of
-from bot.player_names import PlayerNames
-from bot.rematch import Rematches
+from bot.discord_plumbing.direct_messages import DirectMessages
+from bot.discord_plumbing.places import Places
+from bot.discord_plumbing.retrier import Retrier
+from bot.discord_plumbing.translator import CatalogueTranslator
+from bot.discord_plumbing.worker_processes import DRAWING, THINKING
+from bot.features import HanamikojiGroup, SharedParts, features
 from bot.request_pacing import RequestPacer, pacing_trace
-from bot.stats_commands import STATS_BUTTONS, rating_change_line
-from bot.table import Table
-from bot.translator import CatalogueTranslator
-from bot.worker_processes import DRAWING, THINKING
+from bot.words.player_names import PlayerNames
+from bot.words.server_language import ServerLanguages
 from engine.ai import agent_for_level
 from engine.service.clock import Clock
-from engine.service.config import ServiceConfig
 from engine.service.match_service import MatchService
-from engine.store.rows import ExpiryPolicy
 from engine.store.sqlite import SqliteMatchStore
+
+EXTENSIONS = (
+    "bot.play",
+    "bot.challenge",
+    "bot.stats",
+    "bot.settings",
+)
+"""The features, each a discord.py extension (a package with ``setup(bot)``)."""
 
 log = logging.getLogger(__name__)
 
@@ -65,31 +66,17 @@ def point_at_discord(config: BotConfig) -> None:
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.discord.gateway_url)
 
 
-def service_config(config: BotConfig) -> ServiceConfig:
-    m = config.matches
-    return ServiceConfig(
-        turn_timer_seconds=float(m.turn_timer_seconds),
-        reminder_before_seconds=float(m.reminder_before_seconds),
-        challenge_expiry_seconds=float(m.challenge_expiry_seconds),
-        expiry_policy=ExpiryPolicy(m.expiry_policy),
-        max_active_matches=m.max_active_matches,
-        ai_move_delay_seconds=m.ai_move_delay_seconds,
-        thread_per_match=m.thread_per_match,
-        three_rounds=m.three_rounds,
-    )
-
-
 def build_service(config: BotConfig, clock: Clock | None = None) -> MatchService:
     return MatchService(
-        SqliteMatchStore(config.database_path),
-        service_config(config),
+        SqliteMatchStore(config.database.path),
+        config.matches,
         clock=clock,
         agent_factory=agent_for_level,
         agent_executor=THINKING.executor(),
     )
 
 
-class HanamikojiBot(discord.Client):
+class HanamikojiBot(commands.Bot):
     """The bot. Needs no privileged intent: it reads no message content and no member list."""
 
     def __init__(self, config: BotConfig, service: MatchService | None = None) -> None:
@@ -99,27 +86,33 @@ class HanamikojiBot(discord.Client):
         intents.presences = False
         pacer = RequestPacer(config.discord.requests_per_second)
         super().__init__(
+            command_prefix=commands.when_mentioned,  # no text commands: slash commands only
+            help_command=None,
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             http_trace=pacing_trace(pacer),
         )
         self.config = config
         self.service = service or build_service(config)
-        self.tree = app_commands.CommandTree(self)
-        self.player_names = PlayerNames(self)
-        self.clicks = Clicks(self)
-        self.table = Table(self)
-        self.notifier = Notifier(self)
-        self.rematches = Rematches(self)
-        self._unsubscribe: Any = None
+        names = PlayerNames(self)
+        self.parts = SharedParts(
+            service=self.service,
+            names=names,
+            languages=ServerLanguages(self.service.settings, self._guild_locale),
+            places=Places(self, Retrier()),
+            direct_messages=DirectMessages(self.service.settings, self.create_dm),
+        )
+
+    def _guild_locale(self, guild_id: int) -> discord.Locale | None:
+        guild = self.get_guild(guild_id)
+        return guild.preferred_locale if guild is not None else None
 
     async def setup_hook(self) -> None:
         await self.service.start()
-        self._unsubscribe = self.service.subscribe(self.table.on_event)
-        self.add_dynamic_items(GameButton, GameSelect)
-        self.add_dynamic_items(*STATS_BUTTONS)
         await self.tree.set_translator(CatalogueTranslator())
-        self.tree.add_command(HanamikojiCommands(self))
+        self.tree.add_command(HanamikojiGroup(self.parts.names))
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         await self.tree.sync()
         if self.config.discord.dev_guild_id is not None:
             guild = discord.Object(self.config.discord.dev_guild_id)
@@ -127,26 +120,13 @@ class HanamikojiBot(discord.Client):
             await self.tree.sync(guild=guild)
         log.info("commands synced; %d unfinished matches loaded", len(self.service.broken) or 0)
 
-    async def public_language(self, guild_id: int | None) -> str:
-        """The language of public messages in a server: its chosen one, else its Discord
-        "preferred locale" (community servers set it), else English."""
-        if guild_id is None:
-            return DEFAULT_LANGUAGE
-        chosen = (await self.service.settings.guild_settings(guild_id)).language
-        if chosen:
-            return chosen
-        guild = self.get_guild(guild_id)
-        return language_of(guild.preferred_locale) if guild is not None else DEFAULT_LANGUAGE
+    async def wait_idle(self) -> None:
+        """Until every feature has shown what it has queued (tests and shutdown)."""
+        for feature in features(self):
+            await feature.wait_idle()
 
-    async def set_public_language(self, guild_id: int, language: str) -> None:
-        """``"auto"`` goes back to following the server's Discord locale."""
-        settings = await self.service.settings.guild_settings(guild_id)
-        chosen = None if language == "auto" else language
-        await self.service.settings.set_guild_settings(replace(settings, language=chosen))
-
-    async def rating_line(self, match_id: int, names: tuple[str, str], lang: str) -> str | None:
-        """Both players' rating changes for the match-end message (None when unrated)."""
-        return await rating_change_line(self.service, match_id, names, lang)
+    async def on_message(self, message: discord.Message, /) -> None:
+        """Slash commands only: no message is read as a text command."""
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user and self.user.id)
@@ -157,13 +137,13 @@ class HanamikojiBot(discord.Client):
         try:
             await finish_interaction_handlers(SHUTDOWN_SHOW_SECONDS)
             # Show what is queued, but do not wait out a Discord that keeps saying later;
-            # the table still reads the service, so it closes after.
-            self.table.retrier.close()
+            # the features still read the service, so it closes after.
+            self.parts.retrier.close()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.table.wait_idle(), SHUTDOWN_SHOW_SECONDS)
+                await asyncio.wait_for(self.wait_idle(), SHUTDOWN_SHOW_SECONDS)
             await self.service.close()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.table.wait_idle(), SHUTDOWN_SHOW_SECONDS)
+                await asyncio.wait_for(self.wait_idle(), SHUTDOWN_SHOW_SECONDS)
         except Exception:
             log.exception("error while closing the match service")
         DRAWING.stop()

@@ -1,19 +1,36 @@
-"""The bot's settings, read from a TOML file (see config.example.toml) and the environment."""
+"""The bot's settings, read from a TOML file (see config.example.toml) and the environment.
+
+Each TOML table is one dataclass and each key one field: :func:`load_config` walks the
+fields and their type hints, so a key is either read into its field or refused by name,
+never parsed and dropped. Each dataclass checks its own values in ``__post_init__``.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import os
 import tomllib
+import types
+import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.request_pacing import DEFAULT_REQUESTS_PER_SECOND, DISCORD_GLOBAL_LIMIT
+from engine.service.config import ServiceConfig
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
-EXPIRY_POLICIES = ("ai", "forfeit")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+NO_TOKEN = (
+    "no bot token: set DISCORD_TOKEN or [discord] token (from the Discord developer portal, "
+    "Bot tab)"
+)
 
 
 class ConfigError(ValueError):
@@ -22,7 +39,10 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class DiscordSettings:
-    token: str = field(repr=False)
+    """``[discord]``: how the bot reaches Discord."""
+
+    token: str = field(default="", repr=False)
+    """The bot token; ``DISCORD_TOKEN`` in the environment wins over the file."""
     api_base: str = DISCORD_API_BASE
     gateway_url: str = DISCORD_GATEWAY_URL
     dev_guild_id: int | None = None
@@ -30,50 +50,54 @@ class DiscordSettings:
     requests_per_second: int = DEFAULT_REQUESTS_PER_SECOND
     """The bot's own pace for REST requests, under Discord's global limit of 50 per second."""
 
+    def __post_init__(self) -> None:
+        if not self.token:
+            raise ValueError(NO_TOKEN)
+        if not 1 <= self.requests_per_second <= DISCORD_GLOBAL_LIMIT:
+            raise ValueError(
+                f"requests_per_second must be 1–{DISCORD_GLOBAL_LIMIT} (Discord's limit), "
+                f"got {self.requests_per_second!r}"
+            )
+        # discord.py joins routes to the base with a slash of its own.
+        object.__setattr__(self, "api_base", self.api_base.rstrip("/"))
+
 
 @dataclass(frozen=True, slots=True)
-class MatchDefaults:
-    """Defaults for every server; `/hanamikoji settings` overrides some per server."""
+class DatabaseSettings:
+    """``[database]``: where matches are kept."""
 
-    turn_timer_seconds: int = 24 * 3600
-    reminder_before_seconds: int = 3600
-    expiry_policy: str = "ai"
-    challenge_expiry_seconds: int = 14 * 60
-    """Under the 15 minutes an interaction token lasts, so the expired challenge is closed
-    through its own interaction, which needs no channel permission."""
-    max_active_matches: int = 5
-    thread_per_match: bool = True
-    three_rounds: bool = False
-    ai_move_delay_seconds: float = 1.5
+    path: str = "hanamikoji.sqlite3"
+
+
+@dataclass(frozen=True, slots=True)
+class LoggingSettings:
+    """``[logging]``."""
+
+    level: str = "INFO"
+    """One of :data:`LOG_LEVELS`, in any case."""
+
+    def __post_init__(self) -> None:
+        level = self.level.upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LOG_LEVELS)}, got {self.level!r}")
+        object.__setattr__(self, "level", level)
 
 
 @dataclass(frozen=True, slots=True)
 class BotConfig:
+    """Every setting, one field per TOML table."""
+
     discord: DiscordSettings
-    database_path: str = "hanamikoji.sqlite3"
-    matches: MatchDefaults = MatchDefaults()
-    log_level: str = "INFO"
+    database: DatabaseSettings = field(default_factory=DatabaseSettings)
+    matches: ServiceConfig = field(default_factory=ServiceConfig)
+    """Defaults for every server; ``/hanamikoji settings`` overrides some per server."""
+    logging: LoggingSettings = field(default_factory=LoggingSettings)
 
 
-def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
-    section = data.get(name, {})
-    if not isinstance(section, dict):
-        raise ConfigError(f"[{name}] must be a table, got {section!r}")
-    return section
+Section = TypeVar("Section", bound="DataclassInstance")
 
 
-def _typed(section: dict[str, Any], where: str, key: str, kind: type, default: Any) -> Any:
-    value = section.get(key, default)
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
-    if value is not None and (
-        not isinstance(value, kind) or isinstance(value, bool) != (kind is bool)
-    ):
-        raise ConfigError(f"{where}.{key} must be {kind.__name__}, got {value!r}")
-    return value
-
-
-def load_config(path: Path | None, environ: dict[str, str] | None = None) -> BotConfig:
+def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> BotConfig:
     """Read the TOML file (if any); ``DISCORD_TOKEN`` in the environment wins over the file."""
     env = os.environ if environ is None else environ
     data: dict[str, Any] = {}
@@ -84,66 +108,82 @@ def load_config(path: Path | None, environ: dict[str, str] | None = None) -> Bot
             raise ConfigError(f"config file not found: {str(path)!r}") from None
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{str(path)!r} is not valid TOML: {error}") from None
-    discord = _section(data, "discord")
-    token = env.get("DISCORD_TOKEN") or _typed(discord, "discord", "token", str, "")
-    if not token:
-        raise ConfigError(
-            "no bot token: set DISCORD_TOKEN or [discord] token (from the Discord developer "
-            "portal, Bot tab)"
-        )
-    dev_guild = _typed(discord, "discord", "dev_guild_id", int, None)
-    pace = _typed(discord, "discord", "requests_per_second", int, DEFAULT_REQUESTS_PER_SECOND)
-    if not 1 <= pace <= DISCORD_GLOBAL_LIMIT:
-        raise ConfigError(
-            f"discord.requests_per_second must be 1–{DISCORD_GLOBAL_LIMIT} (Discord's limit), "
-            f"got {pace}"
-        )
-    defaults = MatchDefaults()
-    m = _section(data, "matches")
-    matches = MatchDefaults(
-        turn_timer_seconds=_typed(
-            m, "matches", "turn_timer_seconds", int, defaults.turn_timer_seconds
-        ),
-        reminder_before_seconds=_typed(
-            m, "matches", "reminder_before_seconds", int, defaults.reminder_before_seconds
-        ),
-        expiry_policy=_typed(m, "matches", "expiry_policy", str, defaults.expiry_policy),
-        challenge_expiry_seconds=_typed(
-            m, "matches", "challenge_expiry_seconds", int, defaults.challenge_expiry_seconds
-        ),
-        max_active_matches=_typed(
-            m, "matches", "max_active_matches", int, defaults.max_active_matches
-        ),
-        thread_per_match=_typed(m, "matches", "thread_per_match", bool, defaults.thread_per_match),
-        three_rounds=_typed(m, "matches", "three_rounds", bool, defaults.three_rounds),
-        ai_move_delay_seconds=_typed(
-            m, "matches", "ai_move_delay_seconds", float, defaults.ai_move_delay_seconds
-        ),
-    )
-    if matches.expiry_policy not in EXPIRY_POLICIES:
-        raise ConfigError(
-            f"matches.expiry_policy must be 'ai' or 'forfeit', got {matches.expiry_policy!r}"
-        )
-    if matches.turn_timer_seconds < 60:
-        raise ConfigError(
-            f"matches.turn_timer_seconds must be at least 60, got {matches.turn_timer_seconds}"
-        )
-    log_level = str(_typed(_section(data, "logging"), "logging", "level", str, "INFO")).upper()
-    if log_level not in LOG_LEVELS:
-        raise ConfigError(
-            f"logging.level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}"
-        )
-    return BotConfig(
-        discord=DiscordSettings(
-            token=token,
-            api_base=_typed(discord, "discord", "api_base", str, DISCORD_API_BASE).rstrip("/"),
-            gateway_url=_typed(discord, "discord", "gateway_url", str, DISCORD_GATEWAY_URL),
-            dev_guild_id=dev_guild,
-            requests_per_second=pace,
-        ),
-        database_path=_typed(
-            _section(data, "database"), "database", "path", str, "hanamikoji.sqlite3"
-        ),
-        matches=matches,
-        log_level=log_level,
-    )
+    if env.get("DISCORD_TOKEN"):
+        discord = _table(data.get("discord", {}), "discord")
+        data = {**data, "discord": {**discord, "token": env["DISCORD_TOKEN"]}}
+    hints = typing.get_type_hints(BotConfig)
+    sections: dict[str, Any] = {}
+    for name, table in data.items():
+        if name not in hints and isinstance(table, dict):
+            raise ConfigError(f"unknown section [{name}]")
+        if name not in hints:
+            raise ConfigError(f"unknown setting {name} (outside any [table])")
+        sections[name] = _section(hints[name], _table(table, name), name)
+    if "discord" not in sections:
+        # No [discord] table: build it from defaults, so a missing token says so.
+        sections["discord"] = _section(DiscordSettings, {}, "discord")
+    return BotConfig(**sections)
+
+
+def _table(value: object, name: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"[{name}] must be a table, got {value!r}")
+    return value
+
+
+def _section(cls: type[Section], table: Mapping[str, Any], name: str) -> Section:
+    """One dataclass from its table: each key converted by its field's type hint."""
+    hints = typing.get_type_hints(cls)
+    fields = {f.name for f in dataclasses.fields(cls)}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in fields:
+            raise ConfigError(f"unknown setting {name}.{key}")
+        values[key] = _convert(hints[key], value, f"{name}.{key}")
+    try:
+        return cls(**values)
+    except ValueError as error:
+        raise ConfigError(_where(name, fields, str(error))) from None
+
+
+def _where(name: str, fields: set[str], message: str) -> str:
+    """A field check's message, told which table it is in."""
+    first = message.split(" ", 1)[0]
+    return f"{name}.{message}" if first in fields else f"[{name}] {message}"
+
+
+def _convert(hint: Any, value: object, where: str) -> Any:
+    """``value`` as the type ``hint`` names, or a ConfigError quoting it."""
+    if typing.get_origin(hint) in (types.UnionType, typing.Union):
+        options = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        if len(options) == 1:  # TOML has no null: an optional key is absent or a value
+            return _convert(options[0], value, where)
+    elif typing.get_origin(hint) is tuple and typing.get_args(hint)[1:] == (Ellipsis,):
+        if not isinstance(value, list):
+            raise ConfigError(f"{where} must be a list, got {value!r}")
+        item = typing.get_args(hint)[0]
+        return tuple(_convert(item, v, f"{where}[{i}]") for i, v in enumerate(value))
+    elif isinstance(hint, type) and issubclass(hint, enum.Enum):
+        choices = [member.value for member in hint]
+        if value not in choices:
+            raise ConfigError(
+                f"{where} must be one of {', '.join(map(repr, choices))}, got {value!r}"
+            )
+        return hint(value)
+    elif hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise ConfigError(f"{where} must be true or false, got {value!r}")
+    elif hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise ConfigError(f"{where} must be a whole number, got {value!r}")
+    elif hint is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        raise ConfigError(f"{where} must be a number, got {value!r}")
+    elif hint is str:
+        if isinstance(value, str):
+            return value
+        raise ConfigError(f"{where} must be a string, got {value!r}")
+    raise TypeError(f"{where}: no TOML reading for the type {hint!r}")

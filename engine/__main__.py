@@ -35,9 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         return replay_cli.run(args.file, sys.stdout)
     if args.command == "play":
-        from engine.ai import terminal
+        from engine.terminal import session
 
-        return terminal.run(args.level, args.seed, sys.stdin, sys.stdout)
+        return session.run(args.level, args.seed, sys.stdin, sys.stdout)
     if args.command == "arena":
         from engine.ai import arena
 

@@ -1,10 +1,8 @@
-"""Small drawings reused by both pictures: item cards, card backs, markers."""
+"""Small drawings reused by both pictures: item chips and tiles, card backs, markers."""
 
 from __future__ import annotations
 
-from PIL import ImageDraw
-
-from bot.names import item_name
+from bot.pictures.lettering import Lettering
 from bot.pictures.palette import (
     CARD_BACK,
     CARD_BACK_LINE,
@@ -13,89 +11,103 @@ from bot.pictures.palette import (
     SEAT_COLOURS,
     TABLE,
     TEXT,
+    Colour,
     darker,
-    font,
 )
 from engine.rules.cards import CHARM, GEISHAS
 
 
 def item_chip(
-    draw: ImageDraw.ImageDraw, x: int, y: int, card: int, w: int = 56, h: int = 18
+    pen: Lettering, x: int, y: int, card: int, w: int, h: int, *, outline: Colour | None = None
 ) -> None:
-    """One placed item: a small bar in the geisha's colour with her letter."""
+    """One placed item: a bar in the geisha's colour (its column says which geisha)."""
     colour = GEISHA_COLOURS[card]
-    draw.rounded_rectangle((x, y, x + w, y + h), radius=5, fill=colour, outline=darker(colour))
-    draw.text((x + w // 2, y + h // 2), GEISHAS[card], font=font(18), fill=TABLE, anchor="mm")
+    pen.draw.rounded_rectangle(
+        (x, y, x + w, y + h),
+        radius=min(5, h // 2),
+        fill=colour,
+        outline=outline or darker(colour),
+        width=3 if outline else 1,
+    )
+
+
+def letter_tile(
+    pen: Lettering, x: int, y: int, card: int, w: int, h: int, *, size: int, ring: bool = False
+) -> None:
+    """A face-up card named by its letter (offers, revealed Secrets, the last move)."""
+    colour = GEISHA_COLOURS[card]
+    pen.draw.rounded_rectangle(
+        (x, y, x + w, y + h),
+        radius=6,
+        fill=colour,
+        outline=TEXT if ring else darker(colour),
+        width=3 if ring else 1,
+    )
+    pen.write((x + w // 2, y + h // 2), GEISHAS[card], size, TABLE, anchor="mm")
 
 
 def card_back(
-    draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, *, label: str = ""
+    pen: Lettering, x: int, y: int, w: int, h: int, *, label: str = "", size: int = 24
 ) -> None:
     """A face-down card: the same back for every card, so nothing can be read from it; an
-    optional label says what the back stands for (a count, an action's initial)."""
-    draw.rounded_rectangle(
+    optional label says what it stands for (a count)."""
+    pen.draw.rounded_rectangle(
         (x, y, x + w, y + h), radius=5, fill=CARD_BACK, outline=CARD_BACK_LINE, width=2
     )
     cx, cy = x + w // 2, y + h // 2
     if label:
-        draw.text((cx, cy), label, font=font(18), fill=TEXT, anchor="mm")
+        pen.write((cx, cy), label, size, TEXT, anchor="mm")
         return
     r = min(w, h) // 4
-    draw.polygon(
+    pen.draw.polygon(
         ((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)), outline=CARD_BACK_LINE, width=2
     )
 
 
 def item_card(
-    lang: str,
-    draw: ImageDraw.ImageDraw,
+    pen: Lettering,
     x: int,
     y: int,
     card: int,
-    w: int = 104,
-    h: int = 150,
+    w: int,
+    h: int,
     *,
+    letter_size: int,
+    size: int,
     new: bool = False,
 ) -> None:
-    """A full item card for the hand: letter, item name and charm."""
+    """A full item card for the hand: its letter and, in a disc, its geisha's charm."""
     colour = GEISHA_COLOURS[card]
-    draw.rounded_rectangle(
+    pen.draw.rounded_rectangle(
         (x, y, x + w, y + h),
         radius=10,
         fill=colour,
         outline=TEXT if new else darker(colour),
-        width=4 if new else 2,
+        width=5 if new else 2,
     )
-    big = h >= 130  # small cards (face-down ones) keep the letter and charm only
-    draw.text(
-        (x + w // 2, y + (48 if big else h // 3)),
-        GEISHAS[card],
-        font=font(56 if big else 40),
-        fill=TABLE,
-        anchor="mm",
-    )
-    if big:
-        name = item_name(lang, card)
-        draw.text((x + w // 2, y + 96), name, font=font(17), fill=TABLE, anchor="mm")
-    draw.ellipse((x + w // 2 - 15, y + h - 40, x + w // 2 + 15, y + h - 10), fill=TABLE)
-    draw.text((x + w // 2, y + h - 25), str(CHARM[card]), font=font(18), fill=TEXT, anchor="mm")
+    pen.write((x + w // 2, y + h * 2 // 5), GEISHAS[card], letter_size, TABLE, anchor="mm")
+    r = size * 3 // 4
+    cx, cy = x + w // 2, y + h - r - 8
+    pen.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TABLE)
+    pen.write((cx, cy), str(CHARM[card]), size, TEXT, anchor="mm")
 
 
 def seat_marker(
-    draw: ImageDraw.ImageDraw, cx: int, cy: int, seat: int | None, initial: str, r: int = 16
+    pen: Lettering, cx: int, cy: int, seat: int, initial: str, *, r: int, size: int
 ) -> None:
-    """A favor marker: a circle for the first player, a diamond for the second, a hollow
-    ring while neutral; the holder's initial is written inside."""
-    if seat is None:
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=DIM, width=3)
-        return
+    """A favor or seat marker: a circle for the first player, a diamond for the second; the
+    holder's initial is written inside."""
     colour = SEAT_COLOURS[seat]
     if seat == 0:
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=TABLE, width=2)
+        pen.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=TABLE, width=2)
     else:
-        draw.polygon(
-            ((cx, cy - r - 3), (cx + r + 3, cy), (cx, cy + r + 3), (cx - r - 3, cy)),
-            fill=colour,
-            outline=TABLE,
+        d = r + 3
+        pen.draw.polygon(
+            ((cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)), fill=colour, outline=TABLE
         )
-    draw.text((cx, cy), initial, font=font(16), fill=TABLE, anchor="mm")
+    pen.write((cx, cy), initial, size, TABLE, anchor="mm")
+
+
+def neutral_ring(pen: Lettering, cx: int, cy: int, r: int) -> None:
+    """A favor marker on no one's side yet."""
+    pen.draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=DIM, width=3)

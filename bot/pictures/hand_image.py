@@ -1,41 +1,45 @@
 """The hand picture for the private panel: your cards sorted by geisha with the card you
-just drew marked NEW, and your Secret and Trade-off cards set apart on the right.
+just drew marked NEW, and below them your Secret and Trade-off cards, set apart.
 
 Drawn from the player's own :class:`~engine.rules.views.PlayerView`; only ever sent ephemerally
-or by DM.
+or by DM. 720 px wide whatever the hand, with every text readable at 360 px (phone first).
 """
 
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import text
-from bot.names import action_name
-from bot.pictures.glyphs import item_card
-from bot.pictures.palette import GOLD, MUTED, PANEL, TABLE, TABLE_EDGE, TEXT, font
+from bot.discord_plumbing.worker_processes import DRAWING
+from bot.pictures.glyphs import item_card, letter_tile
+from bot.pictures.lettering import Lettering, Written
+from bot.pictures.palette import GOLD, MUTED, PANEL, TABLE, TABLE_EDGE, TEXT
+from bot.pictures.picture_words import say
 from bot.pictures.png import to_png
-from bot.worker_processes import DRAWING
+from bot.words.i18n import text
+from bot.words.names import action_name
 from engine.rules import Action, PlayerView
 
-CARD_W, CARD_H, GAP = 104, 150, 12
-SIDE_W = 2 * (CARD_W + GAP) + 40
-HEIGHT = 230
+HAND_FILE = "hand.png"
+"""The attachment's file name, which the panel's embed refers to."""
+WIDTH, HEIGHT = 720, 318
+MARGIN = 16
+CARD_W, CARD_H, GAP = 94, 136, 5
+CARDS_Y = 58
+SMALL, BODY = 24, 26
+FACE_DOWN = (210, 304)
+TILE_W, TILE_H = 40, 48
 
 
-def hand_image(lang: str, view: PlayerView) -> Image.Image:
-    hand_width = max(1, len(view.hand)) * (CARD_W + GAP) + GAP
-    width = 30 + hand_width + SIDE_W + 20
-    image = Image.new("RGB", (width, HEIGHT), TABLE)
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, width - 1, HEIGHT - 1), outline=TABLE_EDGE, width=4)
-    draw.text(
-        (30, 26),
-        text(lang, "pictures.your_hand", count=len(view.hand)),
-        font=font(22),
-        fill=GOLD,
-        anchor="lm",
-    )
-    x = 30
+def hand_image(lang: str, view: PlayerView, *, record: list[Written] | None = None) -> Image.Image:
+    """The hand; with ``record``, every text drawn on it is listed."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), TABLE)
+    pen = Lettering(ImageDraw.Draw(image), record)
+    draw = pen.draw
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=TABLE_EDGE, width=4)
+    title = text(lang, "pictures.your_hand", count=len(view.hand))
+    pen.write((MARGIN, 24), title, BODY, GOLD)
+    pen.write((WIDTH - MARGIN, 24), say(lang, "charm_legend"), SMALL, MUTED, anchor="rm")
+    x = MARGIN
     marked = False
     for position, card in enumerate(view.hand):
         # Mark one copy of the drawn card: the last of its kind, where a new card lands.
@@ -45,52 +49,48 @@ def hand_image(lang: str, view: PlayerView) -> Image.Image:
             and (position + 1 == len(view.hand) or view.hand[position + 1] != card)
         )
         marked = marked or is_new
-        item_card(lang, draw, x, 50, card, CARD_W, CARD_H, new=is_new)
+        item_card(pen, x, CARDS_Y, card, CARD_W, CARD_H, letter_size=60, size=SMALL, new=is_new)
         if is_new:
-            draw.rounded_rectangle((x + 22, 40, x + CARD_W - 22, 62), radius=8, fill=TEXT)
-            draw.text(
-                (x + CARD_W // 2, 51),
-                text(lang, "pictures.new"),
-                font=font(15),
-                fill=TABLE,
-                anchor="mm",
+            word = text(lang, "pictures.new")
+            w = pen.width(word, SMALL) + 14
+            cx = x + CARD_W // 2
+            draw.rounded_rectangle(
+                (cx - w // 2, CARDS_Y - 14, cx + w // 2, CARDS_Y + 14), radius=8, fill=TEXT
             )
+            pen.write((cx, CARDS_Y), word, SMALL, TABLE, anchor="mm")
         x += CARD_W + GAP
     if not view.hand:
-        draw.text(
-            (40, 125), text(lang, "pictures.no_cards"), font=font(20), fill=MUTED, anchor="lm"
+        pen.write(
+            (MARGIN + 10, CARDS_Y + CARD_H // 2), text(lang, "pictures.no_cards"), BODY, MUTED
         )
-    side = 30 + hand_width + 10
-    draw.rounded_rectangle((side, 40, width - 20, HEIGHT - 16), radius=12, fill=PANEL)
-    draw.text(
-        (side + 14, 58), text(lang, "pictures.face_down"), font=font(15), fill=MUTED, anchor="lm"
-    )
-    small_w, small_h = 70, 100
-    sx = side + 14
-    draw.text((sx, 80), action_name(lang, Action.SECRET), font=font(16), fill=TEXT, anchor="lt")
-    if view.secret is not None:
-        item_card(lang, draw, sx, 102, view.secret, small_w, small_h)
-    else:
-        _empty_slot(lang, draw, sx, 102, small_w, small_h)
-    tx = sx + small_w + 24
-    draw.text((tx, 80), action_name(lang, Action.TRADE_OFF), font=font(16), fill=TEXT, anchor="lt")
-    if view.trade_off is not None:
-        for i, card in enumerate(view.trade_off):
-            item_card(lang, draw, tx + i * 40, 102, card, small_w, small_h)
-    else:
-        _empty_slot(lang, draw, tx, 102, small_w + 40, small_h)
+    _face_down(lang, pen, view)
     return image
 
 
-def _empty_slot(lang: str, draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
-    draw.rounded_rectangle((x, y, x + w, y + h), radius=10, outline=MUTED, width=2)
-    draw.text(
-        (x + w // 2, y + h // 2),
-        text(lang, "pictures.not_yet"),
-        font=font(14),
-        fill=MUTED,
-        anchor="mm",
-    )
+def _face_down(lang: str, pen: Lettering, view: PlayerView) -> None:
+    top, bottom = FACE_DOWN
+    pen.draw.rounded_rectangle((MARGIN - 6, top, WIDTH - MARGIN + 6, bottom), radius=12, fill=PANEL)
+    pen.write((MARGIN + 6, top + 20), text(lang, "pictures.face_down"), SMALL, MUTED)
+    row = top + 62
+    x = MARGIN + 6
+    for action, cards in (
+        (Action.SECRET, () if view.secret is None else (view.secret,)),
+        (Action.TRADE_OFF, view.trade_off or ()),
+    ):
+        x += pen.write((x, row), action_name(lang, action), BODY, TEXT) + 12
+        if cards:
+            for card in cards:
+                letter_tile(pen, x, row - TILE_H // 2, card, TILE_W, TILE_H, size=BODY)
+                x += TILE_W + 6
+        else:
+            word = text(lang, "pictures.not_yet")
+            w = pen.width(word, SMALL) + 20
+            pen.draw.rounded_rectangle(
+                (x, row - TILE_H // 2, x + w, row + TILE_H // 2), radius=8, outline=MUTED, width=2
+            )
+            pen.write((x + 10, row), word, SMALL, MUTED)
+            x += w
+        x += 40
 
 
 def render_hand(lang: str, view: PlayerView) -> bytes:

@@ -10,14 +10,14 @@ from engine.rules.decisions import (
     GiftChoice,
     Secret,
     TradeOff,
-    format_decision,
     parse_decision,
 )
 from engine.rules.errors import IllegalDecision, NotationError, RecordError
+from engine.rules.gift_and_competition import competition_split, gift_split
 from engine.rules.notation import Move, format_move, parse_move
 from engine.rules.outcome import MatchOutcome, RoundResult, Termination
 from engine.rules.state import GameState, Phase, Variant, new_game
-from engine.rules.views import PlayerView, PublicView, public_view, view
+from engine.rules.views import PlayerView, PublicView, public_move, public_view, view
 
 __all__ = [
     "CHARM",
@@ -43,12 +43,14 @@ __all__ = [
     "TradeOff",
     "Variant",
     "card_letter",
-    "format_decision",
+    "competition_split",
     "format_move",
+    "gift_split",
     "new_game",
     "parse_cards",
     "parse_decision",
     "parse_move",
+    "public_move",
     "public_view",
     "view",
 ]

@@ -16,7 +16,6 @@ GEISHAS = "ABCDEFG"
 CHARM: tuple[int, ...] = (2, 2, 2, 3, 3, 4, 5)
 """Charm of each geisha, which is also how many item cards of her type exist."""
 
-TOTAL_CHARM = sum(CHARM)
 FULL_DECK: tuple[int, ...] = tuple(g for g, n in enumerate(CHARM) for _ in range(n))
 """All 21 item cards, sorted."""
 

@@ -44,7 +44,6 @@ _ACTION_LABEL = {
     Action.GIFT: "Gift",
     Action.COMPETITION: "Competition",
 }
-ALL_ACTIONS_MASK = 15
 
 
 def _check_cards(cards: tuple[int, ...], count: int, what: str) -> None:
@@ -172,11 +171,6 @@ class CompetitionChoice:
 ActionDecision = Secret | TradeOff | Gift | Competition
 ChoiceDecision = GiftChoice | CompetitionChoice
 Decision = ActionDecision | ChoiceDecision
-
-
-def format_decision(decision: Decision) -> str:
-    """The text form of a decision (``Gift((4, 4, 6))`` → ``"3EEG"``)."""
-    return str(decision)
 
 
 def parse_decision(text: str) -> Decision:

@@ -51,7 +51,3 @@ class MatchOutcome:
     winner: int | None
     termination: Termination
     rounds_played: int
-
-    @property
-    def is_draw(self) -> bool:
-        return self.winner is None

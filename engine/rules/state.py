@@ -17,7 +17,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from engine.rules import hand as packed_hand
-from engine.rules.actions import competition_split, gift_split
 from engine.rules.cards import GEISHAS
 from engine.rules.deal import Deal
 from engine.rules.decisions import (
@@ -33,6 +32,7 @@ from engine.rules.decisions import (
     TradeOff,
 )
 from engine.rules.errors import IllegalDecision
+from engine.rules.gift_and_competition import competition_split, gift_split
 from engine.rules.hand import ONE
 from engine.rules.legal import LegalSet, legal_actions, legal_choices
 from engine.rules.outcome import MatchOutcome, RoundResult, Termination

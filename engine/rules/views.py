@@ -91,6 +91,29 @@ class PlayerView:
         return self.table.current_player == self.player
 
 
+def seen_move(
+    action: Secret | TradeOff | Gift | Competition,
+    choice: GiftChoice | CompetitionChoice | None = None,
+    *,
+    hidden: bool,
+) -> Move:
+    """A move as a reader sees it: a Secret's or Trade-off's cards only when not ``hidden``
+    (its own player's); a Gift or Competition always whole, with its choice once made."""
+    if isinstance(action, Secret | TradeOff):
+        return Move(HiddenAction(action.action) if hidden else action)
+    return Move(action, choice)
+
+
+def public_move(before: GameState, decision: Decision) -> Move:
+    """``decision`` as spectators see it, given the state it was applied to."""
+    if isinstance(decision, GiftChoice | CompetitionChoice):
+        offer = before.pending
+        assert offer is not None, "a choice is only legal while an offer is pending"
+        return seen_move(offer, decision, hidden=True)
+    assert isinstance(decision, Secret | TradeOff | Gift | Competition)
+    return seen_move(decision, hidden=True)
+
+
 def _moves(state: GameState, reader: int | None) -> tuple[Move, ...]:
     """The round's moves as ``reader`` may see them (None: a spectator)."""
     moves: list[Move] = []
@@ -100,14 +123,15 @@ def _moves(state: GameState, reader: int | None) -> tuple[Move, ...]:
     while i < len(decisions):
         action = decisions[i]
         i += 1
-        if isinstance(action, Secret | TradeOff):
-            shown = action if actor == reader else HiddenAction(action.action)
-            moves.append(Move(shown))
-        elif isinstance(action, Gift | Competition):
-            choice = decisions[i] if i < len(decisions) else None
+        assert isinstance(action, Secret | TradeOff | Gift | Competition)
+        choice: GiftChoice | CompetitionChoice | None = None
+        if isinstance(action, Gift | Competition):
+            if i < len(decisions):
+                made = decisions[i]
+                assert isinstance(made, GiftChoice | CompetitionChoice)
+                choice = made
             i += 1
-            assert choice is None or isinstance(choice, GiftChoice | CompetitionChoice)
-            moves.append(Move(action, choice))
+        moves.append(seen_move(action, choice, hidden=actor != reader))
         actor = 1 - actor
     return tuple(moves)
 

@@ -6,14 +6,15 @@ Start here::
     # also clock=..., rng=... (tests inject both)
     service.subscribe(on_event)          # async def on_event(event: Event) -> None
     await service.start()                # migrate, rebuild open matches, re-arm timers
-    challenge = await service.challenge(alice, bob, guild_id, channel_id)
-    await service.accept(challenge.match_id, bob)
-    seen = await service.view_for(challenge.match_id, alice)  # when it is her turn
-    await service.submit(challenge.match_id, alice, seen.legal[0], seen.table.version)
+    challenge = await service.commands.challenge(alice, bob, guild_id, channel_id)
+    await service.commands.accept(challenge.match_id, bob)
+    seen = await service.queries.view_for(challenge.match_id, alice)  # when it is her turn
+    await service.commands.submit(challenge.match_id, alice, seen.legal[0], seen.table.version)
     await service.close()
 """
 
 from engine.service.clock import Clock, ManualClock, SystemClock
+from engine.service.commands import Challenge, MatchCommands, Rematch
 from engine.service.config import ServiceConfig
 from engine.service.errors import (
     CannotChallengeSelf,
@@ -25,6 +26,7 @@ from engine.service.errors import (
     MatchNotFound,
     NotYourMatch,
     NotYourTurn,
+    RematchAlreadyStarted,
     ServiceClosed,
     ServiceError,
     StaleVersion,
@@ -45,13 +47,12 @@ from engine.service.events import (
     Reminder,
     RoundScored,
 )
-from engine.service.match_service import (
-    AgentFactory,
-    Challenge,
-    MatchService,
-    SubmitResult,
-    random_agent_factory,
-)
+from engine.service.match_service import MatchService
+from engine.service.placements import MatchPlacements
+from engine.service.progress import SubmitResult
+from engine.service.queries import MatchQueries
+from engine.service.settings import MatchSettings
+from engine.service.turns import AgentFactory, random_agent_factory
 from engine.store.rows import (
     AI_USER_ID,
     ExpiryPolicy,
@@ -59,6 +60,7 @@ from engine.store.rows import (
     GuildSettings,
     MatchInfo,
     MatchStatus,
+    Placement,
     UserSettings,
 )
 
@@ -83,16 +85,23 @@ __all__ = [
     "InvalidRequest",
     "ManualClock",
     "MatchBroken",
+    "MatchCommands",
     "MatchEnded",
     "MatchInfo",
     "MatchNotActive",
     "MatchNotFinished",
     "MatchNotFound",
+    "MatchPlacements",
+    "MatchQueries",
     "MatchService",
+    "MatchSettings",
     "MatchStarted",
     "MatchStatus",
     "NotYourMatch",
     "NotYourTurn",
+    "Placement",
+    "Rematch",
+    "RematchAlreadyStarted",
     "Reminder",
     "RoundScored",
     "ServiceClosed",

@@ -1,4 +1,8 @@
-"""The match service's settings; per-guild overrides live in the store (GuildSettings)."""
+"""The match service's settings; per-guild overrides live in the store (GuildSettings).
+
+The bot reads these from the ``[matches]`` table of its TOML file, key for field, so a
+field added here is a setting at once (and must be documented in config.example.toml).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,9 @@ class ServiceConfig:
     turn_timer_seconds: float = 24 * 3600
     """Default turn timer when neither the challenge nor the guild sets one."""
     min_turn_seconds: float = 10
+    """The shortest turn timer a challenge or a server may choose."""
     max_turn_seconds: float = 7 * 24 * 3600
+    """The longest turn timer a challenge or a server may choose."""
     reminder_before_seconds: float = 3600
     """The reminder goes out this long before the deadline (at most half the turn timer)."""
     challenge_expiry_seconds: float = 14 * 60
@@ -21,13 +27,36 @@ class ServiceConfig:
     expiry_ai_level: str = "normal"
     """The AI level that plays for an absent player under :attr:`ExpiryPolicy.AI`."""
     max_active_matches: int = 5
+    """Open matches (pending challenges included) one user may hold at once."""
     thread_per_match: bool = True
     """Whether a server that never chose opens a thread per match."""
     three_rounds: bool = False
     """Whether a server that never chose plays the three-round variant by default."""
-    """Open matches (pending challenges included) one user may hold at once."""
     ai_levels: tuple[str, ...] = ("easy", "normal", "hard")
-    ai_move_delay_seconds: float = 1.0
+    """The AI levels a player may challenge."""
+    ai_move_delay_seconds: float = 1.5
     """Pause before the AI plays, so its move does not land before the board updates."""
     event_queue_warn: int = 1000
     """Log a warning when a subscriber falls this many events behind."""
+
+    def __post_init__(self) -> None:
+        # Bounds only, no floors a person would pick: tests run matches on sub-second timers.
+        if not 0 < self.min_turn_seconds <= self.turn_timer_seconds <= self.max_turn_seconds:
+            raise ValueError(
+                "need 0 < min_turn_seconds <= turn_timer_seconds <= max_turn_seconds, got "
+                f"{self.min_turn_seconds!r}, {self.turn_timer_seconds!r}, "
+                f"{self.max_turn_seconds!r}"
+            )
+        for name in ("reminder_before_seconds", "ai_move_delay_seconds"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
+        for name in ("challenge_expiry_seconds", "max_active_matches", "event_queue_warn"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        if not self.ai_levels:
+            raise ValueError("ai_levels must name at least one level")
+        if self.expiry_ai_level not in self.ai_levels:
+            raise ValueError(
+                f"expiry_ai_level must be one of ai_levels {self.ai_levels!r}, "
+                f"got {self.expiry_ai_level!r}"
+            )

@@ -30,12 +30,22 @@ class MatchNotActive(ServiceError):
 
 
 class MatchNotFinished(ServiceError):
-    """The match record holds every hidden card, so it is only handed out once it ended."""
+    """Asked of a match that has not ended: its record (which holds every hidden card), or
+    a rematch."""
 
-    def __init__(self, match_id: int, status: str) -> None:
+    def __init__(self, match_id: int, status: str, wanted: str = "its record is available") -> None:
         self.match_id = match_id
         self.status = status
-        super().__init__(f"match {match_id} is {status}; its record is available once it ends")
+        super().__init__(f"match {match_id} is {status}; {wanted} once it ends")
+
+
+class RematchAlreadyStarted(ServiceError):
+    """Rematch pressed under a match whose rematch already began."""
+
+    def __init__(self, match_id: int, rematch_id: int) -> None:
+        self.match_id = match_id
+        self.rematch_id = rematch_id
+        super().__init__(f"the rematch of match {match_id} already started (match {rematch_id})")
 
 
 class ChallengeNotPending(ServiceError):

@@ -2,7 +2,7 @@
 
 Every event is public: it never holds a hand, a Secret or Trade-off card before scoring,
 the pile or the removed card. Private information is only reachable through
-:meth:`MatchService.view_for`. Seats are 0 and 1; ``user_id`` is the seat's user
+:meth:`MatchQueries.view_for`. Seats are 0 and 1; ``user_id`` is the seat's user
 (:data:`~engine.store.rows.AI_USER_ID` for the AI).
 """
 

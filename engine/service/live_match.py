@@ -11,18 +11,8 @@ import random
 from dataclasses import replace
 
 from engine.ai.agent import Agent
-from engine.rules.decisions import (
-    Competition,
-    CompetitionChoice,
-    Decision,
-    Gift,
-    GiftChoice,
-    Secret,
-    TradeOff,
-    parse_decision,
-)
+from engine.rules.decisions import parse_decision
 from engine.rules.errors import HanamikojiError
-from engine.rules.notation import HiddenAction, Move
 from engine.rules.state import GameState
 from engine.store.rows import DecisionRow, MatchInfo
 
@@ -94,18 +84,3 @@ def replay_decisions(info: MatchInfo, rows: list[DecisionRow]) -> tuple[GameStat
     if len(rows) != info.version:
         raise ReplayError(f"the match row says version {info.version} but {len(rows)} are stored")
     return state, last_automatic
-
-
-def public_move(before: GameState, decision: Decision) -> Move:
-    """``decision`` as spectators see it, given the state it was applied to."""
-    if isinstance(decision, Secret | TradeOff):
-        return Move(HiddenAction(decision.action))
-    if isinstance(decision, Gift | Competition):
-        return Move(decision)
-    offer = before.pending
-    assert offer is not None, "a choice is only legal while an offer is pending"
-    if isinstance(offer, Gift):
-        assert isinstance(decision, GiftChoice)
-    else:
-        assert isinstance(decision, CompetitionChoice)
-    return Move(offer, decision)

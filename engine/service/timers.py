@@ -3,6 +3,13 @@
 A match re-arms its alarm on every decision, so alarms are replaced far more often than
 they ring. Replacing one here is a heap push (the old entry is left behind and skipped
 when it surfaces) rather than a task cancelled and a new one created per decision.
+
+Kept rather than simplified away (issue 14 asked): the injectable clock
+(:mod:`engine.service.clock`) offers only ``now()`` and ``sleep_until()``, no
+``call_at``-style handle to move or cancel, so the simple alternative is a sleeping task per
+match, cancelled on every decision; under load that is thousands of task cancellations a
+second, and :class:`ManualClock` would hold a sleeper per match. One sleeper over a heap
+works the same on both clocks.
 """
 
 from __future__ import annotations

@@ -29,11 +29,6 @@ class MatchStatus(enum.StrEnum):
     BROKEN = "broken"
     """Stored decisions that no longer replay through the engine; kept for inspection."""
 
-    @property
-    def is_open(self) -> bool:
-        """Pending or active: the match still needs the service."""
-        return self in (MatchStatus.PENDING, MatchStatus.ACTIVE)
-
 
 class ExpiryPolicy(enum.StrEnum):
     """What happens when a player lets their turn timer run out."""
@@ -84,6 +79,8 @@ class MatchInfo:
     """The version for which the turn reminder was already sent."""
     ended_at: float | None = None
     broken_reason: str | None = None
+    rematch_of: int | None = None
+    """The finished match this one is a rematch of, if any."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` plays in, or None for an outsider."""

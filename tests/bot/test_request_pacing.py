@@ -7,7 +7,7 @@ import discord
 import pytest
 import yarl
 
-from bot.discord_retry import Retrier, is_transient
+from bot.discord_plumbing.retrier import Retrier, is_transient
 from bot.request_pacing import RequestPacer, counts_against_global_limit
 
 
@@ -72,7 +72,7 @@ def test_rate_limits_and_discord_failures_are_worth_retrying_refusals_are_not():
 
 
 async def test_a_message_refused_for_a_while_goes_through_once_discord_takes_it(monkeypatch):
-    monkeypatch.setattr("bot.discord_retry.FIRST_PAUSE", 0.01)
+    monkeypatch.setattr("bot.discord_plumbing.retrier.FIRST_PAUSE", 0.01)
     attempts: list[int] = []
 
     async def send() -> str:
@@ -98,7 +98,7 @@ async def test_a_refusal_for_good_is_not_retried():
 
 
 async def test_closing_stops_the_retries(monkeypatch):
-    monkeypatch.setattr("bot.discord_retry.FIRST_PAUSE", 30.0)
+    monkeypatch.setattr("bot.discord_plumbing.retrier.FIRST_PAUSE", 30.0)
     retrier = Retrier()
     attempts: list[int] = []
 

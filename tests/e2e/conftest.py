@@ -21,6 +21,8 @@ def toml_value(value: object) -> str:
 
 
 def e2e_config(running: DiscordEmulator, database: Path, **matches: object) -> BotConfig:
+    """The settings file the bot is started with; ``matches`` are ``[matches]`` keys."""
+    matches = {"ai_move_delay_seconds": 0, **matches}
     lines = [
         "[discord]",
         f'token = "{running.bot_token}"',
@@ -30,7 +32,6 @@ def e2e_config(running: DiscordEmulator, database: Path, **matches: object) -> B
         "[database]",
         f'path = "{database}"',
         "[matches]",
-        "ai_move_delay_seconds = 0",
         *(f"{key} = {toml_value(value)}" for key, value in matches.items()),
     ]
     path = database.with_suffix(".toml")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.i18n import text
-from bot.panel import face_down_text, hand_text
+from bot.play.panel import face_down_text, hand_text
+from bot.play.presence import Presence
+from bot.words.i18n import text
 from engine.rules import Phase
 from engine.service.match_service import MatchService
 from tests.discord_emulator.message_snapshot import MessageSnapshot
@@ -128,7 +129,7 @@ async def settle(emulator: DiscordEmulator, bot) -> None:
     for _ in range(3):
         await emulator.idle()
         await bot.service.wait_idle()
-        await bot.table.wait_idle()
+        await bot.wait_idle()
     await emulator.idle()
 
 
@@ -140,3 +141,10 @@ async def whose_turn(bot, match: Match) -> tuple[EmulatedUser, EmulatedUser]:
     mover = next(u for u in match.players if u.id == info.players[table.current_player])
     other = next(u for u in match.players if u is not mover)
     return mover, other
+
+
+def presence_of(bot) -> Presence:
+    """The play feature's record of who is at the table (tests set its clock)."""
+    play = bot.get_cog("Play")
+    assert play is not None, "the play extension is not loaded"
+    return play.presence

@@ -169,3 +169,25 @@ async def test_an_admin_sets_server_defaults_that_new_matches_use(emulator, bot)
     await settle(emulator, bot)
     assert ana.threads() == [], "threads are off: the match is in the channel"
     assert any(b.label.startswith("Hand") for m in ana.messages() for b in m.buttons())
+
+
+async def test_a_rematch_press_survives_a_restart(emulator, start_bot):
+    from tests.e2e.players import challenge_and_accept
+
+    bot = await start_bot()
+    match = await challenge_and_accept(emulator, bot)
+    ana, ben = match.players
+    ask = await answered(await ana.slash("hanamikoji resign", channel=match.thread_id))
+    await answered(await ana.click(ask, "Yes, resign"))
+    await settle(emulator, bot)
+    result = next(m for m in ana.messages(match.thread_id) if m.buttons() and "Rematch" in m.text())
+    waiting = await answered(await ana.click(result, "Rematch"))
+    assert "Waiting for ben" in waiting.text()
+    await bot.close()
+
+    restarted = await start_bot()
+    await answered(await ben.click(result, "Rematch"))  # the button of the bot before
+    await settle(emulator, restarted)
+    (rematch,) = await restarted.service.queries.open_matches_for(ana.id)
+    assert rematch.status is MatchStatus.ACTIVE and set(rematch.players) == {ana.id, ben.id}
+    assert not ana.message(result).buttons(), "the new match started: the button is gone"

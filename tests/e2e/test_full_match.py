@@ -66,7 +66,7 @@ async def test_a_whole_match_is_played_to_the_end_in_a_thread(emulator, bot, var
         if info.status is not MatchStatus.ACTIVE:
             break
         await play_decision(emulator, bot, match, rng)
-        await bot.table.wait_idle()
+        await bot.wait_idle()
         await emulator.idle()
         await leaks.check()
     info = await bot.service.queries.match_info(match.match_id)

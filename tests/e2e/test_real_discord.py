@@ -5,7 +5,7 @@ import asyncio
 
 import pytest
 
-from bot.presence import AWAY_AFTER_SECONDS, Presence
+from bot.play.presence import AWAY_AFTER_SECONDS
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.discord_emulator.permissions import INVITE_PERMISSIONS
@@ -15,6 +15,7 @@ from tests.e2e.players import (
     answered,
     board_message,
     challenge_and_accept,
+    presence_of,
     settle,
     whose_turn,
 )
@@ -199,7 +200,7 @@ async def test_a_burst_of_requests_is_paced_under_the_global_limit(emulator, bot
 
 async def test_a_player_away_for_two_minutes_is_mentioned_on_their_turn(emulator, bot):
     now = [0.0]
-    bot.table.presence = Presence(clock=lambda: now[0])
+    presence_of(bot).clock = lambda: now[0]
     match = await challenge_and_accept(emulator, bot)
     first, second = await whose_turn(bot, match)
     now[0] += AWAY_AFTER_SECONDS  # second looks away; first comes back and moves

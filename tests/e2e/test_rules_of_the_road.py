@@ -4,7 +4,7 @@ refusing requests: each gets a clear answer and loses nothing."""
 import asyncio
 import random
 
-from bot.presence import AWAY_AFTER_SECONDS, Presence
+from bot.play.presence import AWAY_AFTER_SECONDS
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.errors import CANNOT_SEND_TO_USER
 from tests.e2e.players import (
@@ -14,6 +14,7 @@ from tests.e2e.players import (
     challenge_and_accept,
     offer_message,
     play_decision,
+    presence_of,
     settle,
     whose_turn,
 )
@@ -110,7 +111,7 @@ async def test_the_panel_by_dm_and_closed_dms_falling_back_to_the_thread(emulato
         assert "DM" in reply.text()
     ben.close_dms()
     now = [0.0]
-    bot.table.presence = Presence(clock=lambda: now[0])
+    presence_of(bot).clock = lambda: now[0]
     match = await challenge_and_accept(emulator, bot)
     rng = random.Random(5)
     for _ in range(4):

@@ -3,7 +3,7 @@
 import random
 import string
 
-from bot.i18n import catalogues
+from bot.words.i18n import catalogues
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.transcript import Scope
 from tests.e2e.players import challenge_and_accept, play_decision, settle

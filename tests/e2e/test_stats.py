@@ -7,7 +7,7 @@ import json
 import random
 import sys
 
-from bot.stats_commands import rating_change_line
+from bot.stats.rating_line import rating_change_line
 from engine.service import MatchService, ServiceConfig
 from engine.store import SqliteMatchStore
 from tests.e2e.players import answered, challenge_and_accept, play_decision, settle
@@ -38,7 +38,7 @@ async def test_stats_after_a_resigned_match_show_the_rating_change_and_how_it_wa
     theirs = await answered(await cara.slash("hanamikoji stats", member=ana))
     assert "Rating: **1338** (" + MINUS + "162 in the last rated match)" in theirs.text()
     assert "Current streak: 1 loss" in theirs.text()
-    line = await rating_change_line(bot.service, match.match_id, ("ana", "ben"), "en")
+    line = await rating_change_line(bot.service.queries, match.match_id, ("ana", "ben"), "en")
     assert line == f"Ratings: ana 1338 ({MINUS}162) · ben 1662 (+162)"
 
 
@@ -52,7 +52,7 @@ async def test_a_match_against_the_ai_is_shown_but_not_rated(emulator, bot):
 
     stats = await answered(await ana.slash("hanamikoji stats"))
 
-    assert await rating_change_line(bot.service, info.match_id, ("ana", "AI"), "en") is None
+    assert await rating_change_line(bot.service.queries, info.match_id, ("ana", "AI"), "en") is None
     assert "no rated match yet" in stats.text()
     assert "Against the AI (not rated): 0 won of 1" in stats.text()
 

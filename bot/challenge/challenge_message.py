@@ -1,0 +1,131 @@
+"""The public challenge message: the invitation with Accept / Decline, what it turns into
+once answered, withdrawn or expired, and closing it when nobody answered in time."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord_plumbing.pages import EMBED_COLOUR
+from bot.discord_plumbing.places import Places
+from bot.words.durations import duration_text
+from bot.words.i18n import text
+from bot.words.player_names import PlayerNames
+from bot.words.server_language import ServerLanguages
+from engine.rules import Variant
+from engine.service import MatchQueries
+from engine.service.events import (
+    ChallengeCancelled,
+    ChallengeDeclined,
+    ChallengeExpired,
+    Event,
+    MatchStarted,
+)
+from engine.store.rows import MatchInfo
+
+log = logging.getLogger(__name__)
+
+
+def invitation(
+    lang: str, info: MatchInfo, names: tuple[str, str], opponent_mention: str
+) -> discord.Embed:
+    variant = text(
+        lang,
+        "challenge.three_rounds" if info.variant is Variant.THREE_ROUNDS else "challenge.standard",
+    )
+    expires = int(info.challenge_expires_at or 0)
+    return discord.Embed(
+        title=text(lang, "challenge.title", first=names[0], second=names[1]),
+        description=text(
+            lang,
+            "challenge.body",
+            variant=variant,
+            timer=duration_text(lang, info.turn_seconds),
+            mention=opponent_mention,
+            when=f"<t:{expires}:R>",
+        ),
+        colour=EMBED_COLOUR,
+    )
+
+
+def closed(lang: str, names: tuple[str, str], what: str, *, started: bool = False) -> discord.Embed:
+    """The challenge after its answer: ``what`` says what happened."""
+    colour = discord.Colour.green() if started else discord.Colour.dark_grey()
+    title = text(lang, "board.title", first=names[0], second=names[1])
+    return discord.Embed(title=title, description=what, colour=colour)
+
+
+class OpenChallenges:
+    """Closes a challenge nobody answered (answers edit it on click): through the
+    challenge's own interaction, which needs no channel permission, or after a restart,
+    when that is gone, through the channel."""
+
+    def __init__(
+        self,
+        queries: MatchQueries,
+        names: PlayerNames,
+        languages: ServerLanguages,
+        places: Places,
+    ) -> None:
+        self._queries = queries
+        self._names = names
+        self._languages = languages
+        self._places = places
+        # The interaction of each open challenge. Lost on restart (then the channel
+        # endpoint does it).
+        self._interactions: dict[int, discord.Interaction[Any]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def remember(self, match_id: int, interaction: discord.Interaction[Any]) -> None:
+        """The challenge's own interaction, to close it through when it expires."""
+        self._interactions[match_id] = interaction
+
+    async def on_event(self, event: Event) -> None:
+        """The service's subscriber: forget answered challenges, close expired ones."""
+        if isinstance(event, ChallengeDeclined | ChallengeCancelled | MatchStarted):
+            self._interactions.pop(event.match_id, None)
+        elif isinstance(event, ChallengeExpired):
+            task = asyncio.create_task(self._close_expired(event.match_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def wait_idle(self) -> None:
+        while busy := [t for t in self._tasks if not t.done()]:
+            await asyncio.gather(*busy, return_exceptions=True)
+
+    async def _close_expired(self, match_id: int) -> None:
+        try:
+            await self._close(match_id)
+        except discord.HTTPException as error:
+            log.warning("challenge %s: Discord refused closing it: %s", match_id, error)
+        except Exception:
+            log.exception("challenge %s: could not close it", match_id)
+
+    async def _close(self, match_id: int) -> None:
+        info = await self._queries.match_info(match_id)
+        lang = await self._languages.public(info.guild_id)
+        names = await self._names.pair(info.players, info.ai_level, lang)
+        embed = closed(lang, names, text(lang, "challenge.expired", name=names[1]))
+        interaction = self._interactions.pop(match_id, None)
+        if interaction is not None:
+            try:
+                await self._places.retrier.until_accepted(
+                    f"challenge {match_id}: closing it",
+                    lambda: interaction.edit_original_response(
+                        content=None, embed=embed, view=None
+                    ),
+                )
+                return
+            except discord.HTTPException as error:
+                log.info("challenge %s: its interaction expired (%s)", match_id, error)
+        channel = await self._places.channel(info.channel_id)
+        if info.placement.board_message_id is None or channel is None:
+            return
+        await self._places.edit_message(
+            channel,
+            info.placement.board_message_id,
+            lambda: {"content": None, "embed": embed, "view": None},
+        )

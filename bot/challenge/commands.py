@@ -1,0 +1,140 @@
+"""`/hanamikoji challenge` and `/hanamikoji ai`: start a match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.challenge.accept_button import AcceptButton
+from bot.challenge.challenge_message import invitation
+from bot.challenge.decline_button import DeclineButton
+from bot.challenge.deps import ChallengeDeps
+from bot.discord_plumbing.channel_permissions import cannot_host_text
+from bot.discord_plumbing.translator import localised
+from bot.words.i18n import language_of, text
+from engine.rules import Variant
+
+Command = app_commands.Command[Any, ..., None]
+
+
+def _choice(key: str, value: Any) -> app_commands.Choice[Any]:
+    return app_commands.Choice(name=localised(f"slash.{key}"), value=value)
+
+
+TIMER_CHOICES = [
+    _choice("choice_5_minutes", 300),
+    _choice("choice_15_minutes", 900),
+    _choice("choice_1_hour", 3600),
+    _choice("choice_12_hours", 12 * 3600),
+    _choice("choice_24_hours", 24 * 3600),
+    _choice("choice_3_days", 3 * 24 * 3600),
+]
+VARIANT_CHOICES = [
+    _choice("choice_standard", "standard"),
+    _choice("choice_three_rounds", "three-rounds"),
+]
+LEVEL_CHOICES = [
+    _choice("choice_easy", "easy"),
+    _choice("choice_normal", "normal"),
+    _choice("choice_hard", "hard"),
+]
+
+
+async def can_host_here(interaction: discord.Interaction[Any]) -> bool:
+    """Refuse, saying which permission is missing, where the bot could not show a match
+    (Discord sends the bot's permissions in the channel with every interaction)."""
+    refusal = cannot_host_text(language_of(interaction.locale), interaction.app_permissions)
+    if refusal is None:
+        return True
+    await interaction.response.send_message(refusal, ephemeral=True)
+    return False
+
+
+def challenge_commands(deps: ChallengeDeps) -> list[Command]:
+    """The commands, bound to the challenge feature's parts."""
+
+    @app_commands.command(
+        name=localised("names.challenge"), description=localised("slash.challenge")
+    )
+    @app_commands.rename(
+        opponent=localised("names.opponent"),
+        variant=localised("names.variant"),
+        turn_timer=localised("names.turn_timer"),
+    )
+    @app_commands.describe(
+        opponent=localised("slash.challenge_opponent"),
+        variant=localised("slash.challenge_variant"),
+        turn_timer=localised("slash.challenge_turn_timer"),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES)
+    async def challenge(
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member,
+        variant: app_commands.Choice[str] | None = None,
+        turn_timer: app_commands.Choice[int] | None = None,
+    ) -> None:
+        if opponent.bot:
+            await interaction.response.send_message(
+                text(language_of(interaction.locale), "challenge.no_bots"), ephemeral=True
+            )
+            return
+        if not await can_host_here(interaction):
+            return
+        deps.names.remember(opponent)
+        info = await deps.commands.challenge(
+            interaction.user.id,
+            opponent.id,
+            interaction.guild_id,
+            interaction.channel_id,
+            Variant(variant.value) if variant else None,
+            float(turn_timer.value) if turn_timer else None,
+        )
+        public = await deps.languages.public(interaction.guild_id)
+        names = (interaction.user.display_name, opponent.display_name)
+        view = discord.ui.View(timeout=None)
+        view.add_item(AcceptButton(info.match_id, label=text(public, "challenge.accept")))
+        view.add_item(DeclineButton(info.match_id, label=text(public, "challenge.decline")))
+        await interaction.response.send_message(
+            content=opponent.mention,
+            embed=invitation(public, info, names, opponent.mention),
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=[opponent]),
+        )
+        message = await interaction.original_response()
+        await deps.placements.set_location(info.match_id, board_message_id=message.id)
+        deps.open_challenges.remember(info.match_id, interaction)
+
+    @app_commands.command(name=localised("names.ai"), description=localised("slash.ai"))
+    @app_commands.rename(level=localised("names.level"), variant=localised("names.variant"))
+    @app_commands.describe(level=localised("slash.ai_level"), variant=localised("slash.ai_variant"))
+    @app_commands.choices(level=LEVEL_CHOICES, variant=VARIANT_CHOICES)
+    async def ai(
+        interaction: discord.Interaction[Any],
+        level: app_commands.Choice[str] | None = None,
+        variant: app_commands.Choice[str] | None = None,
+    ) -> None:
+        chosen = level.value if level else "normal"
+        if not await can_host_here(interaction):
+            return
+        # The service may refuse (too many matches): announce only a match that exists.
+        await deps.commands.start_ai_match(
+            interaction.user.id,
+            chosen,
+            interaction.guild_id,
+            interaction.channel_id,
+            Variant(variant.value) if variant else None,
+        )
+        public = await deps.languages.public(interaction.guild_id)
+        await interaction.response.send_message(
+            text(
+                public,
+                "challenge.ai_start",
+                mention=interaction.user.mention,
+                level=text(public, f"levels.{chosen}"),
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    return [challenge, ai]

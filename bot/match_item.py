@@ -1,0 +1,124 @@
+"""The base of every match component (one `DynamicItem` subclass per verb): the single
+"who may press" check, and the edge where the service's refusals become short ephemeral
+answers in the presser's language."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar, cast
+
+import discord
+
+from bot.discord_plumbing.pages import reply_privately
+from bot.features import feature_deps
+from bot.words.i18n import language_of, text
+from bot.words.player_names import PlayerNames
+from bot.words.refusals import refusal_text
+from engine.rules.errors import IllegalDecision
+from engine.service import MatchQueries
+from engine.service.errors import ServiceError
+from engine.store.rows import MatchInfo
+
+log = logging.getLogger(__name__)
+
+
+def _nobody(match_id: int, user_id: int) -> None:
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchItemDeps:
+    """What the who-may-press check needs; each feature's dependencies extend it."""
+
+    queries: MatchQueries
+    names: PlayerNames
+    seen: Callable[[int, int], None] = _nobody
+    """Called with (match, user) for every press: the player is at the table."""
+
+
+ANY_MATCH_ITEM = r"hk:(?P<match>[0-9]+):(?P<version>[0-9]+):[a-z]+(?::.*)?"
+"""The template of the shared bases, which are never registered: each verb has its own."""
+
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+DepsT = TypeVar("DepsT", bound=MatchItemDeps)
+
+
+class MatchItem(
+    discord.ui.DynamicItem[ItemT],
+    Generic[ItemT, DepsT],
+    template=ANY_MATCH_ITEM,
+):
+    """A component of one match (``hk:<match>:<version>:...``).
+
+    Who may press: the match's two players (`players_only`), anyone for a challenge's
+    Accept / Decline, which answer each presser themselves. A refusal is ephemeral.
+    """
+
+    players_only: ClassVar[bool] = True
+    deps_kind: ClassVar[type[MatchItemDeps]] = MatchItemDeps
+
+    def __init__(self, item: ItemT, match_id: int, version: int) -> None:
+        super().__init__(item)
+        self.match_id = match_id
+        self.version = version
+        self._deps: DepsT | None = None
+        self._info: MatchInfo | None = None
+
+    @property
+    def deps(self) -> DepsT:
+        assert self._deps is not None, "interaction_check runs first"
+        return self._deps
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        deps = cast(DepsT, feature_deps(interaction.client, self.deps_kind))
+        user = interaction.user
+        deps.names.remember(user, interaction.locale)
+        deps.seen(self.match_id, user.id)
+        lang = language_of(interaction.locale)
+        try:
+            info = await deps.queries.match_info(self.match_id)
+        except ServiceError as error:
+            await reply_privately(interaction, refusal_text(lang, error))
+            return False
+        if self.players_only and info.seat_of(user.id) is None:
+            await reply_privately(interaction, text(lang, "refusal.not_a_player"))
+            return False
+        self._deps, self._info = deps, info
+        return True
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        assert self._info is not None, "interaction_check runs first"
+        lang = language_of(interaction.locale)
+        try:
+            await self.pressed(interaction, lang, self._info)
+        except (ServiceError, IllegalDecision) as error:
+            names = await self.names_by_id(lang)
+            await reply_privately(interaction, refusal_text(lang, error, names))
+        except discord.HTTPException as error:
+            log.warning(
+                "match %s: Discord refused our answer to %s: %s",
+                self.match_id,
+                self.custom_id,
+                error,
+            )
+        except Exception:
+            log.exception(
+                "match %s: %s by %s failed", self.match_id, self.custom_id, interaction.user.id
+            )
+            await reply_privately(interaction, text(lang, "refusal.wrong"))
+
+    async def pressed(
+        self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
+    ) -> None:
+        """What the press does, once the presser may press."""
+        raise NotImplementedError
+
+    async def names_by_id(self, lang: str) -> dict[int, str]:
+        """The players' names by user id (for refusals that name someone)."""
+        info = self._info
+        if info is None:
+            return {}
+        names = await self.deps.names.pair(info.players, info.ai_level, lang)
+        return {info.players[0]: names[0], info.players[1]: names[1]}

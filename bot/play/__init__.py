@@ -1,0 +1,84 @@
+"""Play: the private panel (action buttons, card select, confirm), the opponent's Take
+buttons, the thread and the board, recent moves, and who is away and gets a mention.
+
+A discord.py extension: :func:`setup` adds `/hanamikoji hand`, `board` and `resign`, and
+registers one `DynamicItem` per verb.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from discord.ext import commands
+
+from bot.features import Feature, command_group, shared_parts
+from bot.play.back_button import BackButton
+from bot.play.card_select import CardSelect
+from bot.play.commands import play_commands
+from bot.play.competition_button import CompetitionButton
+from bot.play.confirm_button import ConfirmButton
+from bot.play.deps import PlayDeps
+from bot.play.gift_button import GiftButton
+from bot.play.hand_button import HandButton
+from bot.play.panel import Panel
+from bot.play.presence import Presence
+from bot.play.resign_button import ResignButton
+from bot.play.secret_button import SecretButton
+from bot.play.table import Table
+from bot.play.take_button import TakeButton
+from bot.play.trade_off_button import TradeOffButton
+
+ITEMS = (
+    HandButton,
+    SecretButton,
+    TradeOffButton,
+    GiftButton,
+    CompetitionButton,
+    CardSelect,
+    ConfirmButton,
+    TakeButton,
+    BackButton,
+    ResignButton,
+)
+
+
+class Play(Feature):
+    """Holds the play feature's parts; the table shows the match's events."""
+
+    def __init__(self, deps: PlayDeps, table: Table, unsubscribe: Callable[[], None]) -> None:
+        super().__init__(deps, unsubscribe=unsubscribe)
+        self.table = table
+        self.presence = table.presence
+
+    async def wait_idle(self) -> None:
+        await self.table.wait_idle()
+
+
+async def setup(bot: commands.Bot) -> None:
+    parts = shared_parts(bot)
+    service = parts.service
+    presence = Presence()
+    panel = Panel(service.queries, parts.names, parts.direct_messages)
+    table = Table(
+        service.queries,
+        service.placements,
+        service.settings,
+        parts.names,
+        parts.languages,
+        parts.places,
+        presence,
+        notify=panel.your_turn,
+    )
+    deps = PlayDeps(
+        queries=service.queries,
+        names=parts.names,
+        seen=presence.seen,
+        commands=service.commands,
+        placements=service.placements,
+        panel=panel,
+    )
+    await bot.add_cog(Play(deps, table, service.subscribe(table.on_event)))
+    group = command_group(bot)
+    for command in play_commands(deps, table):
+        group.add_command(command)
+    bot.add_dynamic_items(*ITEMS)

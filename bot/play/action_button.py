@@ -1,0 +1,70 @@
+"""What the four action buttons of the private panel share — Secret, Trade-off, Gift,
+Competition (one module each: ``secret_button.py``, ``trade_off_button.py``,
+``gift_button.py``, ``competition_button.py``): pressing one opens the card select for
+that action. Only actions with a legal decision now are offered (the engine decides)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar, Self
+
+import discord
+
+from bot.custom_ids import Verb
+from bot.match_item import ANY_MATCH_ITEM
+from bot.play.deps import PlayButton, button, on_private_message
+from bot.words.i18n import text
+from bot.words.names import action_name
+from engine.rules import Action, PlayerView
+from engine.rules.decisions import ActionDecision
+from engine.store.rows import MatchInfo
+
+
+class ActionButton(PlayButton, template=ANY_MATCH_ITEM):
+    """``hk:<match>:<version>:act:<size>``; each subclass is one action (its size)."""
+
+    action: ClassVar[Action]
+
+    def __init__(self, match_id: int, version: int, *, label: str = "") -> None:
+        super().__init__(
+            button(
+                match_id,
+                version,
+                Verb.ACTION,
+                str(self.action.size),
+                label=label,
+                style=discord.ButtonStyle.primary,
+            ),
+            match_id,
+            version,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(int(match["match"]), int(match["version"]))
+
+    @classmethod
+    def labelled(cls, lang: str, match_id: int, version: int) -> Self:
+        label = text(
+            lang, "panel.action_button", action=action_name(lang, cls.action), count=cls.action.size
+        )
+        return cls(match_id, version, label=label)
+
+    async def pressed(
+        self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
+    ) -> None:
+        edit = on_private_message(interaction)
+        view = await self.deps.queries.view_for(info.match_id, interaction.user.id)
+        if self.version != view.table.version or not view.to_decide:
+            notice = text(lang, "refusal.stale")
+            await self.deps.panel.home(interaction, lang, info, edit=edit, notice=notice)
+            return
+        await self.deps.panel.pick(interaction, lang, info.match_id, view, self.action, edit=edit)
+
+
+def actions_open(view: PlayerView) -> tuple[Action, ...]:
+    """Unused actions with at least one legal decision now (the engine decides)."""
+    legal_actions = {d.action for d in view.legal if isinstance(d, ActionDecision)}
+    return tuple(a for a in Action if a in legal_actions)

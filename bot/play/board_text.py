@@ -1,0 +1,164 @@
+"""The board as text: the accessible fallback beside the picture, readable on a phone.
+
+Built only from a :class:`~engine.rules.views.PublicView`, so it cannot show a hidden card. The
+geisha table is a monospace block narrow enough for a phone (about 32 columns); everything
+else is plain lines, never inline embed fields (they collapse on phones).
+"""
+
+from __future__ import annotations
+
+from bot.play.move_lines import recent_moves
+from bot.words.i18n import text
+from bot.words.names import action_name, item_name, offer_text
+from engine.rules import Action, Phase, PublicView, Variant, card_letter
+from engine.rules.cards import CHARM
+from engine.rules.outcome import MatchOutcome, RoundResult, Termination
+
+ITEM_MARK = "▮"
+FAVOR_MARK = "★"
+NEUTRAL_MARK = "·"
+_SIDE_WIDTH = 7
+
+
+def _side(count: int, favor: bool, left: bool) -> str:
+    items = ITEM_MARK * count
+    mark = FAVOR_MARK if favor else " "
+    shown = f"{items} {mark}" if left else f"{mark} {items}"
+    return shown.rjust(_SIDE_WIDTH) if left else shown.ljust(_SIDE_WIDTH)
+
+
+def geisha_table(lang: str, table: PublicView, names: tuple[str, str]) -> str:
+    """The seven geishas with both sides' items and where each favor marker is."""
+    left, right = (n[:_SIDE_WIDTH] for n in names)
+    lines = [f"{left:>{_SIDE_WIDTH}}│{text(lang, 'board.geisha_column'):^14}│{right}"]
+    for g in range(7):
+        favor = table.favor[g]
+        middle = f"{card_letter(g)} {item_name(lang, g)[:8]:<8} {CHARM[g]}"
+        centre = f"{middle:^13}{NEUTRAL_MARK if favor is None else ' '}"
+        lines.append(
+            f"{_side(table.items[0][g], favor == 0, True)}│{centre}│"
+            f"{_side(table.items[1][g], favor == 1, False)}".rstrip()
+        )
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def _markers(lang: str, table: PublicView, player: int) -> str:
+    """Action markers: used ones struck through, so it is not colour alone."""
+    parts = []
+    for action in Action:
+        name = action_name(lang, action)
+        parts.append(f"~~{name}~~" if action in table.used[player] else name)
+    return " · ".join(parts)
+
+
+def _face_down(lang: str, table: PublicView, player: int) -> str:
+    hidden = []
+    if Action.SECRET in table.used[player]:
+        hidden.append(text(lang, "board.face_down_secret"))
+    if Action.TRADE_OFF in table.used[player]:
+        hidden.append(text(lang, "board.face_down_trade_off"))
+    return text(lang, "board.face_down", cards=", ".join(hidden)) if hidden else ""
+
+
+def player_line(lang: str, table: PublicView, names: tuple[str, str], player: int) -> str:
+    first = text(
+        lang,
+        "board.player_line",
+        name=names[player],
+        geishas=table.geishas[player],
+        charm=table.charm[player],
+        hand=table.hand_sizes[player],
+        face_down=_face_down(lang, table, player),
+    )
+    return first + "\n" + text(lang, "board.actions_line", actions=_markers(lang, table, player))
+
+
+def status_line(lang: str, table: PublicView, names: tuple[str, str]) -> str:
+    """Whose turn it is and what they must do, or how the match ended."""
+    if table.outcome is not None:
+        return outcome_line(lang, table.outcome, names)
+    who = names[table.current_player] if table.current_player is not None else "?"
+    if table.phase is Phase.GIFT_CHOICE:
+        return text(lang, "board.gift_choice", name=who, offer=offer_text(table.pending))
+    if table.phase is Phase.COMPETITION_CHOICE:
+        return text(lang, "board.competition_choice", name=who, offer=offer_text(table.pending))
+    return text(lang, "board.turn", name=who)
+
+
+_OUTCOME_KEYS = {
+    Termination.CHARM: "outcome.charm",
+    Termination.GEISHAS: "outcome.geishas",
+    Termination.ROUND_LIMIT: "outcome.round_limit",
+    Termination.RESIGNATION: "outcome.resignation",
+    Termination.TIMEOUT: "outcome.timeout",
+}
+
+
+def outcome_line(lang: str, outcome: MatchOutcome, names: tuple[str, str]) -> str:
+    if outcome.winner is None:
+        return text(lang, "outcome.draw")
+    winner, loser = names[outcome.winner], names[1 - outcome.winner]
+    return text(lang, _OUTCOME_KEYS[outcome.termination], winner=winner, loser=loser)
+
+
+def board_text(lang: str, table: PublicView, names: tuple[str, str]) -> str:
+    """The whole board as one embed description (well under Discord's 4096 characters)."""
+    limit = text(lang, "board.of_three") if table.variant is Variant.THREE_ROUNDS else ""
+    head = text(lang, "board.head", round=table.round_number, limit=limit, pile=table.pile_size)
+    recent = recent_moves(lang, table, names) if table.outcome is None else []
+    moves = [text(lang, "board.recent"), *(f"• {line}" for line in recent), ""] if recent else []
+    return "\n".join(
+        [
+            head,
+            geisha_table(lang, table, names),
+            player_line(lang, table, names, 0),
+            player_line(lang, table, names, 1),
+            "",
+            *moves,
+            status_line(lang, table, names),
+        ]
+    )
+
+
+def round_summary(lang: str, result: RoundResult, names: tuple[str, str]) -> str:
+    """Round end: both Secrets revealed, each geisha's counts, which markers moved, the score."""
+    lines = [
+        text(
+            lang,
+            "summary.head",
+            round=result.round_number,
+            first=names[0],
+            first_secret=card_letter(result.secrets[0]),
+            second=names[1],
+            second_secret=card_letter(result.secrets[1]),
+        )
+    ]
+    for g in range(7):
+        holder = result.favor[g]
+        moved = "→ " if g in result.moved else ""
+        verdict = text(lang, "summary.neutral") if holder is None else f"{moved}{names[holder]}"
+        lines.append(
+            text(
+                lang,
+                "summary.geisha_line",
+                letter=card_letter(g),
+                item=item_name(lang, g),
+                charm=CHARM[g],
+                first_count=result.items[0][g],
+                second_count=result.items[1][g],
+                verdict=verdict,
+            )
+        )
+    lines.append(
+        text(
+            lang,
+            "summary.score",
+            first=names[0],
+            first_geishas=result.geishas[0],
+            first_charm=result.charm[0],
+            second=names[1],
+            second_geishas=result.geishas[1],
+            second_charm=result.charm[1],
+        )
+    )
+    return "\n".join(lines)

@@ -1,0 +1,89 @@
+"""`/hanamikoji hand`, `board` and `resign`: the commands of a match being played."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_plumbing.translator import localised
+from bot.play.deps import PlayDeps
+from bot.play.resign_button import ResignButton
+from bot.play.table import Table
+from bot.words.i18n import language_of, text
+from engine.store.rows import MatchInfo, MatchStatus
+
+Command = app_commands.Command[Any, ..., None]
+
+
+def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
+    """The commands, bound to the play feature's parts (added to `/hanamikoji` by setup)."""
+
+    async def match_here(interaction: discord.Interaction[Any]) -> MatchInfo | None:
+        """The caller's match in this channel or thread, or a helpful reply saying why not."""
+        lang = language_of(interaction.locale)
+        user_id = interaction.user.id
+        info = await deps.queries.active_match_for(user_id, interaction.channel_id or 0)
+        if info is not None and info.status is MatchStatus.ACTIVE:
+            deps.seen(info.match_id, user_id)
+            return info
+        open_matches = await deps.queries.open_matches_for(user_id)
+        elsewhere = [m for m in open_matches if m.status is MatchStatus.ACTIVE]
+        if elsewhere:
+            links = ", ".join(f"<#{m.placement.thread_id or m.channel_id}>" for m in elsewhere[:5])
+            message = text(lang, "commands.no_match_here", links=links)
+        else:
+            message = text(lang, "commands.no_match")
+        await interaction.response.send_message(message, ephemeral=True)
+        return None
+
+    @app_commands.command(name=localised("names.hand"), description=localised("slash.hand"))
+    async def hand(interaction: discord.Interaction[Any]) -> None:
+        info = await match_here(interaction)
+        if info is not None:
+            lang = language_of(interaction.locale)
+            await deps.panel.home(interaction, lang, info, edit=False, picture=True)
+
+    @app_commands.command(name=localised("names.board"), description=localised("slash.board"))
+    async def board(interaction: discord.Interaction[Any]) -> None:
+        lang = language_of(interaction.locale)
+        channel_id = interaction.channel_id or 0
+        info = await deps.placements.match_in_thread(channel_id)
+        if info is None:
+            info = await deps.queries.active_match_for(interaction.user.id, channel_id)
+        if info is None:
+            await interaction.response.send_message(
+                text(lang, "commands.no_match_in_channel"), ephemeral=True
+            )
+            return
+        await interaction.response.send_message(text(lang, "commands.board_again"), ephemeral=True)
+        old = info.placement.board_message_id
+        place = await table.place(info)
+        message = await table.post_board(info)
+        if old is not None and message is not None and place is not None:
+            public = await table.public_language(info)
+            with contextlib.suppress(discord.HTTPException):
+                await place.get_partial_message(old).edit(  # type: ignore[attr-defined]
+                    content=text(public, "commands.board_moved", link=message.jump_url),
+                    embed=None,
+                    view=None,
+                    attachments=[],
+                )
+
+    @app_commands.command(name=localised("names.resign"), description=localised("slash.resign"))
+    async def resign(interaction: discord.Interaction[Any]) -> None:
+        lang = language_of(interaction.locale)
+        info = await match_here(interaction)
+        if info is None:
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            ResignButton(info.match_id, info.version, label=text(lang, "commands.resign_button"))
+        )
+        await interaction.response.send_message(
+            text(lang, "commands.resign_ask"), view=view, ephemeral=True
+        )
+
+    return [hand, board, resign]

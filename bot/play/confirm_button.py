@@ -1,0 +1,95 @@
+"""Confirm a chosen decision — a Secret, Trade-off or Gift, or one split of a Competition
+(one button per split) — and submit it to the service."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Self
+
+import discord
+
+from bot.custom_ids import Verb, template
+from bot.play.deps import PlayButton, button, defer, on_private_message
+from bot.words.i18n import text
+from bot.words.names import decision_label
+from engine.rules import Competition, Decision, parse_decision
+from engine.rules.errors import HanamikojiError
+from engine.service.errors import StaleVersion
+from engine.store.rows import MatchInfo
+
+
+class ConfirmButton(PlayButton, template=template(Verb.DO, "[A-G0-9X-]{1,8}")):
+    """``hk:<match>:<version>:do:<decision>``, the decision in rules.md notation (``3EEG``)."""
+
+    def __init__(
+        self,
+        match_id: int,
+        version: int,
+        decision: Decision | None,
+        *,
+        label: str = "",
+        unread: str = "",
+    ) -> None:
+        super().__init__(
+            button(
+                match_id,
+                version,
+                Verb.DO,
+                unread if decision is None else str(decision),
+                label=label,
+                style=discord.ButtonStyle.success,
+            ),
+            match_id,
+            version,
+        )
+        self.decision = decision
+        """None for notation the rules do not read (a button from an older bot)."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        try:
+            decision: Decision | None = parse_decision(match["arg"])
+        except HanamikojiError:
+            decision = None
+        return cls(int(match["match"]), int(match["version"]), decision, unread=match["arg"])
+
+    async def pressed(
+        self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
+    ) -> None:
+        edit = on_private_message(interaction)
+        stale = text(lang, "refusal.stale")
+        view = await self.deps.queries.view_for(info.match_id, interaction.user.id)
+        if self.decision is None or self.version != view.table.version:
+            await self.deps.panel.home(interaction, lang, info, edit=edit, notice=stale)
+            return
+        await defer(interaction, private=edit)
+        try:
+            await self.deps.commands.submit(
+                info.match_id, interaction.user.id, self.decision, self.version
+            )
+        except StaleVersion:
+            await self.deps.panel.home(interaction, lang, info, edit=edit, notice=stale)
+            return
+        done = text(lang, "panel.done", decision=self.decision)
+        await self.deps.panel.home(interaction, lang, info, edit=edit, notice=done)
+
+
+def confirm_buttons(
+    lang: str, match_id: int, version: int, decisions: tuple[Decision, ...]
+) -> tuple[ConfirmButton, ...]:
+    """One button for a Secret, Trade-off or Gift, one per split of a Competition."""
+    return tuple(
+        ConfirmButton(
+            match_id,
+            version,
+            d,
+            label=text(
+                lang,
+                "panel.split_button" if isinstance(d, Competition) else "panel.confirm_button",
+                decision=decision_label(lang, d),
+            ),
+        )
+        for d in decisions
+    )

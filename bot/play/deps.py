@@ -1,0 +1,100 @@
+"""What the play feature's buttons share: their dependencies (the service's commands and
+queries, the players' names, the presence record, the private panel's screens), their base
+class, and how a press is acknowledged."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import discord
+
+from bot.custom_ids import Verb, game_id
+from bot.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
+from engine.rules import Action, Decision, PlayerView
+from engine.service import MatchCommands, MatchPlacements
+from engine.store.rows import MatchInfo
+
+
+class PanelScreens(Protocol):
+    """The private panel's pages, shown as the answer to a press (:mod:`bot.play.panel`)."""
+
+    async def home(
+        self,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        info: MatchInfo,
+        *,
+        edit: bool,
+        notice: str = "",
+        picture: bool = False,
+    ) -> None: ...
+
+    async def pick(
+        self,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        match_id: int,
+        view: PlayerView,
+        action: Action,
+        *,
+        edit: bool,
+    ) -> None: ...
+
+    async def confirm(
+        self,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        match_id: int,
+        view: PlayerView,
+        action: Action,
+        decisions: tuple[Decision, ...],
+        *,
+        edit: bool,
+    ) -> None: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayDeps(MatchItemDeps):
+    commands: MatchCommands
+    placements: MatchPlacements
+    panel: PanelScreens
+
+
+def on_private_message(interaction: discord.Interaction[Any]) -> bool:
+    """True when the press came from a panel only its player sees (ephemeral or a DM)."""
+    message = interaction.message
+    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+
+
+async def defer(interaction: discord.Interaction[Any], *, private: bool) -> None:
+    """Acknowledge at once before a commit or a drawing, which can take a while under load:
+    a panel shows its buttons as busy; a new panel shows "thinking…" to its player only."""
+    if private:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+class PlayButton(
+    MatchItem[discord.ui.Button[Any], PlayDeps],
+    template=ANY_MATCH_ITEM,
+):
+    """A button of the play feature; only the match's players may press it."""
+
+    deps_kind = PlayDeps
+
+
+def button(
+    match_id: int,
+    version: int,
+    verb: Verb,
+    arg: str = "",
+    *,
+    label: str = "",
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+) -> discord.ui.Button[Any]:
+    """The discord.py button under a play item, its custom_id made for `verb`."""
+    return discord.ui.Button(
+        label=label, style=style, custom_id=game_id(match_id, version, verb, arg)
+    )

@@ -1,0 +1,266 @@
+"""The private panel, built from a :class:`~engine.rules.views.PlayerView` only.
+
+First page: your hand sorted by geisha with the new card marked, your face-down Secret
+and Trade-off, the actions you have left, and on your turn one button per action. Then a
+card select for the chosen action, then Confirm (or one button per Competition split),
+with Back at every step. Only decisions in ``view.legal`` are ever offered. The same
+first page goes by DM to a player who asked for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import groupby
+from typing import Any
+
+import discord
+
+from bot.discord_plumbing.direct_messages import DirectMessages
+from bot.discord_plumbing.pages import Page, Row, message_kwargs
+from bot.pictures import HAND_FILE, render_hand_async
+from bot.play.action_button import ActionButton, actions_open
+from bot.play.back_button import back_button
+from bot.play.card_select import card_select
+from bot.play.competition_button import CompetitionButton
+from bot.play.confirm_button import confirm_buttons
+from bot.play.gift_button import GiftButton
+from bot.play.hand_button import HandButton
+from bot.play.secret_button import SecretButton
+from bot.play.take_button import take_buttons
+from bot.play.trade_off_button import TradeOffButton
+from bot.words.i18n import text
+from bot.words.names import action_hint, action_name, decision_label, item_name, letters, offer_text
+from bot.words.player_names import PlayerNames
+from engine.rules import Action, Competition, Decision, Gift, Phase, PlayerView
+from engine.rules.cards import cards_text
+from engine.service import MatchQueries
+from engine.store.rows import MatchInfo
+
+NEW_MARK = "🆕"
+ACTION_BUTTONS: dict[Action, type[ActionButton]] = {
+    Action.SECRET: SecretButton,
+    Action.TRADE_OFF: TradeOffButton,
+    Action.GIFT: GiftButton,
+    Action.COMPETITION: CompetitionButton,
+}
+
+
+def hand_text(lang: str, view: PlayerView) -> str:
+    """``A Fan · B Flute ×2 · G Kimono ×3 🆕`` — grouped by geisha, the drawn card marked."""
+    if not view.hand:
+        return text(lang, "panel.empty")
+    parts = []
+    for card, group in groupby(view.hand):
+        count = len(list(group))
+        shown = f"**{cards_text((card,))}** {item_name(lang, card)}"
+        shown += f" ×{count}" if count > 1 else ""
+        if card == view.drawn:
+            shown += f" {NEW_MARK}"
+        parts.append(shown)
+    return " · ".join(parts)
+
+
+def face_down_text(lang: str, view: PlayerView) -> str:
+    secret = cards_text((view.secret,)) if view.secret is not None else "—"
+    trade_off = letters(view.trade_off) if view.trade_off else "—"
+    return text(lang, "panel.face_down", secret=secret, trade_off=trade_off)
+
+
+def waiting_text(lang: str, view: PlayerView, names: tuple[str, str]) -> str:
+    table = view.table
+    if table.outcome is not None:
+        return text(lang, "panel.over")
+    other = names[view.opponent]
+    if not view.to_decide:
+        key = "panel.waiting_turn" if table.phase is Phase.ACTION else "panel.waiting_choice"
+        return text(lang, key, name=other)
+    if table.pending is not None:
+        key = (
+            "panel.your_gift_choice"
+            if table.phase is Phase.GIFT_CHOICE
+            else "panel.your_competition_choice"
+        )
+        return text(lang, key, name=other, offer=offer_text(table.pending))
+    drew = (
+        text(lang, "panel.you_drew", card=cards_text((view.drawn,)))
+        if view.drawn is not None
+        else ""
+    )
+    return text(lang, "panel.your_turn", drew=drew)
+
+
+def _refresh(lang: str, match_id: int, version: int) -> HandButton:
+    return HandButton(match_id, version, label=text(lang, "panel.refresh"))
+
+
+def home_page(
+    lang: str, view: PlayerView, match_id: int, names: tuple[str, str], notice: str = ""
+) -> Page:
+    """The panel's first page."""
+    table = view.table
+    left = " · ".join(action_name(lang, a) for a in table.unused(view.player))
+    body = "\n".join(
+        [
+            text(lang, "panel.hand_line", count=len(view.hand), cards=hand_text(lang, view)),
+            text(lang, "panel.face_down_line", cards=face_down_text(lang, view)),
+            text(lang, "panel.actions_left", actions=left or text(lang, "panel.none")),
+            "",
+            waiting_text(lang, view, names),
+        ]
+    )
+    rows: list[Row] = []
+    if view.to_decide and table.phase is Phase.ACTION:
+        rows.append(
+            tuple(
+                ACTION_BUTTONS[a].labelled(lang, match_id, table.version)
+                for a in actions_open(view)
+            )
+        )
+    elif view.to_decide and table.pending is not None:
+        rows.append(take_buttons(lang, match_id, table.version, table.pending))
+    if table.outcome is None:
+        rows.append((_refresh(lang, match_id, table.version),))
+    title = text(lang, "panel.title", round=table.round_number, first=names[0], second=names[1])
+    return Page(text=body, title=title, rows=tuple(rows), notice=notice)
+
+
+def _action_title(lang: str, view: PlayerView, action: Action) -> str:
+    return text(
+        lang, "panel.action_title", action=action_name(lang, action), round=view.table.round_number
+    )
+
+
+def pick_page(lang: str, view: PlayerView, match_id: int, action: Action) -> Page:
+    """Choose the cards for an action."""
+    version = view.table.version
+    count = action.size
+    body = "\n".join(
+        [
+            text(
+                lang,
+                "panel.pick_intro",
+                action=action_name(lang, action),
+                hint=action_hint(lang, action),
+            ),
+            text(lang, "panel.pick_one" if count == 1 else "panel.pick_many", count=count),
+            hand_text(lang, view),
+        ]
+    )
+    return Page(
+        text=body,
+        title=_action_title(lang, view, action),
+        rows=(
+            (card_select(lang, view, match_id, action),),
+            (back_button(lang, match_id, version),),
+        ),
+    )
+
+
+def confirm_page(
+    lang: str, view: PlayerView, match_id: int, action: Action, decisions: tuple[Decision, ...]
+) -> Page:
+    """Confirm the decision, or pick one of a Competition's splits."""
+    version = view.table.version
+    first = decisions[0]
+    if isinstance(first, Competition):
+        body = text(lang, "panel.split", cards=letters(sorted(first.cards)))
+    elif isinstance(first, Gift):
+        body = text(lang, "panel.gift_confirm", decision=decision_label(lang, first))
+    else:
+        body = text(
+            lang,
+            "panel.confirm",
+            decision=decision_label(lang, first),
+            hint=action_hint(lang, action),
+        )
+    return Page(
+        text=body,
+        title=_action_title(lang, view, action),
+        rows=(
+            confirm_buttons(lang, match_id, version, decisions),
+            (back_button(lang, match_id, version),),
+        ),
+    )
+
+
+class Panel:
+    """Shows the panel's pages as the answer to a press or a command (the
+    :class:`~bot.play.deps.PanelScreens` the buttons use), and sends its first page by DM."""
+
+    def __init__(
+        self, queries: MatchQueries, names: PlayerNames, direct_messages: DirectMessages
+    ) -> None:
+        self._queries = queries
+        self._names = names
+        self._direct_messages = direct_messages
+
+    async def home(
+        self,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        info: MatchInfo,
+        *,
+        edit: bool,
+        notice: str = "",
+        picture: bool = False,
+    ) -> None:
+        """The panel's first page: edited in place on a panel, or a new ephemeral message.
+
+        The hand picture comes with a panel that is opened or refreshed; after a move the
+        text alone answers, so the answer is never slowed by drawing.
+        """
+        view = await self._queries.view_for(info.match_id, interaction.user.id)
+        names = await self._names.pair(info.players, info.ai_level, lang)
+        dm_notice = self._direct_messages.take_closed_notice(lang, interaction.user.id)
+        notice = "\n".join(n for n in (notice, dm_notice) if n)
+        page = home_page(lang, view, info.match_id, names, notice)
+        if picture:
+            page = replace(page, image=(HAND_FILE, await render_hand_async(lang, view)))
+        await show(interaction, page, edit=edit)
+
+    async def pick(
+        self,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        match_id: int,
+        view: PlayerView,
+        action: Action,
+        *,
+        edit: bool,
+    ) -> None:
+        await show(interaction, pick_page(lang, view, match_id, action), edit=edit)
+
+    async def confirm(
+        self,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        match_id: int,
+        view: PlayerView,
+        action: Action,
+        decisions: tuple[Decision, ...],
+        *,
+        edit: bool,
+    ) -> None:
+        page = confirm_page(lang, view, match_id, action, decisions)
+        await show(interaction, page, edit=edit)
+
+    async def your_turn(self, info: MatchInfo, user_id: int) -> None:
+        """Send the player's panel by DM if they asked for it."""
+        if not await self._direct_messages.wanted_by(user_id):
+            return
+        lang = self._names.language(user_id)
+        view = await self._queries.view_for(info.match_id, user_id)
+        names = await self._names.pair(info.players, info.ai_level, lang)
+        page = home_page(lang, view, info.match_id, names)
+        page = replace(page, image=(HAND_FILE, await render_hand_async(lang, view)))
+        await self._direct_messages.send(user_id, f"match {info.match_id}", message_kwargs(page))
+
+
+async def show(interaction: discord.Interaction[Any], page: Page, *, edit: bool) -> None:
+    """Answer with a page: fill in a deferred answer, edit the panel, or a new ephemeral."""
+    if interaction.response.is_done():  # deferred before slow work: fill in the answer
+        await interaction.edit_original_response(**message_kwargs(page, editing=True))
+    elif edit:
+        await interaction.response.edit_message(**message_kwargs(page, editing=True))
+    else:
+        await interaction.response.send_message(ephemeral=True, **message_kwargs(page))

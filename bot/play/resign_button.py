@@ -1,0 +1,36 @@
+"""Resign: the confirmation button `/hanamikoji resign` shows; pressing it ends the match."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Self
+
+import discord
+
+from bot.custom_ids import Verb, template
+from bot.play.deps import PlayButton, button
+from bot.words.i18n import text
+from engine.store.rows import MatchInfo
+
+
+class ResignButton(PlayButton, template=template(Verb.RESIGN)):
+    def __init__(self, match_id: int, version: int, *, label: str = "") -> None:
+        super().__init__(
+            button(match_id, version, Verb.RESIGN, label=label, style=discord.ButtonStyle.danger),
+            match_id,
+            version,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(int(match["match"]), int(match["version"]))
+
+    async def pressed(
+        self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
+    ) -> None:
+        await self.deps.commands.resign(info.match_id, interaction.user.id)
+        await interaction.response.edit_message(
+            content=text(lang, "commands.resigned"), embed=None, view=None
+        )

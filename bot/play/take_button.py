@@ -1,0 +1,110 @@
+"""Take: the opponent's pick from a Gift (one card) or a Competition (one pair), one
+button per distinct choice the engine allows (E, E, G gives two buttons).
+
+Shown on the board and in the chooser's panel; only the chooser may take.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Self
+
+import discord
+
+from bot.custom_ids import Verb, template
+from bot.discord_plumbing.pages import reply_privately
+from bot.play.deps import PlayButton, button, defer, on_private_message
+from bot.words.i18n import text
+from bot.words.names import card_name
+from engine.rules import Competition, CompetitionChoice, Gift, GiftChoice, parse_decision
+from engine.rules.cards import cards_text
+from engine.rules.legal import legal_choices
+from engine.service.errors import StaleVersion
+from engine.store.rows import MatchInfo
+
+Choice = GiftChoice | CompetitionChoice
+
+
+def taken_cards(choice: Choice) -> str:
+    """``E`` or ``AB``: what the chooser took."""
+    return cards_text((choice.card,) if isinstance(choice, GiftChoice) else choice.pair)
+
+
+class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
+    """``hk:<match>:<version>:take:-E`` (a Gift's card) or ``…:take:-AB`` (a pair)."""
+
+    def __init__(self, match_id: int, version: int, choice: Choice, *, label: str = "") -> None:
+        super().__init__(
+            button(
+                match_id,
+                version,
+                Verb.TAKE,
+                str(choice),
+                label=label,
+                style=discord.ButtonStyle.primary,
+            ),
+            match_id,
+            version,
+        )
+        self.choice = choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        choice = parse_decision(match["arg"])
+        assert isinstance(choice, GiftChoice | CompetitionChoice)
+        return cls(int(match["match"]), int(match["version"]), choice)
+
+    async def pressed(
+        self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
+    ) -> None:
+        private = on_private_message(interaction)
+        view = await self.deps.queries.view_for(info.match_id, interaction.user.id)
+        if not view.to_decide or view.table.pending is None:
+            if self.version != view.table.version:
+                await reply_privately(interaction, text(lang, "refusal.offer_settled"))
+            else:
+                names = await self.names_by_id(lang)
+                other_seat = 1 - (info.seat_of(interaction.user.id) or 0)
+                other = names.get(info.players[other_seat], "?")
+                await reply_privately(
+                    interaction, text(lang, "refusal.not_your_choice", name=other)
+                )
+            return
+        if self.version != view.table.version:
+            notice = text(lang, "refusal.stale")
+            await self.deps.panel.home(interaction, lang, info, edit=private, notice=notice)
+            return
+        # On the board, a "thinking…" answer only the chooser sees, filled in below: the
+        # board itself is edited by the table to show the move.
+        await defer(interaction, private=private)
+        try:
+            await self.deps.commands.submit(
+                info.match_id, interaction.user.id, self.choice, self.version
+            )
+        except StaleVersion:
+            await reply_privately(interaction, text(lang, "refusal.offer_settled"))
+            return
+        took = text(lang, "panel.took", cards=taken_cards(self.choice))
+        if private:
+            await self.deps.panel.home(interaction, lang, info, edit=True, notice=took)
+        else:
+            await interaction.edit_original_response(content=took)
+
+
+def take_buttons(
+    lang: str, match_id: int, version: int, offer: Gift | Competition
+) -> tuple[TakeButton, ...]:
+    """One button per distinct choice the engine allows."""
+    buttons = []
+    for choice in legal_choices(offer).decisions:
+        assert isinstance(choice, GiftChoice | CompetitionChoice)
+        shown = (
+            card_name(lang, choice.card)
+            if isinstance(choice, GiftChoice)
+            else cards_text(choice.pair)
+        )
+        label = text(lang, "panel.take", cards=shown)
+        buttons.append(TakeButton(match_id, version, choice, label=label))
+    return tuple(buttons)

@@ -1,0 +1,26 @@
+"""Settings: `/hanamikoji rules`, `notify` (the private panel by DM) and `settings` (a
+server's defaults).
+
+A discord.py extension: :func:`setup` adds the commands to `/hanamikoji`.
+"""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from bot.features import Feature, command_group, shared_parts
+from bot.settings.commands import settings_commands
+from bot.settings.deps import SettingsDeps
+
+
+class Settings(Feature):
+    """Holds the settings feature's parts."""
+
+
+async def setup(bot: commands.Bot) -> None:
+    parts = shared_parts(bot)
+    deps = SettingsDeps(parts.service.settings, parts.direct_messages, parts.languages)
+    await bot.add_cog(Settings(deps))
+    group = command_group(bot)
+    for command in settings_commands(deps):
+        group.add_command(command)

@@ -1,0 +1,135 @@
+"""`/hanamikoji rules`, `notify` and `settings`: the rules in a minute, the DM choice, and
+a server's defaults (Manage Server only)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.challenge.commands import TIMER_CHOICES
+from bot.discord_plumbing.pages import EMBED_COLOUR
+from bot.discord_plumbing.translator import localised
+from bot.settings.deps import SettingsDeps
+from bot.words.durations import duration_text
+from bot.words.i18n import language_of, languages, text
+from engine.store.rows import ExpiryPolicy, GuildSettings
+
+Command = app_commands.Command[Any, ..., None]
+
+POLICY_CHOICES = [
+    app_commands.Choice(name=localised("slash.choice_policy_ai"), value="ai"),
+    app_commands.Choice(name=localised("slash.choice_policy_forfeit"), value="forfeit"),
+]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=localised("slash.choice_language_auto"), value="auto"),
+    *(app_commands.Choice(name=text(code, "language_name"), value=code) for code in languages()),
+]
+
+
+def settings_commands(deps: SettingsDeps) -> list[Command]:
+    """The commands, bound to the settings feature's parts."""
+
+    @app_commands.command(name=localised("names.rules"), description=localised("slash.rules"))
+    async def rules(interaction: discord.Interaction[Any]) -> None:
+        lang = language_of(interaction.locale)
+        embed = discord.Embed(
+            title=text(lang, "commands.rules_title"),
+            description=text(lang, "rules.text"),
+            colour=EMBED_COLOUR,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name=localised("names.notify"), description=localised("slash.notify"))
+    @app_commands.rename(dm=localised("names.dm"))
+    @app_commands.describe(dm=localised("slash.notify_dm"))
+    async def notify(interaction: discord.Interaction[Any], dm: bool) -> None:
+        settings = await deps.settings.user_settings(interaction.user.id)
+        await deps.settings.set_user_settings(replace(settings, dm_notifications=dm))
+        deps.direct_messages.choice_changed(interaction.user.id, dm)
+        message = text(
+            language_of(interaction.locale), "commands.dm_on" if dm else "commands.dm_off"
+        )
+        await interaction.response.send_message(message, ephemeral=True)
+
+    @app_commands.command(name=localised("names.settings"), description=localised("slash.settings"))
+    @app_commands.rename(
+        turn_timer=localised("names.turn_timer"),
+        expiry=localised("names.expiry"),
+        threads=localised("names.threads"),
+        three_rounds=localised("names.three_rounds"),
+        language=localised("names.language"),
+    )
+    @app_commands.describe(
+        turn_timer=localised("slash.settings_turn_timer"),
+        expiry=localised("slash.settings_expiry"),
+        threads=localised("slash.settings_threads"),
+        three_rounds=localised("slash.settings_three_rounds"),
+        language=localised("slash.settings_language"),
+    )
+    @app_commands.choices(
+        turn_timer=TIMER_CHOICES, expiry=POLICY_CHOICES, language=LANGUAGE_CHOICES
+    )
+    # Refused in the user's language by the group's error handler. (default_permissions
+    # would hide the command from others, but Discord takes it on top-level commands only.)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings(
+        interaction: discord.Interaction[Any],
+        turn_timer: app_commands.Choice[int] | None = None,
+        expiry: app_commands.Choice[str] | None = None,
+        threads: bool | None = None,
+        three_rounds: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
+    ) -> None:
+        lang = language_of(interaction.locale)
+        assert interaction.guild_id is not None
+        current = await deps.settings.guild_settings(interaction.guild_id)
+        changed = replace(
+            current,
+            turn_seconds=float(turn_timer.value) if turn_timer else current.turn_seconds,
+            expiry_policy=ExpiryPolicy(expiry.value) if expiry else current.expiry_policy,
+            thread_per_match=current.thread_per_match if threads is None else threads,
+            three_rounds_default=current.three_rounds_default
+            if three_rounds is None
+            else three_rounds,
+        )
+        if changed != current:
+            changed = await deps.settings.set_guild_settings(changed)
+        if language is not None:
+            await deps.languages.choose(interaction.guild_id, language.value)
+        override = (await deps.settings.guild_settings(interaction.guild_id)).language
+        updated = changed != current or language is not None
+        title = text(lang, "commands.settings_updated" if updated else "commands.settings_title")
+        description = "\n".join(settings_lines(deps, lang, changed, override))
+        embed = discord.Embed(title=title, description=description, colour=EMBED_COLOUR)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    return [rules, notify, settings]
+
+
+def settings_lines(
+    deps: SettingsDeps, lang: str, settings: GuildSettings, override: str | None
+) -> list[str]:
+    """The server's settings, one per line, each as a new match will take it."""
+    policy = deps.settings.expiry_policy(settings)
+    policy_key = "commands.policy_ai" if policy is ExpiryPolicy.AI else "commands.policy_forfeit"
+    yes_no = {True: text(lang, "commands.on"), False: text(lang, "commands.off")}
+    return [
+        text(
+            lang,
+            "commands.settings_timer",
+            timer=duration_text(lang, deps.settings.turn_seconds(None, settings)),
+        ),
+        text(lang, "commands.settings_expiry", policy=text(lang, policy_key)),
+        text(lang, "commands.settings_threads", value=yes_no[settings.thread_per_match]),
+        text(lang, "commands.settings_three_rounds", value=yes_no[settings.three_rounds_default]),
+        text(
+            lang,
+            "commands.settings_language",
+            value=text(override, "language_name")
+            if override
+            else text(lang, "commands.server_language"),
+        ),
+    ]

@@ -1,0 +1,30 @@
+"""Stats: `/hanamikoji stats`, `leaderboard` and `history`, the leaderboard's paging and
+the record export buttons, and the rating line under a finished match.
+
+A discord.py extension: :func:`setup` adds the commands to `/hanamikoji` and registers
+its `DynamicItem`s.
+"""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from bot.features import Feature, command_group, shared_parts
+from bot.stats.commands import stats_commands
+from bot.stats.deps import StatsDeps
+from bot.stats.leaderboard_button import LeaderboardPageButton
+from bot.stats.record_button import RecordExportButton
+
+
+class Stats(Feature):
+    """Holds the stats feature's parts."""
+
+
+async def setup(bot: commands.Bot) -> None:
+    parts = shared_parts(bot)
+    deps = StatsDeps(parts.service.queries, parts.names)
+    await bot.add_cog(Stats(deps))
+    group = command_group(bot)
+    for command in stats_commands(deps):
+        group.add_command(command)
+    bot.add_dynamic_items(LeaderboardPageButton, RecordExportButton)

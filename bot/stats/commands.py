@@ -1,0 +1,126 @@
+"""`/hanamikoji stats`, `leaderboard` and `history`.
+
+Every reply here is ephemeral: looking up numbers is a personal errand that should not
+fill the channel, each viewer pages the leaderboard on their own, and the record export
+buttons are only useful to whoever asked. The result everyone sees is the public match-end
+message, which carries both rating changes (:mod:`bot.stats.rating_line`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_plumbing.pages import EMBED_COLOUR
+from bot.discord_plumbing.translator import localised
+from bot.stats.deps import StatsDeps
+from bot.stats.leaderboard_button import show_leaderboard
+from bot.stats.record_button import RecordExportButton
+from bot.stats.stats_text import history_text, mention, stats_text
+from bot.words.i18n import language_of, text
+from engine.store.rows import AI_USER_ID, MatchStatus
+
+Command = app_commands.Command[Any, ..., None]
+
+HISTORY_LENGTH = 10
+"""Recent matches shown by `/hanamikoji history` (two rows of five export buttons)."""
+_BUTTONS_PER_ROW = 5
+
+
+def stats_commands(deps: StatsDeps) -> list[Command]:
+    """The commands, bound to the stats feature's parts."""
+
+    @app_commands.command(name=localised("names.stats"), description=localised("slash.stats"))
+    @app_commands.rename(member=localised("names.member"))
+    @app_commands.describe(member=localised("slash.stats_member"))
+    async def stats(
+        interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        """Reply with the member's (or the caller's) stats in this server."""
+        lang = language_of(interaction.locale)
+        if interaction.guild_id is None:
+            await interaction.response.send_message(
+                text(lang, "stats.not_in_server"), ephemeral=True
+            )
+            return
+        who = member or interaction.user
+        numbers = await deps.queries.player_stats(interaction.guild_id, who.id)
+        embed = discord.Embed(
+            title=text(lang, "stats.title", name=who.display_name),
+            description=stats_text(lang, numbers, who.display_name),
+            colour=EMBED_COLOUR,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name=localised("names.leaderboard"), description=localised("slash.leaderboard")
+    )
+    async def leaderboard(interaction: discord.Interaction[Any]) -> None:
+        await show_leaderboard(deps, interaction)
+
+    @app_commands.command(name=localised("names.history"), description=localised("slash.history"))
+    @app_commands.rename(member=localised("names.member"))
+    @app_commands.describe(member=localised("slash.history_member"))
+    async def history(
+        interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        """Reply with the member's (or the caller's) recent matches here, each exportable."""
+        lang = language_of(interaction.locale)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await interaction.response.send_message(
+                text(lang, "stats.not_in_server"), ephemeral=True
+            )
+            return
+        who = member or interaction.user
+        results = await deps.queries.finished_matches(
+            user_id=who.id, guild_id=guild_id, limit=HISTORY_LENGTH
+        )
+        opponents = {
+            r.match_id: await _opponent(deps, r.players, who.id, r.ai_level, lang) for r in results
+        }
+        playing = [
+            (m.match_id, await _opponent(deps, m.players, who.id, m.ai_level, lang))
+            for m in await deps.queries.open_matches_for(who.id)
+            if m.guild_id == guild_id and m.status is MatchStatus.ACTIVE
+        ]
+        if not results and not playing:
+            body = text(lang, "stats.history_empty", name=who.display_name)
+        else:
+            body = history_text(lang, who.id, results, opponents, playing)
+        embed = discord.Embed(
+            title=text(lang, "stats.history_title", name=who.display_name),
+            description=body,
+            colour=EMBED_COLOUR,
+        )
+        view = _export_view(lang, [r.match_id for r in results])
+        if view is None:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    return [stats, leaderboard, history]
+
+
+async def _opponent(
+    deps: StatsDeps, players: tuple[int, int], user_id: int, ai_level: str | None, lang: str
+) -> str:
+    other = players[1] if players[0] == user_id else players[0]
+    if other == AI_USER_ID:
+        return await deps.names.name(AI_USER_ID, ai_level, lang)
+    return mention(other)
+
+
+def _export_view(lang: str, match_ids: list[int]) -> discord.ui.View | None:
+    if not match_ids:
+        return None
+    view = discord.ui.View(timeout=None)
+    for index, match_id in enumerate(match_ids):
+        button = RecordExportButton(
+            match_id, label=text(lang, "stats.export_button", match=match_id)
+        )
+        button.row = index // _BUTTONS_PER_ROW
+        view.add_item(button)
+    return view

@@ -1,0 +1,108 @@
+"""The leaderboard, a page at a time, and its Previous / Next buttons (``lb:<guild>:<page>``,
+a `DynamicItem`, so they keep working after a restart). Each viewer pages on their own."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Self
+
+import discord
+
+from bot.discord_plumbing.pages import EMBED_COLOUR
+from bot.features import feature_deps
+from bot.stats.deps import StatsDeps
+from bot.stats.stats_text import leaderboard_text, page_count
+from bot.words.i18n import language_of, text
+
+LEADERBOARD_PAGE_SIZE = 10
+LEADERBOARD_MIN_GAMES = 3
+"""Rated matches a player needs to appear: one lucky first win is not a ranking."""
+
+
+class LeaderboardPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lb:(?P<guild>[0-9]+):(?P<page>[0-9]+)",
+):
+    """Previous or Next on a leaderboard: shows page ``page`` of guild ``guild``."""
+
+    def __init__(
+        self, guild_id: int, page: int, *, label: str = "", disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, custom_id=f"lb:{guild_id}:{page}", disabled=disabled)
+        )
+        self.guild_id = guild_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(int(match["guild"]), int(match["page"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """A leaderboard pages only in its own server."""
+        if interaction.guild_id == self.guild_id:
+            return True
+        lang = language_of(interaction.locale)
+        await interaction.response.send_message(text(lang, "stats.wrong_server"), ephemeral=True)
+        return False
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await show_leaderboard(feature_deps(interaction.client, StatsDeps), interaction, self.page)
+
+
+async def show_leaderboard(
+    deps: StatsDeps, interaction: discord.Interaction[Any], page: int = 0
+) -> None:
+    """Reply with a page of this server's leaderboard, or turn the page in place."""
+    lang = language_of(interaction.locale)
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        await interaction.response.send_message(text(lang, "stats.not_in_server"), ephemeral=True)
+        return
+    board = await deps.queries.leaderboard(
+        guild_id,
+        min_games=LEADERBOARD_MIN_GAMES,
+        offset=page * LEADERBOARD_PAGE_SIZE,
+        limit=LEADERBOARD_PAGE_SIZE,
+    )
+    last = page_count(board.total, LEADERBOARD_PAGE_SIZE) - 1
+    if page > last:  # an old button after the ranking shrank: show the last page instead
+        page = last
+        board = await deps.queries.leaderboard(
+            guild_id,
+            min_games=LEADERBOARD_MIN_GAMES,
+            offset=page * LEADERBOARD_PAGE_SIZE,
+            limit=LEADERBOARD_PAGE_SIZE,
+        )
+    embed = discord.Embed(
+        title=text(lang, "stats.leaderboard_title"),
+        description=leaderboard_text(lang, board, LEADERBOARD_MIN_GAMES, LEADERBOARD_PAGE_SIZE),
+        colour=EMBED_COLOUR,
+    )
+    view = _paging_view(lang, guild_id, page, last)
+    if interaction.type is discord.InteractionType.component:
+        await interaction.response.edit_message(embed=embed, view=view)
+    elif view is None:
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+    else:
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+
+def _paging_view(lang: str, guild_id: int, page: int, last: int) -> discord.ui.View | None:
+    if last == 0:
+        return None  # one page: no buttons (and no two buttons with one custom_id)
+    view = discord.ui.View(timeout=None)
+    previous, following = max(page - 1, 0), min(page + 1, last)
+    view.add_item(
+        LeaderboardPageButton(
+            guild_id, previous, label=text(lang, "stats.previous"), disabled=page == 0
+        )
+    )
+    view.add_item(
+        LeaderboardPageButton(
+            guild_id, following, label=text(lang, "stats.next"), disabled=page == last
+        )
+    )
+    return view

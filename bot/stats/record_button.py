@@ -1,0 +1,62 @@
+"""The record export button under `/hanamikoji history` (``rec:<match>``, a `DynamicItem`):
+sends a finished match's record as a one-line JSON file."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any, Self
+
+import discord
+
+from bot.features import feature_deps
+from bot.stats.deps import StatsDeps
+from bot.words.i18n import language_of, text
+from engine.service.errors import MatchNotFinished, MatchNotFound
+
+
+def record_filename(match_id: int) -> str:
+    return f"hanamikoji-match-{match_id}.json"
+
+
+class RecordExportButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rec:(?P<match>[0-9]+)"
+):
+    """Sends the record of match ``match`` once it has ended."""
+
+    def __init__(self, match_id: int, *, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=f"rec:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await send_record(feature_deps(interaction.client, StatsDeps), interaction, self.match_id)
+
+
+async def send_record(
+    deps: StatsDeps, interaction: discord.Interaction[Any], match_id: int
+) -> None:
+    """Send the finished match's record as a one-line JSON file, or say why not."""
+    lang = language_of(interaction.locale)
+    try:
+        record = await deps.queries.match_record(match_id, interaction.guild_id)
+    except MatchNotFinished:
+        notice = text(lang, "stats.export_not_finished", match=match_id)
+        await interaction.response.send_message(notice, ephemeral=True)
+        return
+    except MatchNotFound:
+        notice = text(lang, "stats.export_not_found", match=match_id)
+        await interaction.response.send_message(notice, ephemeral=True)
+        return
+    # One line ending in a newline: `python -m engine replay FILE` reads JSON Lines.
+    data = (record + "\n").encode("utf-8")
+    await interaction.response.send_message(
+        text(lang, "stats.export_ready", match=match_id),
+        file=discord.File(io.BytesIO(data), filename=record_filename(match_id)),
+        ephemeral=True,
+    )

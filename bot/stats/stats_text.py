@@ -1,0 +1,192 @@
+"""The words of `/hanamikoji stats`, `leaderboard` and `history`, and the match-end rating
+line: plain strings from engine values, in a given language (no discord.py here).
+
+Players are shown as mentions (``<@id>``): inside an embed Discord renders them as the
+viewer sees the member's name, pings nobody, and needs no name lookup per row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.words.i18n import text
+from engine.ratings import LeaderboardPage, PlayerStats, RatingChange
+from engine.rules.outcome import Termination
+from engine.store.rows import FinishedMatch
+
+MINUS = "\N{MINUS SIGN}"
+
+_REASON_KEYS = {
+    Termination.CHARM: "stats.reason_charm",
+    Termination.GEISHAS: "stats.reason_geishas",
+    Termination.ROUND_LIMIT: "stats.reason_round_limit",
+    Termination.DRAW: "stats.reason_draw",
+    Termination.RESIGNATION: "stats.reason_resignation",
+    Termination.TIMEOUT: "stats.reason_timeout",
+}
+_WAYS_SHOWN_ALWAYS = (Termination.CHARM, Termination.GEISHAS)
+"""The two ways to win on the cards are always listed, even at 0; others only once seen."""
+
+
+def rating_number(rating: float) -> str:
+    return str(round(rating))
+
+
+def signed_change(change: float) -> str:
+    """``+12``, ``−12`` (a real minus sign) or ``±0``, rounded as the rating is shown."""
+    points = round(change)
+    if points > 0:
+        return f"+{points}"
+    if points < 0:
+        return f"{MINUS}{-points}"
+    return "±0"
+
+
+def reason_text(lang: str, reason: Termination) -> str:
+    return text(lang, _REASON_KEYS[reason])
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def stats_text(lang: str, stats: PlayerStats, name: str) -> str:
+    """The body of the stats embed: rating, record, streak, ways of winning, AI games."""
+    standing = stats.standing
+    if standing.games == 0 and stats.ai_games == 0:
+        return text(lang, "stats.no_games", name=name)
+    lines = []
+    rating = rating_number(standing.rating.rating)
+    if standing.games:
+        change = signed_change(standing.last_change)
+        lines.append(text(lang, "stats.rating", rating=rating, change=change))
+        lines.append(
+            text(
+                lang,
+                "stats.record",
+                games=standing.games,
+                wins=standing.wins,
+                losses=standing.losses,
+                draws=standing.draws,
+                win_rate=round(100 * standing.win_rate),
+            )
+        )
+        lines.append(streak_text(lang, standing.streak))
+        lines.append(text(lang, "stats.wins_by", ways=_ways(lang, stats.wins_by)))
+    else:
+        lines.append(text(lang, "stats.unrated", rating=rating))
+    if stats.ai_games:
+        lines.append(text(lang, "stats.ai_record", wins=stats.ai_wins, games=stats.ai_games))
+    return "\n".join(lines)
+
+
+def streak_text(lang: str, streak: int) -> str:
+    if streak == 1:
+        return text(lang, "stats.streak_one_win")
+    if streak > 1:
+        return text(lang, "stats.streak_wins", count=streak)
+    if streak == -1:
+        return text(lang, "stats.streak_one_loss")
+    if streak < -1:
+        return text(lang, "stats.streak_losses", count=-streak)
+    return text(lang, "stats.streak_none")
+
+
+def _ways(lang: str, counts: Mapping[Termination, int]) -> str:
+    shown = [
+        reason
+        for reason in _REASON_KEYS
+        if reason in _WAYS_SHOWN_ALWAYS or counts.get(reason, 0) > 0
+    ]
+    return " · ".join(
+        text(lang, "stats.way", way=reason_text(lang, r), count=counts.get(r, 0)) for r in shown
+    )
+
+
+def leaderboard_text(lang: str, page: LeaderboardPage, min_games: int, page_size: int) -> str:
+    """The ranking lines of one page and which page it is, or why nobody is ranked yet."""
+    if not page.entries:
+        return text(lang, "stats.leaderboard_empty", min_games=min_games)
+    lines = [
+        text(
+            lang,
+            "stats.leaderboard_entry",
+            rank=page.offset + index + 1,
+            player=mention(standing.user_id),
+            rating=rating_number(standing.rating.rating),
+            games=standing.games,
+            win_rate=round(100 * standing.win_rate),
+        )
+        for index, standing in enumerate(page.entries)
+    ]
+    lines.append("")
+    lines.append(
+        text(
+            lang,
+            "stats.leaderboard_footer",
+            page=page.offset // page_size + 1,
+            pages=page_count(page.total, page_size),
+            min_games=min_games,
+        )
+    )
+    return "\n".join(lines)
+
+
+def page_count(total: int, page_size: int) -> int:
+    return max(1, -(-total // page_size))
+
+
+def history_text(
+    lang: str,
+    user_id: int,
+    results: Sequence[FinishedMatch],
+    opponents: Mapping[int, str],
+    in_progress: Sequence[tuple[int, str]] = (),
+) -> str:
+    """One line per recent match: id, date, result, opponent, how it ended.
+
+    ``opponents`` maps a match id to how its opponent is shown; ``in_progress`` lists
+    (match id, opponent) of matches still being played, which have no record yet.
+    """
+    lines = [
+        text(lang, "stats.history_in_progress", match=match_id, opponent=opponent)
+        for match_id, opponent in in_progress
+    ]
+    for result in results:
+        if result.winner_id is None:
+            outcome = text(lang, "stats.result_drew")
+        elif result.winner_id == user_id:
+            outcome = text(lang, "stats.result_won")
+        else:
+            outcome = text(lang, "stats.result_lost")
+        lines.append(
+            text(
+                lang,
+                "stats.history_entry",
+                match=result.match_id,
+                date=f"<t:{int(result.finished_at)}:d>",
+                result=outcome,
+                opponent=opponents[result.match_id],
+                reason=reason_text(lang, result.reason),
+            )
+        )
+    if results:
+        lines += ["", text(lang, "stats.history_footer")]
+    return "\n".join(lines)
+
+
+def rating_changes_text(
+    lang: str, changes: tuple[RatingChange, RatingChange], names: tuple[str, str]
+) -> str:
+    """``Ratings: ana 1662 (+162) · ben 1338 (−162)``, seat 0 first."""
+    entries = [
+        text(
+            lang,
+            "stats.rating_change_entry",
+            name=names[change.seat],
+            rating=rating_number(change.after),
+            change=signed_change(change.delta),
+        )
+        for change in sorted(changes, key=lambda c: c.seat)
+    ]
+    return text(lang, "stats.rating_changes", first=entries[0], second=entries[1])

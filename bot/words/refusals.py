@@ -1,0 +1,58 @@
+"""What a player reads when the service or the rules refuse something: short and plain.
+
+The service's own messages quote ids (good for logs); these say the same to a person, in
+their language.
+"""
+
+from __future__ import annotations
+
+from bot.words.i18n import text
+from engine.rules.errors import IllegalDecision
+from engine.service.errors import (
+    CannotChallengeSelf,
+    ChallengeExpired,
+    ChallengeNotPending,
+    InvalidRequest,
+    MatchNotActive,
+    MatchNotFinished,
+    MatchNotFound,
+    NotYourMatch,
+    NotYourTurn,
+    RematchAlreadyStarted,
+    ServiceClosed,
+    ServiceError,
+    StaleVersion,
+    TooManyActiveMatches,
+)
+
+
+def refusal_text(lang: str, error: Exception, names: dict[int, str] | None = None) -> str:
+    """A one-line explanation of a refusal, for an ephemeral reply."""
+    names = names or {}
+    if isinstance(error, IllegalDecision):
+        return text(lang, "refusal.illegal", reason=error.reason)
+    if isinstance(error, NotYourTurn):
+        waiting = names.get(error.waiting_for or -1)
+        if waiting:
+            return text(lang, "refusal.not_your_turn_named", name=waiting)
+        return text(lang, "refusal.not_your_turn")
+    simple = {
+        NotYourMatch: "refusal.not_a_player",
+        StaleVersion: "refusal.stale",
+        CannotChallengeSelf: "refusal.yourself",
+        ChallengeExpired: "refusal.challenge_expired",
+        ChallengeNotPending: "refusal.challenge_answered",
+        MatchNotActive: "refusal.not_active",
+        MatchNotFound: "refusal.not_found",
+        MatchNotFinished: "refusal.not_over",
+        RematchAlreadyStarted: "refusal.rematch_started",
+        ServiceClosed: "refusal.restarting",
+    }
+    for kind, key in simple.items():
+        if isinstance(error, kind):
+            return text(lang, key)
+    if isinstance(error, TooManyActiveMatches):
+        return text(lang, "refusal.too_many", limit=error.limit)
+    if isinstance(error, InvalidRequest | ServiceError):
+        return text(lang, "refusal.invalid", reason=error.message)
+    return text(lang, "refusal.wrong")

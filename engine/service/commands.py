@@ -1,0 +1,371 @@
+"""What players do: challenge and answer, start a match against the AI, decide, resign,
+and ask for a rematch. Every call is refused once the service closes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from dataclasses import dataclass
+
+from engine.rules.decisions import Decision
+from engine.rules.outcome import MatchOutcome
+from engine.rules.state import GameState, Variant
+from engine.service.context import ServiceContext
+from engine.service.errors import (
+    CannotChallengeSelf,
+    ChallengeExpired,
+    ChallengeNotPending,
+    InvalidRequest,
+    MatchNotActive,
+    MatchNotFinished,
+    MatchNotFound,
+    NotYourMatch,
+    NotYourTurn,
+    RematchAlreadyStarted,
+    StaleVersion,
+)
+from engine.service.events import ChallengeIssued
+from engine.service.live_match import LiveMatch
+from engine.service.progress import MatchProgress, SubmitResult
+from engine.service.settings import MatchSettings
+from engine.service.turns import MatchTurns
+from engine.store.rows import AI_USER_ID, MatchInfo, MatchStatus
+
+Challenge = MatchInfo
+"""A pending match, as :meth:`MatchCommands.challenge` returns it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """Where a rematch stands after a press."""
+
+    started: MatchInfo | None
+    """The new match, once everyone needed has pressed."""
+    waiting_for: int | None
+    """The user who has not pressed yet (None once the rematch started)."""
+
+
+class MatchCommands:
+    def __init__(
+        self,
+        context: ServiceContext,
+        settings: MatchSettings,
+        progress: MatchProgress,
+        turns: MatchTurns,
+    ) -> None:
+        self._ctx = context
+        self._settings = settings
+        self._progress = progress
+        self._turns = turns
+        self._rematch_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        """Per finished match: its presses are counted one at a time, so two last presses
+        at once start one match."""
+
+    # -- challenges ----------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        challenger_id: int,
+        opponent_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        variant: Variant | None = None,
+        turn_seconds: float | None = None,
+    ) -> Challenge:
+        """Challenge another user; the challenge waits for an answer until it expires."""
+        async with self._ctx.operation():
+            return await self._challenge(
+                challenger_id, opponent_id, guild_id, channel_id, variant, turn_seconds
+            )
+
+    async def accept(self, match_id: int, user_id: int) -> MatchInfo:
+        """The challenged user accepts; the match starts at once (seeded deal, random first)."""
+        async with self._ctx.operation():
+            live = await self._pending(match_id)
+            async with live.lock:
+                info = self._check_pending(live)
+                if user_id != info.players[1]:
+                    why = (
+                        "you cannot accept your own challenge"
+                        if user_id == info.players[0]
+                        else "the challenge is for someone else"
+                    )
+                    raise NotYourMatch(match_id, user_id, why)
+                assert info.challenge_expires_at is not None
+                if self._ctx.clock.now() >= info.challenge_expires_at:
+                    await self._progress.close_challenge(live, MatchStatus.EXPIRED)
+                    self._turns.arm(live)
+                    raise ChallengeExpired(match_id)
+                await self._progress.start_challenged(live)
+                self._turns.arm(live)
+                return live.snapshot()
+
+    async def decline(self, match_id: int, user_id: int) -> MatchInfo:
+        """The challenged user says no."""
+        return await self._close(match_id, user_id, 1, MatchStatus.DECLINED)
+
+    async def cancel(self, match_id: int, user_id: int) -> MatchInfo:
+        """The challenger withdraws a challenge nobody answered yet."""
+        return await self._close(match_id, user_id, 0, MatchStatus.CANCELLED)
+
+    async def start_ai_match(
+        self,
+        user_id: int,
+        level: str,
+        guild_id: int | None,
+        channel_id: int | None,
+        variant: Variant | None = None,
+        turn_seconds: float | None = None,
+    ) -> MatchInfo:
+        """Start a match against the AI at ``level``; the user has seat 0, the AI seat 1."""
+        async with self._ctx.operation():
+            return await self._start_ai_match(
+                user_id, level, guild_id, channel_id, variant, turn_seconds
+            )
+
+    # -- playing -------------------------------------------------------------------------
+
+    async def submit(
+        self, match_id: int, user_id: int, decision: Decision, expected_version: int
+    ) -> SubmitResult:
+        """Apply ``decision`` for ``user_id`` if they saw version ``expected_version``.
+
+        Raises :class:`StaleVersion` (also for a repeated submission), :class:`NotYourTurn`,
+        :class:`NotYourMatch`, :class:`MatchNotActive`, or
+        :class:`engine.rules.errors.IllegalDecision`; nothing is applied then.
+        """
+        async with self._ctx.operation():
+            live = await self._ctx.open_match(match_id)
+            seat = self._seat(live, user_id)
+            async with live.lock:
+                state = self._check_active(live)
+                if expected_version != state.version:
+                    raise StaleVersion(match_id, expected_version, state.version)
+                if state.current_player != seat:
+                    waiting = state.current_player
+                    raise NotYourTurn(
+                        match_id, user_id, None if waiting is None else live.info.players[waiting]
+                    )
+                result = await self._progress.apply(live, seat, decision, automatic=False)
+                self._turns.arm(live)
+                return result
+
+    async def resign(self, match_id: int, user_id: int) -> MatchOutcome:
+        """``user_id`` gives up; the opponent wins."""
+        async with self._ctx.operation():
+            live = await self._ctx.open_match(match_id)
+            seat = self._seat(live, user_id)
+            async with live.lock:
+                state = self._check_active(live).clone()
+                state.resign(seat)
+                await self._progress.finish(live, state)
+                self._turns.arm(live)
+                assert state.outcome is not None
+                return state.outcome
+
+    # -- rematch -------------------------------------------------------------------------
+
+    async def rematch(self, match_id: int, user_id: int) -> Rematch:
+        """``user_id`` presses Rematch under a finished match.
+
+        Once both players pressed (against the AI, its player alone), a new match starts in
+        the same channel with the same variant and turn timer; between humans the seats
+        swap (the old seat 1 challenges, and the challenge is accepted at once), against
+        the AI the level stays. Presses are stored: a restart between them loses nothing.
+        Raises :class:`MatchNotFinished`, :class:`NotYourMatch`, or
+        :class:`RematchAlreadyStarted` once the new match exists.
+        """
+        async with self._ctx.operation(), self._rematch_locks[match_id]:
+            store = self._ctx.store
+            info = await store.get_match(match_id)
+            if info is None:
+                raise MatchNotFound(match_id)
+            if info.seat_of(user_id) is None or user_id == AI_USER_ID:
+                raise NotYourMatch(match_id, user_id, "only its players can ask for a rematch")
+            if info.status is not MatchStatus.FINISHED:
+                raise MatchNotFinished(match_id, info.status, "a rematch can be asked for")
+            unanswered: MatchInfo | None = None
+            for earlier in await store.rematches_of(match_id):
+                if earlier.status is MatchStatus.PENDING:
+                    unanswered = earlier  # created, but starting it failed: finish the job
+                elif earlier.started_at is not None:
+                    raise RematchAlreadyStarted(match_id, earlier.match_id)
+            await store.press_rematch(match_id, user_id, self._ctx.clock.now())
+            pressed = await store.rematch_presses(match_id)
+            missing = [u for u in info.players if u != AI_USER_ID and u not in pressed]
+            if missing:
+                return Rematch(started=None, waiting_for=missing[0])
+            started = await self._start_rematch(info, unanswered)
+            self._rematch_locks.pop(match_id, None)
+            return Rematch(started=started, waiting_for=None)
+
+    async def _start_rematch(self, info: MatchInfo, unanswered: MatchInfo | None) -> MatchInfo:
+        if info.ai_level is not None:
+            return await self._start_ai_match(
+                info.players[0],
+                info.ai_level,
+                info.guild_id,
+                info.channel_id,
+                info.variant,
+                info.turn_seconds,
+                rematch_of=info.match_id,
+            )
+        # The seats swap, so who sits first alternates between rematches.
+        challenge = unanswered or await self._challenge(
+            info.players[1],
+            info.players[0],
+            info.guild_id,
+            info.channel_id,
+            info.variant,
+            info.turn_seconds,
+            rematch_of=info.match_id,
+        )
+        return await self.accept(challenge.match_id, info.players[0])
+
+    # -- creating matches ----------------------------------------------------------------
+
+    async def _challenge(
+        self,
+        challenger_id: int,
+        opponent_id: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        variant: Variant | None,
+        turn_seconds: float | None,
+        rematch_of: int | None = None,
+    ) -> Challenge:
+        if challenger_id == opponent_id:
+            raise CannotChallengeSelf(challenger_id)
+        if AI_USER_ID in (challenger_id, opponent_id):
+            raise InvalidRequest(f"user {AI_USER_ID} is the AI; use start_ai_match to play it")
+        settings = self._settings
+        guild = await settings.guild_settings(guild_id) if guild_id is not None else None
+        now = self._ctx.clock.now()
+        expires_at = now + self._ctx.config.challenge_expiry_seconds
+        info = MatchInfo(
+            match_id=0,
+            status=MatchStatus.PENDING,
+            variant=settings.variant(variant, guild),
+            players=(challenger_id, opponent_id),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            turn_seconds=settings.turn_seconds(turn_seconds, guild),
+            expiry_policy=settings.expiry_policy(guild),
+            created_at=now,
+            challenge_expires_at=expires_at,
+            rematch_of=rematch_of,
+        )
+        with self._ctx.matches.reserve(challenger_id, opponent_id):
+            info = await self._ctx.store.create_match(info)
+        live = LiveMatch(info)
+        self._ctx.matches.add(live)
+        self._turns.arm(live)
+        self._ctx.bus.publish(
+            ChallengeIssued(
+                info.match_id,
+                challenger_id,
+                opponent_id,
+                guild_id,
+                channel_id,
+                info.variant,
+                expires_at,
+            )
+        )
+        return info
+
+    async def _start_ai_match(
+        self,
+        user_id: int,
+        level: str,
+        guild_id: int | None,
+        channel_id: int | None,
+        variant: Variant | None,
+        turn_seconds: float | None,
+        rematch_of: int | None = None,
+    ) -> MatchInfo:
+        ctx, settings = self._ctx, self._settings
+        if user_id == AI_USER_ID:
+            raise InvalidRequest(f"user {AI_USER_ID} is the AI itself")
+        if level not in ctx.config.ai_levels:
+            levels = ", ".join(ctx.config.ai_levels)
+            raise InvalidRequest(f"unknown AI level {level!r} (choose {levels})")
+        guild = await settings.guild_settings(guild_id) if guild_id is not None else None
+        now = ctx.clock.now()
+        turn = settings.turn_seconds(turn_seconds, guild)
+        info = MatchInfo(
+            match_id=0,
+            status=MatchStatus.ACTIVE,
+            variant=settings.variant(variant, guild),
+            players=(user_id, AI_USER_ID),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            turn_seconds=turn,
+            expiry_policy=settings.expiry_policy(guild),
+            created_at=now,
+            ai_level=level,
+            seed=ctx.rng.getrandbits(63),
+            first_player=ctx.rng.randrange(2),
+            started_at=now,
+            turn_deadline=now + turn,
+            rematch_of=rematch_of,
+        )
+        with ctx.matches.reserve(user_id):
+            info = await ctx.store.create_match(info)
+        assert info.seed is not None and info.first_player is not None
+        state = GameState(seed=info.seed, first_player=info.first_player, variant=info.variant)
+        live = LiveMatch(info, state)
+        ctx.matches.add(live)
+        self._progress.publish_started(live)
+        self._turns.arm(live)
+        return live.snapshot()
+
+    # -- checks --------------------------------------------------------------------------
+
+    async def _close(
+        self, match_id: int, user_id: int, seat: int, status: MatchStatus
+    ) -> MatchInfo:
+        """Decline (seat 1) or cancel (seat 0) a challenge nobody answered yet."""
+        async with self._ctx.operation():
+            live = await self._pending(match_id)
+            async with live.lock:
+                info = self._check_pending(live)
+                if user_id != info.players[seat]:
+                    who = "challenged user can decline" if seat else "challenger can cancel"
+                    raise NotYourMatch(match_id, user_id, f"only the {who}")
+                await self._progress.close_challenge(live, status)
+                self._turns.arm(live)
+                return live.snapshot()
+
+    async def _pending(self, match_id: int) -> LiveMatch:
+        live = self._ctx.matches.get(match_id)
+        if live is None:
+            info = await self._ctx.store.get_match(match_id)
+            if info is None:
+                raise MatchNotFound(match_id)
+            if info.status is MatchStatus.EXPIRED:
+                raise ChallengeExpired(match_id)
+            raise ChallengeNotPending(match_id, info.status)
+        return live
+
+    @staticmethod
+    def _check_pending(live: LiveMatch) -> MatchInfo:
+        info = live.info
+        if info.status is not MatchStatus.PENDING:
+            if info.status is MatchStatus.EXPIRED:
+                raise ChallengeExpired(live.match_id)
+            raise ChallengeNotPending(live.match_id, info.status)
+        return info
+
+    @staticmethod
+    def _check_active(live: LiveMatch) -> GameState:
+        state = live.state
+        if state is None or live.info.status is not MatchStatus.ACTIVE:
+            raise MatchNotActive(live.match_id, live.info.status)
+        return state
+
+    @staticmethod
+    def _seat(live: LiveMatch, user_id: int) -> int:
+        seat = live.info.seat_of(user_id)
+        if seat is None or user_id == AI_USER_ID:
+            raise NotYourMatch(live.match_id, user_id)
+        return seat

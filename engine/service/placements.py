@@ -1,0 +1,36 @@
+"""Where the Discord layer shows each match (its thread and board message), remembered."""
+
+from __future__ import annotations
+
+from engine.service.context import ServiceContext
+from engine.store.rows import MatchInfo, Placement
+
+
+class MatchPlacements:
+    def __init__(self, context: ServiceContext) -> None:
+        self._ctx = context
+
+    async def set_location(
+        self,
+        match_id: int,
+        *,
+        thread_id: int | None = None,
+        board_message_id: int | None = None,
+    ) -> MatchInfo:
+        """Remember where the match is shown; arguments left None keep their value."""
+        async with self._ctx.operation():
+            live = await self._ctx.open_match(match_id)
+            async with live.lock:
+                placement = live.info.placement
+                new = Placement(
+                    placement.thread_id if thread_id is None else thread_id,
+                    placement.board_message_id if board_message_id is None else board_message_id,
+                )
+                await self._ctx.store.set_location(match_id, new.thread_id, new.board_message_id)
+                self._ctx.matches.place(live, new)
+                return live.snapshot()
+
+    async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
+        """The open match whose thread is ``thread_id``."""
+        live = self._ctx.matches.in_thread(thread_id)
+        return None if live is None else live.snapshot()

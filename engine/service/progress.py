@@ -1,0 +1,225 @@
+"""Moving a match on, with its lock held: a decision applied, a challenge started or
+closed, a match finished (and rated) — each committed first, then published.
+
+Nothing here arms timers; the caller re-arms the match (:meth:`MatchTurns.arm`) after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+from engine.ratings import Standing, is_rated, rate_finished_match
+from engine.rules.decisions import Competition, Decision, Gift
+from engine.rules.notation import Move
+from engine.rules.outcome import MatchOutcome
+from engine.rules.record import MatchRecord
+from engine.rules.state import GameState, Phase
+from engine.rules.views import public_move
+from engine.service.context import ServiceContext
+from engine.service.events import (
+    ChallengeAccepted,
+    ChallengeCancelled,
+    ChallengeDeclined,
+    ChoiceNeeded,
+    DecisionApplied,
+    Event,
+    MatchBroken,
+    MatchEnded,
+    MatchStarted,
+    RoundScored,
+)
+from engine.service.events import ChallengeExpired as ChallengeExpiredEvent
+from engine.service.live_match import LiveMatch
+from engine.store.rows import DecisionRow, FinishedMatch, MatchInfo, MatchStatus
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitResult:
+    """What an accepted, committed decision did."""
+
+    match_id: int
+    version: int
+    """The match version after the decision; the next submission must name it."""
+    move: Move
+    """The decision as spectators see it (``1X`` for a Secret)."""
+    automatic: bool
+    outcome: MatchOutcome | None
+    """Set when this decision ended the match."""
+    next_player: int | None = None
+    """The seat that decides next (None once the match is over)."""
+
+
+class MatchProgress:
+    """The steps that change a match, shared by the commands and the turns."""
+
+    def __init__(self, context: ServiceContext) -> None:
+        self._ctx = context
+        self._rating_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        """Per guild: reading two standings and committing the new ones is one step, so two
+        matches of the same player ending at once cannot both start from the old rating."""
+
+    async def apply(
+        self, live: LiveMatch, seat: int, decision: Decision, *, automatic: bool
+    ) -> SubmitResult:
+        """Apply a decision (IllegalDecision passes through, nothing changed), commit it."""
+        before = live.state
+        assert before is not None
+        after = before.clone()
+        after.apply(decision, seat)
+        move = public_move(before, decision)
+        now = self._ctx.clock.now()
+        deadline = None if after.is_over else now + live.info.turn_seconds
+        row = DecisionRow(after.version, seat, str(decision), now, automatic, deadline)
+        applied = DecisionApplied(
+            live.match_id, seat, live.info.players[seat], move, after.version, automatic, deadline
+        )
+        events: list[Event] = [applied]
+        if len(after.results) > len(before.results):
+            events.append(RoundScored(live.match_id, after.results[-1], after.version))
+        if after.is_over:
+            await self.finish(live, after, row, events)
+        else:
+            await self._ctx.store.append_decision(live.match_id, row)
+            live.state = after
+            live.deadline = deadline
+            live.last_automatic[seat] = automatic
+            for event in events:
+                self._ctx.bus.publish(event)
+            self._publish_choice_needed(live)
+        return SubmitResult(
+            live.match_id, after.version, move, automatic, after.outcome, after.current_player
+        )
+
+    async def finish(
+        self,
+        live: LiveMatch,
+        state: GameState,
+        row: DecisionRow | None = None,
+        events: list[Event] | None = None,
+    ) -> None:
+        """Commit the result of a match that is over (with its ratings) and let it go."""
+        outcome = state.outcome
+        info = live.info
+        assert outcome is not None and info.started_at is not None
+        now = self._ctx.clock.now()
+        winner_id = None if outcome.winner is None else info.players[outcome.winner]
+        result = FinishedMatch(
+            match_id=info.match_id,
+            guild_id=info.guild_id,
+            variant=info.variant,
+            players=info.players,
+            ai_level=info.ai_level,
+            winner_seat=outcome.winner,
+            winner_id=winner_id,
+            reason=outcome.termination,
+            rounds=outcome.rounds_played,
+            started_at=info.started_at,
+            finished_at=now,
+            record=MatchRecord.of(state).to_json(),
+        )
+        store = self._ctx.store
+        if is_rated(result):
+            assert result.guild_id is not None
+            async with self._rating_locks[result.guild_id]:
+                before = (
+                    await self._standing(result.guild_id, result.players[0]),
+                    await self._standing(result.guild_id, result.players[1]),
+                )
+                rated = rate_finished_match(result, before)
+                await store.finish_match(result, row, rated)
+        else:
+            await store.finish_match(result, row)
+        live.state = state
+        live.deadline = None
+        live.info = replace(info, status=MatchStatus.FINISHED, ended_at=now)
+        for event in events or ():
+            self._ctx.bus.publish(event)
+        self._ctx.bus.publish(
+            MatchEnded(info.match_id, info.players, outcome, winner_id, state.version)
+        )
+        self._ctx.matches.remove(live)
+
+    async def start_challenged(self, live: LiveMatch) -> None:
+        """The accepted challenge becomes a match: a seeded deal, a random first player."""
+        ctx = self._ctx
+        now = ctx.clock.now()
+        seed = ctx.rng.getrandbits(63)
+        first_player = ctx.rng.randrange(2)
+        deadline = now + live.info.turn_seconds
+        await ctx.store.start_match(
+            live.match_id,
+            seed=seed,
+            first_player=first_player,
+            started_at=now,
+            turn_deadline=deadline,
+        )
+        live.info = replace(
+            live.info,
+            status=MatchStatus.ACTIVE,
+            seed=seed,
+            first_player=first_player,
+            started_at=now,
+            turn_deadline=deadline,
+        )
+        live.deadline = deadline
+        live.state = GameState(seed=seed, first_player=first_player, variant=live.info.variant)
+        challenger, opponent = live.info.players
+        ctx.bus.publish(ChallengeAccepted(live.match_id, challenger, opponent))
+        self.publish_started(live)
+
+    async def close_challenge(self, live: LiveMatch, status: MatchStatus) -> None:
+        """End a pending challenge as declined, cancelled or expired."""
+        now = self._ctx.clock.now()
+        await self._ctx.store.close_challenge(live.match_id, status, now)
+        live.info = replace(live.info, status=status, ended_at=now)
+        self._ctx.matches.remove(live)
+        challenger, opponent = live.info.players
+        event: Event
+        if status is MatchStatus.DECLINED:
+            event = ChallengeDeclined(live.match_id, challenger, opponent)
+        elif status is MatchStatus.CANCELLED:
+            event = ChallengeCancelled(live.match_id, challenger, opponent)
+        else:
+            event = ChallengeExpiredEvent(live.match_id, challenger, opponent)
+        self._ctx.bus.publish(event)
+
+    async def set_aside(self, info: MatchInfo, reason: str) -> None:
+        """A stored match that no longer replays: marked broken and kept for inspection."""
+        log.error("match %d no longer replays and was set aside: %s", info.match_id, reason)
+        await self._ctx.store.mark_broken(info.match_id, reason, self._ctx.clock.now())
+        self._ctx.bus.publish(MatchBroken(info.match_id, reason))
+
+    def publish_started(self, live: LiveMatch) -> None:
+        info = live.info
+        assert info.first_player is not None
+        self._ctx.bus.publish(
+            MatchStarted(
+                info.match_id,
+                info.players,
+                info.first_player,
+                info.variant,
+                info.ai_level,
+                info.guild_id,
+                info.channel_id,
+                live.deadline,
+            )
+        )
+
+    def _publish_choice_needed(self, live: LiveMatch) -> None:
+        state = live.state
+        assert state is not None
+        if state.phase in (Phase.GIFT_CHOICE, Phase.COMPETITION_CHOICE):
+            seat = state.to_move
+            offer = state.pending
+            assert isinstance(offer, Gift | Competition)
+            self._ctx.bus.publish(
+                ChoiceNeeded(live.match_id, seat, live.info.players[seat], offer, state.version)
+            )
+
+    async def _standing(self, guild_id: int, user_id: int) -> Standing:
+        return await self._ctx.store.standing(guild_id, user_id) or Standing(guild_id, user_id)

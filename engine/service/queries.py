@@ -1,0 +1,142 @@
+"""Reading matches: what each player and spectator sees, history, ratings and records."""
+
+from __future__ import annotations
+
+from engine.ratings import LeaderboardPage, PlayerStats, RatingChange
+from engine.rules.record import MatchRecord, replay
+from engine.rules.state import GameState
+from engine.rules.views import PlayerView, PublicView, public_view, view
+from engine.service.errors import (
+    InvalidRequest,
+    MatchNotActive,
+    MatchNotFinished,
+    MatchNotFound,
+    NotYourMatch,
+)
+from engine.service.live_match import LiveMatch
+from engine.service.open_matches import OpenMatches
+from engine.store.match_store import MatchStore
+from engine.store.rows import AI_USER_ID, FinishedMatch, MatchInfo
+
+MAX_PAGE = 100
+"""The most leaderboard entries one call returns."""
+
+
+class MatchQueries:
+    """Answers from the open matches in memory, or from the store for the rest."""
+
+    def __init__(self, store: MatchStore, matches: OpenMatches) -> None:
+        self._store = store
+        self._matches = matches
+
+    async def view_for(self, match_id: int, user_id: int) -> PlayerView:
+        """What ``user_id`` may see of the match: the table plus their own hidden cards."""
+        live = self._matches.get(match_id)
+        if live is not None and live.state is not None:
+            seat = live.info.seat_of(user_id)
+            if seat is None or user_id == AI_USER_ID:
+                raise NotYourMatch(match_id, user_id)
+            return view(live.state, seat)
+        info, state = await self._stored_state(match_id)
+        seat = info.seat_of(user_id)
+        if seat is None:
+            raise NotYourMatch(match_id, user_id)
+        return view(state, seat)
+
+    async def public_view(self, match_id: int) -> PublicView:
+        """The table as a spectator sees it (also for a finished match)."""
+        live = self._matches.get(match_id)
+        if live is not None and live.state is not None:
+            return public_view(live.state)
+        _, state = await self._stored_state(match_id)
+        return public_view(state)
+
+    async def match_info(self, match_id: int) -> MatchInfo:
+        """Who, where and how far, for any match ever created."""
+        live = self._matches.get(match_id)
+        if live is not None:
+            return live.snapshot()
+        info = await self._store.get_match(match_id)
+        if info is None:
+            raise MatchNotFound(match_id)
+        return info
+
+    async def active_match_for(self, user_id: int, channel_id: int) -> MatchInfo | None:
+        """The user's open match shown in ``channel_id`` (its channel or its thread).
+
+        An active match is preferred over a pending challenge; among equals, the newest.
+        """
+        best: LiveMatch | None = None
+        for live in self._matches.of_player(user_id):
+            if channel_id not in (live.info.channel_id, live.info.placement.thread_id):
+                continue
+            rank = (live.state is not None, live.match_id)
+            if best is None or rank > (best.state is not None, best.match_id):
+                best = live
+        return None if best is None else best.snapshot()
+
+    async def open_matches_for(self, user_id: int) -> list[MatchInfo]:
+        """The user's pending challenges and active matches, oldest first."""
+        return [live.snapshot() for live in self._matches.of_player(user_id)]
+
+    async def finished_matches(
+        self,
+        *,
+        user_id: int | None = None,
+        guild_id: int | None = None,
+        before: float | None = None,
+        limit: int = 20,
+    ) -> list[FinishedMatch]:
+        """Finished matches newest first, for history, stats and ratings."""
+        return await self._store.finished_matches(
+            user_id=user_id, guild_id=guild_id, before=before, limit=limit
+        )
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """The player's rating and record in the guild (the starting rating before any game)."""
+        return await self._store.player_stats(guild_id, user_id)
+
+    async def leaderboard(
+        self, guild_id: int, *, min_games: int, offset: int = 0, limit: int = 10
+    ) -> LeaderboardPage:
+        """The guild's players with at least ``min_games`` rated games, best rating first."""
+        if min_games < 0 or offset < 0 or not 1 <= limit <= MAX_PAGE:
+            raise InvalidRequest(
+                f"leaderboard of min_games={min_games!r}, offset={offset!r}, limit={limit!r} "
+                f"(none may be negative; limit is 1 to {MAX_PAGE})"
+            )
+        return await self._store.leaderboard(
+            guild_id, min_games=min_games, offset=offset, limit=limit
+        )
+
+    async def rating_changes(self, match_id: int) -> tuple[RatingChange, RatingChange] | None:
+        """How the match moved each seat's rating, or None if it is unrated or not over."""
+        changes = await self._store.rating_changes(match_id)
+        return (changes[0], changes[1]) if len(changes) == 2 else None
+
+    async def match_record(self, match_id: int, guild_id: int | None) -> str:
+        """The finished match's record (one line of JSON, rules.md format) for export.
+
+        Raises :class:`MatchNotFinished` while the match is a challenge or still being
+        played (the record shows every hidden card), and :class:`MatchNotFound` for a
+        match of another server, so records never leak between servers.
+        """
+        result = await self._store.finished_match(match_id)
+        if result is None:
+            info = await self._store.get_match(match_id)
+            if info is None or info.guild_id != guild_id:
+                raise MatchNotFound(match_id)
+            raise MatchNotFinished(match_id, info.status)
+        if result.guild_id != guild_id:
+            raise MatchNotFound(match_id)
+        return result.record
+
+    async def _stored_state(self, match_id: int) -> tuple[MatchInfo, GameState]:
+        """A finished match rebuilt from its record; a pending or broken one is refused."""
+        info = await self._store.get_match(match_id)
+        if info is None:
+            raise MatchNotFound(match_id)
+        result = await self._store.finished_match(match_id)
+        if result is None:
+            raise MatchNotActive(match_id, info.status)
+        return info, replay(MatchRecord.from_json(result.record))

@@ -1,0 +1,72 @@
+"""Per-guild and per-user settings, and the defaults a new match takes from them."""
+
+from __future__ import annotations
+
+from engine.rules.state import Variant
+from engine.service.config import ServiceConfig
+from engine.service.errors import InvalidRequest
+from engine.store.match_store import MatchStore
+from engine.store.rows import ExpiryPolicy, GuildSettings, UserSettings
+
+
+class MatchSettings:
+    """Guild settings (cached: every challenge reads them) and user settings."""
+
+    def __init__(self, store: MatchStore, config: ServiceConfig) -> None:
+        self._store = store
+        self._config = config
+        self._guilds: dict[int, GuildSettings] = {}
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's overrides (the configured defaults when it never set any)."""
+        cached = self._guilds.get(guild_id)
+        if cached is None:
+            cached = await self._store.guild_settings(guild_id) or GuildSettings(
+                guild_id,
+                thread_per_match=self._config.thread_per_match,
+                three_rounds_default=self._config.three_rounds,
+            )
+            self._guilds[guild_id] = cached
+        return cached
+
+    async def set_guild_settings(self, settings: GuildSettings) -> GuildSettings:
+        if settings.turn_seconds is not None:
+            self.turn_seconds(settings.turn_seconds, None)
+        await self._store.save_guild_settings(settings)
+        self._guilds[settings.guild_id] = settings
+        return settings
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        return await self._store.user_settings(user_id) or UserSettings(user_id)
+
+    async def set_user_settings(self, settings: UserSettings) -> UserSettings:
+        await self._store.save_user_settings(settings)
+        return settings
+
+    # -- what a new match takes ----------------------------------------------------------
+
+    def turn_seconds(self, requested: float | None, guild: GuildSettings | None) -> float:
+        """The turn timer: as requested, else the guild's, else the configured one."""
+        seconds = requested
+        if seconds is None and guild is not None:
+            seconds = guild.turn_seconds
+        if seconds is None:
+            seconds = self._config.turn_timer_seconds
+        low, high = self._config.min_turn_seconds, self._config.max_turn_seconds
+        if not low <= seconds <= high:
+            raise InvalidRequest(
+                f"a turn timer of {seconds!r} seconds is out of range ({low:g} to {high:g})"
+            )
+        return float(seconds)
+
+    def variant(self, requested: Variant | None, guild: GuildSettings | None) -> Variant:
+        if requested is not None:
+            return Variant(requested)
+        if guild is not None and guild.three_rounds_default:
+            return Variant.THREE_ROUNDS
+        return Variant.STANDARD
+
+    def expiry_policy(self, guild: GuildSettings | None) -> ExpiryPolicy:
+        if guild is not None and guild.expiry_policy is not None:
+            return guild.expiry_policy
+        return self._config.expiry_policy

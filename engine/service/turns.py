@@ -1,0 +1,192 @@
+"""Turns: the deadline of each match, its reminder, what happens when time runs out, and
+the AI playing its seat. One alarm per match, re-armed after every change."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.ai.agent import Agent, RandomAgent
+from engine.rules.decisions import Decision
+from engine.rules.views import PlayerView, view
+from engine.service.context import ServiceContext
+from engine.service.events import Reminder
+from engine.service.live_match import LiveMatch
+from engine.service.progress import MatchProgress
+from engine.service.timers import MatchTimers
+from engine.store.rows import ExpiryPolicy, MatchStatus
+
+log = logging.getLogger(__name__)
+
+AgentFactory = Callable[[str], Agent]
+"""Makes the AI agent for a level name (``"easy"``, ``"normal"``, ``"hard"``)."""
+
+
+def random_agent_factory(level: str) -> Agent:
+    """Every level plays at random: for tests and tools that need no real AI."""
+    return RandomAgent()
+
+
+@dataclass(frozen=True, slots=True)
+class _Alarm:
+    kind: Literal["challenge", "remind", "expire"]
+    version: int
+    """The match version the alarm was set for; a later decision makes it moot."""
+
+
+class MatchTurns:
+    """Arms each open match for what it waits on: an answer, a decision, or the AI."""
+
+    def __init__(
+        self,
+        context: ServiceContext,
+        progress: MatchProgress,
+        agent_factory: AgentFactory,
+        agent_executor: Executor | None,
+    ) -> None:
+        self._ctx = context
+        self._progress = progress
+        self._agent_factory = agent_factory
+        self._agent_executor = agent_executor
+        """Where agents think: None for a thread; a process pool keeps a searching agent from
+        competing with the event loop for the interpreter lock."""
+        self._timers: MatchTimers[_Alarm] = MatchTimers(context.clock, self._ring)
+
+    def arm(self, live: LiveMatch) -> None:
+        """Set the match's alarm for what it waits on now, or let the AI move.
+
+        Called after every change to a match; a match that is no longer open is disarmed.
+        """
+        if self._ctx.closed:
+            return
+        match_id = live.match_id
+        state = live.state
+        if match_id not in self._ctx.matches:
+            self._timers.clear(match_id)
+        elif state is None:
+            assert live.info.challenge_expires_at is not None
+            self._timers.set(match_id, live.info.challenge_expires_at, _Alarm("challenge", 0))
+        elif (seat := state.current_player) is None:
+            self._timers.clear(match_id)
+        elif live.info.is_ai_seat(seat):
+            self._timers.clear(match_id)  # the AI never runs out of time
+            if live.ai_task is None:
+                live.ai_task = self._ctx.spawn(self._play_ai(live, state.version))
+        elif live.reminded_version != state.version:
+            assert live.deadline is not None
+            lead = min(self._ctx.config.reminder_before_seconds, live.info.turn_seconds / 2)
+            self._timers.set(match_id, live.deadline - lead, _Alarm("remind", state.version))
+        else:
+            assert live.deadline is not None
+            self._timers.set(match_id, live.deadline, _Alarm("expire", state.version))
+
+    def close(self) -> None:
+        self._timers.close()
+
+    def _ring(self, match_id: int, alarm: _Alarm) -> None:
+        """An alarm went off: hand the work to a task (the timers must not wait)."""
+        live = self._ctx.matches.get(match_id)
+        if live is None:
+            return
+        if alarm.kind == "challenge":
+            self._ctx.spawn(self._expire_challenge(live))
+        elif alarm.kind == "remind":
+            assert live.deadline is not None
+            self._timers.set(match_id, live.deadline, _Alarm("expire", alarm.version))
+            self._ctx.spawn(self._remind(live, alarm.version))
+        else:
+            self._ctx.spawn(self._expire_turn(live, alarm.version))
+
+    async def _expire_challenge(self, live: LiveMatch) -> None:
+        async with live.lock:
+            if live.info.status is MatchStatus.PENDING and live.match_id in self._ctx.matches:
+                await self._progress.close_challenge(live, MatchStatus.EXPIRED)
+                self.arm(live)
+
+    async def _remind(self, live: LiveMatch, version: int) -> None:
+        async with live.lock:
+            state = live.state
+            if not self._is_current(live, version) or live.reminded_version == version:
+                return
+            assert state is not None and state.current_player is not None
+            # Stored before it is published: after a crash a reminder is lost, not doubled.
+            await self._ctx.store.set_reminded(live.match_id, version)
+            live.reminded_version = version
+            seat = state.current_player
+            assert live.deadline is not None
+            self._ctx.bus.publish(
+                Reminder(live.match_id, seat, live.info.players[seat], live.deadline, version)
+            )
+
+    async def _expire_turn(self, live: LiveMatch, version: int) -> None:
+        async with live.lock:
+            state = live.state
+            if not self._is_current(live, version):
+                return
+            assert state is not None and state.current_player is not None
+            seat = state.current_player
+            second_in_a_row = live.last_automatic[seat]
+            if live.info.expiry_policy is ExpiryPolicy.FORFEIT or second_in_a_row:
+                after = state.clone()
+                after.forfeit(seat)
+                await self._progress.finish(live, after)
+            else:
+                agent = self._agent_factory(self._ctx.config.expiry_ai_level)
+                decision = await self._decide(agent, view(state, seat), live.ai_rng)
+                await self._progress.apply(live, seat, decision, automatic=True)
+            self.arm(live)
+
+    async def _play_ai(self, live: LiveMatch, version: int) -> None:
+        try:
+            if self._ctx.config.ai_move_delay_seconds > 0:
+                # A pause for people watching, not a game timer: real time on purpose.
+                await asyncio.sleep(self._ctx.config.ai_move_delay_seconds)
+            state = live.state
+            if not self._is_current(live, version) or self._ctx.closed:
+                return
+            assert state is not None and state.current_player is not None
+            seat = state.current_player
+            if live.agent is None:
+                assert live.info.ai_level is not None
+                live.agent = self._agent_factory(live.info.ai_level)
+            decision = await self._decide(live.agent, view(state, seat), live.ai_rng)
+            async with live.lock:
+                if self._is_current(live, version) and not self._ctx.closed:
+                    live.ai_task = None
+                    await self._progress.apply(live, seat, decision, automatic=False)
+                    self.arm(live)
+        finally:
+            if live.ai_task is asyncio.current_task():
+                live.ai_task = None
+
+    async def _decide(self, agent: Agent, seat_view: PlayerView, rng: random.Random) -> Decision:
+        # Agents are synchronous and may search for a while: think off the event loop. Each
+        # decision gets its own generator drawn from the match's, so a decision made in
+        # another process still advances the match's randomness.
+        own_rng = random.Random(rng.getrandbits(64))
+        loop = asyncio.get_running_loop()
+        try:
+            decision = await loop.run_in_executor(
+                self._agent_executor, agent.decide, seat_view, own_rng
+            )
+        except Exception:
+            log.exception("agent %r failed; playing a random legal decision", agent)
+            return rng.choice(seat_view.legal)
+        if decision not in seat_view.legal:
+            log.error("agent %r chose illegal %s; playing at random", agent, decision)
+            return rng.choice(seat_view.legal)
+        return decision
+
+    def _is_current(self, live: LiveMatch, version: int) -> bool:
+        state = live.state
+        return (
+            state is not None
+            and live.match_id in self._ctx.matches
+            and not state.is_over
+            and state.version == version
+        )

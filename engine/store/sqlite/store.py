@@ -1,0 +1,279 @@
+"""The embedded store: SQLite through aiosqlite, WAL mode, group commit.
+
+With WAL and ``synchronous=NORMAL`` a commit survives the process being killed; only an
+OS crash or power cut can lose the last commits. Pass ``synchronous="FULL"`` to trade
+throughput for that too.
+
+Checkpoints (copying the WAL back into the database, with fsyncs) would otherwise run
+inside whichever commit crosses the WAL size threshold and stall every caller waiting on
+it; a second connection on its own thread runs them in the background instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import aiosqlite
+
+from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
+from engine.rules.outcome import Termination
+from engine.store.errors import StoreError
+from engine.store.rows import (
+    DecisionRow,
+    FinishedMatch,
+    GuildSettings,
+    MatchInfo,
+    MatchStatus,
+    UserSettings,
+)
+from engine.store.sqlite import matches, rematches, results, settings
+from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrate, is_in_memory
+from engine.store.sqlite.writer import GroupCommitWriter, Params, Statement
+
+log = logging.getLogger(__name__)
+
+
+class SqliteMatchStore:
+    """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        synchronous: str = "NORMAL",
+        check_integrity: bool = True,
+        checkpoint_seconds: float = 1.0,
+    ) -> None:
+        self.path = str(path)
+        if synchronous.upper() not in SYNCHRONOUS_MODES:
+            raise ValueError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
+        self._synchronous = synchronous.upper()
+        self._check_integrity = check_integrity
+        self._checkpoint_seconds = checkpoint_seconds
+        self._checkpointer: asyncio.Task[None] | None = None
+        self._conn: aiosqlite.Connection | None = None
+        self._writer: GroupCommitWriter | None = None
+        self._next_id = 1
+        self._closing = False
+
+    @property
+    def batches(self) -> int:
+        """How many transactions the writer committed (for benchmarks)."""
+        return 0 if self._writer is None else self._writer.batches
+
+    # -- opening and closing -------------------------------------------------------------
+
+    async def open(self) -> None:
+        conn = await connect_and_migrate(
+            self.path, synchronous=self._synchronous, check_integrity=self._check_integrity
+        )
+        self._conn = conn
+        self._writer = GroupCommitWriter(conn, fast_path=matches.appends_as_one_statement)
+        # Ids come from a counter, not the INSERT, so creation can join a group commit.
+        [row] = await self._fetch(matches.SELECT_MAX_ID)
+        self._next_id = int(row["max_id"]) + 1
+        if not is_in_memory(self.path):
+            self._checkpointer = asyncio.create_task(self._checkpoint_loop())
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._writer is not None:
+            await self._writer.drain()
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpointer
+            self._checkpointer = None
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None
+
+    async def _checkpoint_loop(self) -> None:
+        """Checkpoint the WAL now and then from a connection of its own (see module doc)."""
+        async with aiosqlite.connect(self.path, isolation_level=None) as conn:
+            await conn.execute("PRAGMA busy_timeout = 5000")
+            done = self.batches
+            while True:
+                # Housekeeping, not game time: the real clock on purpose.
+                await asyncio.sleep(self._checkpoint_seconds)
+                if self.batches == done:
+                    continue
+                done = self.batches
+                try:
+                    await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:
+                    log.exception("background checkpoint of %s failed", self.path)
+
+    def _open_writer(self) -> GroupCommitWriter:
+        if self._writer is None or self._conn is None:
+            raise StoreError(f"the store for {self.path!r} is not open")
+        return self._writer
+
+    async def _write(self, statements: list[Statement]) -> None:
+        if self._closing:
+            raise StoreError(f"the store for {self.path!r} is not open")
+        await self._open_writer().write(statements)
+
+    async def _fetch(self, sql: str, params: Params | None = None) -> list[sqlite3.Row]:
+        return await self._open_writer().fetch(sql, params)
+
+    # -- writes --------------------------------------------------------------------------
+
+    async def create_match(self, match: MatchInfo) -> MatchInfo:
+        match_id = self._next_id
+        self._next_id += 1
+        await self._write([(matches.INSERT_MATCH, matches.match_params(match_id, match))])
+        return replace(match, match_id=match_id)
+
+    async def start_match(
+        self,
+        match_id: int,
+        *,
+        seed: int,
+        first_player: int,
+        started_at: float,
+        turn_deadline: float | None,
+    ) -> None:
+        params = {
+            "match_id": match_id,
+            "seed": seed,
+            "first_player": first_player,
+            "started_at": started_at,
+            "turn_deadline": turn_deadline,
+        }
+        await self._write([(matches.START_MATCH, params)])
+
+    async def close_challenge(self, match_id: int, status: MatchStatus, at: float) -> None:
+        params = {"match_id": match_id, "status": str(status), "ended_at": at}
+        await self._write([(matches.CLOSE_CHALLENGE, params)])
+
+    async def append_decision(self, match_id: int, decision: DecisionRow) -> None:
+        await self._write([matches.append_decision(match_id, decision)])
+
+    async def finish_match(
+        self,
+        result: FinishedMatch,
+        last_decision: DecisionRow | None,
+        rated: RatedMatch | None = None,
+    ) -> None:
+        statements: list[Statement] = []
+        if last_decision is not None:
+            statements.append(matches.append_decision(result.match_id, last_decision))
+        ended = {"match_id": result.match_id, "ended_at": result.finished_at}
+        statements.append((matches.FINISH_MATCH, ended))
+        statements.append(results.insert_result(result))
+        if rated is not None:
+            statements += results.rating_statements(rated)
+        await self._write(statements)
+
+    async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
+        params = {"match_id": match_id, "reason": reason, "ended_at": at}
+        await self._write([(matches.MARK_BROKEN, params)])
+
+    async def set_reminded(self, match_id: int, version: int) -> None:
+        await self._write([(matches.SET_REMINDED, {"match_id": match_id, "version": version})])
+
+    async def set_location(
+        self, match_id: int, thread_id: int | None, board_message_id: int | None
+    ) -> None:
+        params = {
+            "match_id": match_id,
+            "thread_id": thread_id,
+            "board_message_id": board_message_id,
+        }
+        await self._write([(matches.SET_LOCATION, params)])
+
+    async def press_rematch(self, match_id: int, user_id: int, at: float) -> None:
+        params = {"match_id": match_id, "user_id": user_id, "pressed_at": at}
+        await self._write([(rematches.PRESS, params)])
+
+    async def save_guild_settings(self, settings_: GuildSettings) -> None:
+        await self._write([settings.save_guild(settings_)])
+
+    async def save_user_settings(self, settings_: UserSettings) -> None:
+        await self._write([settings.save_user(settings_)])
+
+    # -- reads ---------------------------------------------------------------------------
+
+    async def open_matches(self) -> list[tuple[MatchInfo, list[DecisionRow]]]:
+        found = [matches.match_from_row(r) for r in await self._fetch(matches.SELECT_OPEN_MATCHES)]
+        decisions: dict[int, list[DecisionRow]] = {m.match_id: [] for m in found}
+        for row in await self._fetch(matches.SELECT_OPEN_DECISIONS):
+            decisions[row["match_id"]].append(matches.decision_from_row(row))
+        return [(m, decisions[m.match_id]) for m in found]
+
+    async def get_match(self, match_id: int) -> MatchInfo | None:
+        rows = await self._fetch(matches.SELECT_MATCH, {"match_id": match_id})
+        return matches.match_from_row(rows[0]) if rows else None
+
+    async def decisions(self, match_id: int) -> list[DecisionRow]:
+        rows = await self._fetch(matches.SELECT_DECISIONS, {"match_id": match_id})
+        return [matches.decision_from_row(row) for row in rows]
+
+    async def rematch_presses(self, match_id: int) -> frozenset[int]:
+        rows = await self._fetch(rematches.SELECT_PRESSES, {"match_id": match_id})
+        return frozenset(row["user_id"] for row in rows)
+
+    async def rematches_of(self, match_id: int) -> list[MatchInfo]:
+        rows = await self._fetch(matches.SELECT_REMATCHES, {"match_id": match_id})
+        return [matches.match_from_row(row) for row in rows]
+
+    async def finished_match(self, match_id: int) -> FinishedMatch | None:
+        rows = await self._fetch(results.SELECT_RESULT, {"match_id": match_id})
+        return results.result_from_row(rows[0]) if rows else None
+
+    async def finished_matches(
+        self,
+        *,
+        user_id: int | None = None,
+        guild_id: int | None = None,
+        before: float | None = None,
+        limit: int = 20,
+    ) -> list[FinishedMatch]:
+        sql = results.select_finished(user_id=user_id, guild_id=guild_id, before=before)
+        params = {"user_id": user_id, "guild_id": guild_id, "before": before, "limit": limit}
+        return [results.result_from_row(row) for row in await self._fetch(sql, params)]
+
+    async def standing(self, guild_id: int, user_id: int) -> Standing | None:
+        params = {"guild_id": guild_id, "user_id": user_id}
+        rows = await self._fetch(results.SELECT_STANDING, params)
+        return results.standing_from_row(rows[0]) if rows else None
+
+    async def leaderboard(
+        self, guild_id: int, *, min_games: int, offset: int, limit: int
+    ) -> LeaderboardPage:
+        params = {"guild_id": guild_id, "min_games": min_games, "offset": offset, "limit": limit}
+        rows = await self._fetch(results.SELECT_LEADERBOARD, params)
+        [total] = await self._fetch(results.COUNT_LEADERBOARD, params)
+        standings = tuple(results.standing_from_row(row) for row in rows)
+        return LeaderboardPage(standings, offset, int(total["total"]))
+
+    async def rating_changes(self, match_id: int) -> list[RatingChange]:
+        rows = await self._fetch(results.SELECT_CHANGES, {"match_id": match_id})
+        return [results.change_from_row(row) for row in rows]
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        standing = await self.standing(guild_id, user_id) or Standing(guild_id, user_id)
+        params = {"guild_id": guild_id, "user_id": user_id}
+        wins_by: dict[Termination, int] = {}
+        losses_by: dict[Termination, int] = {}
+        for row in await self._fetch(results.RATED_RECORD, params):
+            tally = wins_by if row["score"] == 1 else losses_by
+            tally[Termination(row["reason"])] = int(row["games"])
+        [ai] = await self._fetch(results.AI_RECORD, params)
+        return PlayerStats(
+            standing, wins_by, losses_by, ai_games=int(ai["games"]), ai_wins=int(ai["wins"])
+        )
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings | None:
+        rows = await self._fetch(settings.SELECT_GUILD, {"guild_id": guild_id})
+        return settings.guild_from_row(rows[0]) if rows else None
+
+    async def user_settings(self, user_id: int) -> UserSettings | None:
+        rows = await self._fetch(settings.SELECT_USER, {"user_id": user_id})
+        return settings.user_from_row(rows[0]) if rows else None

@@ -1,0 +1,134 @@
+"""The group-commit writer: writes queue up while a batch commits, then go out together.
+
+One aiosqlite connection runs every statement on one thread, so writes are serialised
+anyway. Rather than one transaction per write, writes queue up while the previous batch
+commits and then go out together in one transaction; each caller is answered only after
+the commit that holds its write. A batch that fails is rolled back and its writes retried
+one transaction each, so one bad write fails alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+Params = Mapping[str, Any]
+"""Named parameters of one statement (``:match_id`` in the SQL, ``"match_id"`` here)."""
+Statement = tuple[str, Params]
+
+_MAX_BATCH = 1000
+
+FastPath = Callable[[str, list[Params]], tuple[str, Params] | None]
+"""Turns a batch that is one run of a single statement into one multi-row statement."""
+
+
+@dataclass(slots=True)
+class _Write:
+    statements: list[Statement]
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class GroupCommitWriter:
+    """Commits queued writes in batches on ``conn``; reads wait for a batch to finish."""
+
+    def __init__(self, conn: aiosqlite.Connection, *, fast_path: FastPath | None = None) -> None:
+        self._conn = conn
+        self._fast_path = fast_path
+        self._queue: list[_Write] = []
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        """Held while a batch transaction is open, so reads never see half a batch."""
+        self.batches = 0
+        """How many transactions were committed (for benchmarks)."""
+
+    async def write(self, statements: list[Statement]) -> None:
+        """Queue statements as one atomic write; return once they are committed."""
+        write = _Write(statements)
+        self._queue.append(write)
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._write_loop())
+        await write.done
+
+    async def fetch(self, sql: str, params: Params | None = None) -> list[aiosqlite.Row]:
+        """Rows of a query, never in the middle of a batch."""
+        async with self._lock:
+            return list(await self._conn.execute_fetchall(sql, params or {}))
+
+    async def drain(self) -> None:
+        """Wait until every queued write is committed (or failed)."""
+        if self._task is not None:
+            await asyncio.shield(self._task)
+
+    async def _write_loop(self) -> None:
+        while self._queue:
+            batch = self._queue[:_MAX_BATCH]
+            del self._queue[:_MAX_BATCH]
+            try:
+                await self._commit(batch)
+            except Exception:
+                log.warning("a batch of %d writes failed; retrying one by one", len(batch))
+                for write in batch:
+                    try:
+                        await self._commit([write])
+                    except Exception as error:
+                        _settle(write.done, error)
+                    else:
+                        _settle(write.done, None)
+            else:
+                for write in batch:
+                    _settle(write.done, None)
+
+    async def _commit(self, batch: list[_Write]) -> None:
+        conn = self._conn
+        groups = _group(s for write in batch for s in write.statements)
+        async with self._lock:
+            if len(groups) == 1 and self._fast_path is not None:
+                single = self._fast_path(*groups[0])
+                if single is not None:
+                    # One statement is its own atomic transaction: one trip to the database
+                    # thread instead of three (BEGIN, INSERT, COMMIT).
+                    await conn.execute(*single)
+                    self.batches += 1
+                    return
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, rows in groups:
+                    if len(rows) == 1:
+                        await conn.execute(sql, rows[0])
+                    else:
+                        await conn.executemany(sql, rows)
+                await conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    await conn.execute("ROLLBACK")
+                raise
+        self.batches += 1
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    if future.done():  # the caller gave up waiting; the outcome stands anyway
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
+def _group(statements: Iterable[Statement]) -> list[tuple[str, list[Params]]]:
+    """Runs of the same SQL, so a batch of appends becomes one ``executemany``."""
+    groups: list[tuple[str, list[Params]]] = []
+    for sql, params in statements:
+        if groups and groups[-1][0] == sql:
+            groups[-1][1].append(params)
+        else:
+            groups.append((sql, [params]))
+    return groups

@@ -1,0 +1,305 @@
+"""Settings: one TOML key per dataclass field, read mechanically, refused by name when unknown."""
+
+import dataclasses
+import re
+import subprocess
+import sys
+import tomllib
+import typing
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.config import (
+    BotConfig,
+    ConfigError,
+    DatabaseSettings,
+    DiscordSettings,
+    LoggingSettings,
+    load_config,
+)
+from engine.service.config import ServiceConfig
+from engine.store.rows import ExpiryPolicy
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "config.example.toml"
+TOKEN = {"DISCORD_TOKEN": "from-env"}
+
+
+def load(tmp_path: Path, text: str, environ: dict[str, str] | None = None) -> BotConfig:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_config(path, environ=TOKEN if environ is None else environ)
+
+
+def sections() -> dict[str, type]:
+    """Each TOML table's name and its dataclass."""
+    return typing.get_type_hints(BotConfig)
+
+
+# The example file --------------------------------------------------------------------
+
+
+def example_keys() -> dict[str, set[str]]:
+    """Per table, the keys config.example.toml sets or shows commented out (`# key = …`)."""
+    keys: dict[str, set[str]] = {}
+    table = ""
+    for line in EXAMPLE.read_text(encoding="utf-8").splitlines():
+        if header := re.fullmatch(r"\[(\w+)\]", line.strip()):
+            table = header[1]
+            keys[table] = set()
+        elif key := re.match(r"#? ?(\w+) = ", line):
+            keys[table].add(key[1])
+    return keys
+
+
+def test_the_example_documents_every_setting_and_only_settings():
+    documented = example_keys()
+    expected = {name: {f.name for f in dataclasses.fields(cls)} for name, cls in sections().items()}
+    assert documented == expected
+
+
+def test_the_example_sets_every_setting_to_its_default():
+    loaded = load_config(EXAMPLE, environ=TOKEN)
+    assert loaded == BotConfig(discord=DiscordSettings(token="from-env"))
+    assert loaded.matches == ServiceConfig()
+
+
+# Every key reaches its field -----------------------------------------------------------
+
+NOT_DEFAULT = {
+    "discord": {
+        "token": '"file-token"',
+        "api_base": '"http://127.0.0.1:8080/api/v10"',
+        "gateway_url": '"ws://127.0.0.1:8080/"',
+        "dev_guild_id": "42",
+        "requests_per_second": "10",
+    },
+    "database": {"path": '"other.sqlite3"'},
+    "matches": {
+        "turn_timer_seconds": "3600",
+        "min_turn_seconds": "60",
+        "max_turn_seconds": "86400",
+        "reminder_before_seconds": "600",
+        "challenge_expiry_seconds": "300",
+        "expiry_policy": '"forfeit"',
+        "expiry_ai_level": '"hard"',
+        "max_active_matches": "3",
+        "thread_per_match": "false",
+        "three_rounds": "true",
+        "ai_levels": '["normal", "hard"]',
+        "ai_move_delay_seconds": "0",
+        "event_queue_warn": "50",
+    },
+    "logging": {"level": '"DEBUG"'},
+}
+
+
+def test_every_setting_in_the_file_reaches_the_config(tmp_path):
+    assert {name: set(keys) for name, keys in NOT_DEFAULT.items()} == {
+        name: {f.name for f in dataclasses.fields(cls)} for name, cls in sections().items()
+    }, "a new field needs a line here"
+    text = "\n".join(
+        f"[{name}]\n" + "\n".join(f"{key} = {value}" for key, value in keys.items())
+        for name, keys in NOT_DEFAULT.items()
+    )
+    loaded = load(tmp_path, text, environ={})
+    default = BotConfig(discord=DiscordSettings(token="t"))
+    for name, keys in NOT_DEFAULT.items():
+        for key, value in keys.items():
+            got = getattr(getattr(loaded, name), key)
+            assert got != getattr(getattr(default, name), key), f"{name}.{key} was dropped"
+            expected = tomllib.loads(f"v = {value}")["v"]
+            assert got == (tuple(expected) if isinstance(expected, list) else expected)
+    assert loaded.matches.expiry_policy is ExpiryPolicy.FORFEIT
+
+
+def test_no_file_means_the_defaults_with_the_token_from_the_environment():
+    assert load_config(None, environ=TOKEN) == BotConfig(discord=DiscordSettings("from-env"))
+    assert load_config(None, environ=TOKEN).database == DatabaseSettings("hanamikoji.sqlite3")
+    assert load_config(None, environ=TOKEN).logging == LoggingSettings("INFO")
+
+
+# Types ---------------------------------------------------------------------------------
+
+
+def test_a_whole_number_is_accepted_where_decimals_are(tmp_path):
+    loaded = load(tmp_path, "[matches]\nai_move_delay_seconds = 2\nturn_timer_seconds = 90.5")
+    assert loaded.matches.ai_move_delay_seconds == 2.0
+    assert isinstance(loaded.matches.ai_move_delay_seconds, float)
+    assert loaded.matches.turn_timer_seconds == 90.5
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            "[matches]\nmax_active_matches = 2.5",
+            "matches.max_active_matches must be a whole number, got 2.5",
+        ),
+        (
+            "[matches]\nmax_active_matches = true",
+            "matches.max_active_matches must be a whole number, got True",
+        ),
+        (
+            '[matches]\nturn_timer_seconds = "1 day"',
+            "matches.turn_timer_seconds must be a number, got '1 day'",
+        ),
+        (
+            '[matches]\nthread_per_match = "no"',
+            "matches.thread_per_match must be true or false, got 'no'",
+        ),
+        ("[matches]\nthree_rounds = 1", "matches.three_rounds must be true or false, got 1"),
+        ("[database]\npath = 3", "database.path must be a string, got 3"),
+        (
+            '[discord]\ndev_guild_id = "123"',
+            "discord.dev_guild_id must be a whole number, got '123'",
+        ),
+        ('[matches]\nai_levels = "hard"', "matches.ai_levels must be a list, got 'hard'"),
+        ('[matches]\nai_levels = ["easy", 2]', "matches.ai_levels[1] must be a string, got 2"),
+        (
+            '[matches]\nexpiry_policy = "AI"',
+            "matches.expiry_policy must be one of 'ai', 'forfeit', got 'AI'",
+        ),
+    ],
+)
+def test_a_wrong_type_is_refused_quoting_the_value(tmp_path, line, message):
+    with pytest.raises(ConfigError) as error:
+        load(tmp_path, line)
+    assert str(error.value) == message
+
+
+def test_an_enum_is_read_from_its_value(tmp_path):
+    loaded = load(tmp_path, '[matches]\nexpiry_policy = "forfeit"')
+    assert loaded.matches.expiry_policy is ExpiryPolicy.FORFEIT
+
+
+def test_a_list_becomes_a_tuple(tmp_path):
+    loaded = load(tmp_path, '[matches]\nai_levels = ["normal"]\nexpiry_ai_level = "normal"')
+    assert loaded.matches.ai_levels == ("normal",)
+
+
+# Unknown names -------------------------------------------------------------------------
+
+
+def test_an_unknown_key_is_refused_by_name(tmp_path):
+    with pytest.raises(ConfigError, match=r"^unknown setting matches\.turn_timer$"):
+        load(tmp_path, "[matches]\nturn_timer = 3600")
+
+
+def test_an_unknown_table_is_refused_by_name(tmp_path):
+    with pytest.raises(ConfigError, match=r"^unknown section \[match\]$"):
+        load(tmp_path, "[match]\nturn_timer_seconds = 3600")
+
+
+def test_a_setting_outside_any_table_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match=r"^unknown setting token \(outside any \[table\]\)$"):
+        load(tmp_path, 'token = "x"\n[discord]\n')
+    with pytest.raises(ConfigError, match=r"^\[matches\] must be a table, got 3$"):
+        load(tmp_path, "matches = 3")
+
+
+# The token -----------------------------------------------------------------------------
+
+
+def test_the_environment_token_wins_over_the_file(tmp_path):
+    assert load(tmp_path, '[discord]\ntoken = "file"').discord.token == "from-env"
+    assert load(tmp_path, '[discord]\ntoken = "file"', environ={}).discord.token == "file"
+    empty = {"DISCORD_TOKEN": ""}
+    assert load(tmp_path, '[discord]\ntoken = "file"', environ=empty).discord.token == "file"
+
+
+@pytest.mark.parametrize("text", ["", "[discord]\n", '[discord]\ntoken = ""'])
+def test_no_token_says_where_to_put_one(tmp_path, text):
+    with pytest.raises(ConfigError, match="no bot token: set DISCORD_TOKEN or"):
+        load(tmp_path, text, environ={})
+
+
+def test_the_token_is_not_shown_in_the_config_repr():
+    assert "from-env" not in repr(load_config(None, environ=TOKEN))
+
+
+# Checks that live with each section ----------------------------------------------------
+
+
+@pytest.mark.parametrize("pace", [0, 51])
+def test_requests_per_second_stays_under_discords_limit(tmp_path, pace):
+    with pytest.raises(ConfigError, match=rf"discord\.requests_per_second must be 1–50.*{pace}"):
+        load(tmp_path, f"[discord]\nrequests_per_second = {pace}")
+
+
+def test_the_api_base_loses_its_trailing_slash(tmp_path):
+    loaded = load(tmp_path, '[discord]\napi_base = "http://127.0.0.1:1/api/v10/"')
+    assert loaded.discord.api_base == "http://127.0.0.1:1/api/v10"
+
+
+def test_the_log_level_is_read_in_any_case(tmp_path):
+    assert load(tmp_path, '[logging]\nlevel = "warning"').logging.level == "WARNING"
+    with pytest.raises(ConfigError, match=r"logging\.level must be one of .* got 'loud'"):
+        load(tmp_path, '[logging]\nlevel = "loud"')
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("turn_timer_seconds = 5", r"\[matches\] need 0 < min_turn_seconds <= turn_timer"),
+        ("max_turn_seconds = 60", r"\[matches\] need 0 < .* got 10, 86400, 60"),
+        ('expiry_ai_level = "godlike"', r"matches\.expiry_ai_level must be one of ai_levels"),
+        ("ai_levels = []", r"matches\.ai_levels must name at least one level"),
+        ("challenge_expiry_seconds = 0", r"matches\.challenge_expiry_seconds must be positive"),
+        ("reminder_before_seconds = -1", r"matches\.reminder_before_seconds must not be neg"),
+    ],
+)
+def test_match_settings_are_checked_by_the_service_config(tmp_path, text, message):
+    with pytest.raises(ConfigError, match=message):
+        load(tmp_path, f"[matches]\n{text}")
+
+
+def test_tiny_timers_are_fine_when_the_bounds_allow_them():
+    config = ServiceConfig(turn_timer_seconds=0.3, min_turn_seconds=0.1)
+    assert config.turn_timer_seconds == 0.3
+    with pytest.raises(ValueError, match="min_turn_seconds"):
+        ServiceConfig(turn_timer_seconds=0.3)
+
+
+# The file itself -----------------------------------------------------------------------
+
+
+def test_a_missing_file_or_bad_toml_is_named(tmp_path):
+    with pytest.raises(ConfigError, match=r"config file not found: .*nowhere\.toml"):
+        load_config(tmp_path / "nowhere.toml", environ=TOKEN)
+    with pytest.raises(ConfigError, match=r"config\.toml' is not valid TOML"):
+        load(tmp_path, "[matches\n")
+
+
+# python -m bot --check -----------------------------------------------------------------
+
+
+def test_check_reports_ok_and_the_database(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", "from-env")
+    path = tmp_path / "config.toml"
+    path.write_text('[database]\npath = "games.sqlite3"\n', encoding="utf-8")
+    assert main(["--config", str(path), "--check"]) == 0
+    assert capsys.readouterr().out == "settings OK; database 'games.sqlite3'\n"
+
+
+def test_check_names_the_bad_setting_and_exits_2(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", "from-env")
+    path = tmp_path / "config.toml"
+    path.write_text("[matches]\nthree_round = true\n", encoding="utf-8")
+    assert main(["--config", str(path), "--check"]) == 2
+    assert capsys.readouterr().err == "error: unknown setting matches.three_round\n"
+
+
+def test_check_runs_as_a_module(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--config", str(EXAMPLE), "--check"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"DISCORD_TOKEN": "from-env", "PATH": "", "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, "settings OK; database 'hanamikoji.sqlite3'\n")

@@ -1,0 +1,203 @@
+"""Every match component is one `DynamicItem` per verb: its custom_id round-trips through
+its template and `from_custom_id` into the same typed values, ids made before the split
+into verbs still find exactly one item, and one check decides who may press."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from discord.ext import commands
+
+from bot.challenge import ITEMS as CHALLENGE_ITEMS
+from bot.challenge.accept_button import AcceptButton
+from bot.challenge.decline_button import DeclineButton
+from bot.challenge.rematch_button import RematchButton
+from bot.features import Feature
+from bot.match_item import MatchItem
+from bot.play import ITEMS as PLAY_ITEMS
+from bot.play.back_button import BackButton
+from bot.play.card_select import CardSelect
+from bot.play.competition_button import CompetitionButton
+from bot.play.confirm_button import ConfirmButton
+from bot.play.deps import PlayDeps
+from bot.play.gift_button import GiftButton
+from bot.play.hand_button import HandButton
+from bot.play.resign_button import ResignButton
+from bot.play.secret_button import SecretButton
+from bot.play.take_button import TakeButton
+from bot.play.trade_off_button import TradeOffButton
+from bot.stats.leaderboard_button import LeaderboardPageButton
+from bot.stats.record_button import RecordExportButton
+from bot.words.i18n import text
+from engine.rules import Action, CompetitionChoice, GiftChoice, Variant, parse_decision
+from engine.store.rows import ExpiryPolicy, MatchInfo, MatchStatus
+
+REGISTERED = (*PLAY_ITEMS, *CHALLENGE_ITEMS, LeaderboardPageButton, RecordExportButton)
+
+
+async def round_trip(item: discord.ui.DynamicItem[Any]) -> Any:
+    """The item `from_custom_id` makes of `item`'s own custom_id."""
+    cls = type(item)
+    found = cls.__discord_ui_compiled_template__.fullmatch(item.custom_id)
+    assert found is not None, f"{cls.__name__} does not match its own id {item.custom_id!r}"
+    again = await cls.from_custom_id(None, item.item, found)  # type: ignore[arg-type]
+    assert type(again) is cls and again.custom_id == item.custom_id
+    return again
+
+
+@pytest.mark.parametrize(
+    ("make", "fields"),
+    [
+        (lambda: HandButton(12, 0), {"match_id": 12, "version": 0}),
+        (lambda: BackButton(12, 7), {"match_id": 12, "version": 7}),
+        (lambda: ResignButton(12, 7), {"match_id": 12, "version": 7}),
+        (lambda: SecretButton(3, 4), {"match_id": 3, "version": 4, "action": Action.SECRET}),
+        (lambda: TradeOffButton(3, 4), {"action": Action.TRADE_OFF}),
+        (lambda: GiftButton(3, 4), {"match_id": 3, "version": 4, "action": Action.GIFT}),
+        (lambda: CompetitionButton(3, 4), {"action": Action.COMPETITION}),
+        (lambda: CardSelect(3, 4, Action.GIFT), {"version": 4, "action": Action.GIFT}),
+        (
+            lambda: ConfirmButton(3, 9, parse_decision("4ABEG")),
+            {"version": 9, "decision": parse_decision("4ABEG")},
+        ),
+        (lambda: TakeButton(3, 9, GiftChoice(4)), {"choice": GiftChoice(4)}),
+        (
+            lambda: TakeButton(3, 9, CompetitionChoice((0, 1))),
+            {"choice": CompetitionChoice((0, 1))},
+        ),
+        (lambda: AcceptButton(5), {"match_id": 5, "version": 0}),
+        (lambda: DeclineButton(5), {"match_id": 5, "version": 0}),
+        (lambda: RematchButton(5, 31), {"match_id": 5, "version": 31}),
+        (lambda: LeaderboardPageButton(77, 2), {"guild_id": 77, "page": 2}),
+        (lambda: RecordExportButton(8), {"match_id": 8}),
+    ],
+)
+async def test_a_custom_id_round_trips_into_typed_values(make, fields):
+    again = await round_trip(make())
+    for name, value in fields.items():
+        assert getattr(again, name) == value
+
+
+async def test_a_confirm_id_the_rules_cannot_read_is_kept_as_stale():
+    found = ConfirmButton.__discord_ui_compiled_template__.fullmatch("hk:3:9:do:9XX")
+    assert found is not None
+    assert (await ConfirmButton.from_custom_id(None, None, found)).decision is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "owner"),
+    [
+        ("hk:12:0:hand", HandButton),
+        ("hk:12:5:act:1", SecretButton),
+        ("hk:12:5:act:2", TradeOffButton),
+        ("hk:12:5:act:3", GiftButton),
+        ("hk:12:5:act:4", CompetitionButton),
+        ("hk:12:5:pick:3", CardSelect),
+        ("hk:12:5:do:3EEG", ConfirmButton),
+        ("hk:12:5:do:4ABEG", ConfirmButton),
+        ("hk:12:5:take:-E", TakeButton),
+        ("hk:12:5:take:-AB", TakeButton),
+        ("hk:12:5:back", BackButton),
+        ("hk:12:5:resign", ResignButton),
+        ("hk:12:0:accept", AcceptButton),
+        ("hk:12:0:decline", DeclineButton),
+        ("hk:12:40:rematch", RematchButton),
+        ("lb:4:1", LeaderboardPageButton),
+        ("rec:9", RecordExportButton),
+    ],
+)
+def test_ids_on_messages_sent_before_the_upgrade_find_one_item(custom_id, owner):
+    owners = [c for c in REGISTERED if c.__discord_ui_compiled_template__.fullmatch(custom_id)]
+    assert owners == [owner]
+
+
+@pytest.mark.parametrize("custom_id", ["hk:12:5:act:5", "hk:12:5:pick:0", "hk:x:5:hand", "other"])
+def test_other_ids_find_no_item(custom_id):
+    assert not [c for c in REGISTERED if c.__discord_ui_compiled_template__.fullmatch(custom_id)]
+
+
+def test_every_registered_template_is_a_pattern():
+    for cls in REGISTERED:
+        assert isinstance(cls.__discord_ui_compiled_template__, re.Pattern)
+
+
+# -- who may press ---------------------------------------------------------------------------
+
+ANA, BEN, CARA = 101, 102, 103
+
+
+class FakeQueries:
+    async def match_info(self, match_id: int) -> MatchInfo:
+        return MatchInfo(
+            match_id=match_id,
+            status=MatchStatus.ACTIVE,
+            variant=Variant.STANDARD,
+            players=(ANA, BEN),
+            guild_id=1,
+            channel_id=2,
+            turn_seconds=3600.0,
+            expiry_policy=ExpiryPolicy.AI,
+            created_at=0.0,
+        )
+
+
+class FakeNames:
+    def remember(self, user: object, locale: object = None) -> None:
+        pass
+
+
+class FakeResponse:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, bool]] = []
+
+    def is_done(self) -> bool:
+        return bool(self.sent)
+
+    async def send_message(self, message: str, *, ephemeral: bool = False) -> None:
+        self.sent.append((message, ephemeral))
+
+
+class Played(Feature):
+    pass
+
+
+@pytest.fixture
+async def client() -> commands.Bot:
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    seen: list[tuple[int, int]] = []
+    deps = PlayDeps(
+        queries=FakeQueries(),  # type: ignore[arg-type]
+        names=FakeNames(),  # type: ignore[arg-type]
+        seen=lambda match, user: seen.append((match, user)),
+        commands=None,  # type: ignore[arg-type]
+        placements=None,  # type: ignore[arg-type]
+        panel=None,  # type: ignore[arg-type]
+    )
+    await bot.add_cog(Played(deps))
+    bot.seen = seen  # type: ignore[attr-defined]
+    return bot
+
+
+def pressed_by(client: commands.Bot, user_id: int) -> Any:
+    return SimpleNamespace(
+        client=client,
+        user=SimpleNamespace(id=user_id, display_name=f"user {user_id}"),
+        locale=discord.Locale.american_english,
+        response=FakeResponse(),
+    )
+
+
+@pytest.mark.parametrize(
+    "item", [HandButton(7, 0), GiftButton(7, 3), TakeButton(7, 3, GiftChoice(2))]
+)
+async def test_only_the_players_may_press_a_match_button(client, item: MatchItem[Any, Any]):
+    for player in (ANA, BEN):
+        assert await item.interaction_check(pressed_by(client, player))
+    stranger = pressed_by(client, CARA)
+    assert not await item.interaction_check(stranger)
+    assert stranger.response.sent == [(text("en", "refusal.not_a_player"), True)]
+    assert (7, CARA) in client.seen

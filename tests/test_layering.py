@@ -1,0 +1,168 @@
+"""The layering contracts, checked by walking every import (type-only ones included).
+
+- the rules (`engine.rules`) are pure: they import only the standard library's pure parts
+  and each other — no service, store, AI, ratings, asyncio, database or Discord;
+- the AI agents see only the rules (views in, decisions out);
+- the engine never imports the bot, nor discord.py;
+- `bot/` has no import cycle, so no feature reaches back into the client.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "bot")
+# Standard-library modules the pure rules must not touch: concurrency, I/O, the clock.
+IMPURE_STDLIB = {
+    "asyncio",
+    "concurrent",
+    "io",
+    "os",
+    "pathlib",
+    "shutil",
+    "socket",
+    "sqlite3",
+    "subprocess",
+    "threading",
+    "time",
+    "urllib",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported(path: Path) -> Iterator[str]:
+    """Every module `path` imports, at any depth (inside `if TYPE_CHECKING:` too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module_name(path)
+    if path.name != "__init__.py":
+        package = package.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                stem = ".".join(base + ([node.module] if node.module else []))
+            else:
+                stem = node.module or ""
+            # `from engine.rules import state` imports the module engine.rules.state;
+            # `from engine.rules import Gift` imports the package engine.rules.
+            for alias in node.names:
+                child = f"{stem}.{alias.name}"
+                yield (
+                    child
+                    if (ROOT / child.replace(".", "/")).exists()
+                    or (ROOT / (child.replace(".", "/") + ".py")).exists()
+                    else stem
+                )
+
+
+def modules() -> dict[str, set[str]]:
+    """Each first-party module and the first-party or third-party modules it imports."""
+    graph: dict[str, set[str]] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            graph[module_name(path)] = set(imported(path))
+    return graph
+
+
+GRAPH = modules()
+
+
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def offences(importer_in: str, forbidden: tuple[str, ...]) -> list[str]:
+    return sorted(
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if within(module, importer_in)
+        for target in targets
+        if any(within(target, banned) for banned in forbidden)
+    )
+
+
+def test_the_graph_sees_the_packages():
+    # A walker that found nothing would pass every contract below.
+    assert "engine.rules.state" in GRAPH and "bot.__main__" in GRAPH
+    assert any(within(t, "engine.rules") for t in GRAPH["engine.rules.legal"])
+
+
+def test_the_rules_are_pure():
+    forbidden = (
+        "engine.service",
+        "engine.store",
+        "engine.ai",
+        "engine.ratings",
+        "bot",
+        "discord",
+        "aiosqlite",
+        "asyncpg",
+        *sorted(IMPURE_STDLIB),
+    )
+    assert offences("engine.rules", forbidden) == []
+
+
+def test_the_ai_sees_only_the_rules():
+    forbidden = ("engine.service", "engine.store", "engine.ratings", "bot", "discord")
+    assert offences("engine.ai", forbidden) == []
+
+
+def test_the_engine_never_imports_the_bot_or_discord():
+    assert offences("engine", ("bot", "discord")) == []
+
+
+def cycles(package: str) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan's algorithm)."""
+    nodes = [m for m in GRAPH if within(m, package)]
+    edges = {
+        m: sorted(t for t in GRAPH[m] if t in GRAPH and t != m and within(t, package))
+        for m in nodes
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in edges[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in nodes:
+        if node not in index:
+            visit(node)
+    return found
+
+
+@pytest.mark.parametrize("package", ["bot", "engine"])
+def test_no_import_cycles(package):
+    assert cycles(package) == []
