@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from engine.service import MatchService, ServiceConfig
-from engine.store import SqliteMatchStore
+from engine.store.sqlite import SqliteMatchStore
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 

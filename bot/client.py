@@ -108,17 +108,19 @@ class HanamikojiBot(commands.Bot):
         return guild.preferred_locale if guild is not None else None
 
     async def setup_hook(self) -> None:
-        await self.service.start()
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(HanamikojiGroup(self.parts.names))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # Start the service only once every feature listens: a deadline that passed while
+        # the bot was down fires at start, and its event must find its subscribers.
+        await self.service.start()
         await self.tree.sync()
         if self.config.discord.dev_guild_id is not None:
             guild = discord.Object(self.config.discord.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-        log.info("commands synced; %d unfinished matches loaded", len(self.service.broken) or 0)
+        log.info("commands synced; %d stored matches set aside as broken", len(self.service.broken))
 
     async def wait_idle(self) -> None:
         """Until every feature has shown what it has queued (tests and shutdown)."""

@@ -33,6 +33,8 @@ class Verb(enum.StrEnum):
     RESIGN = "resign"
     """Confirm a resignation."""
     REMATCH = "rematch"
+    MOVES = "moves"
+    """Show every public move of the match so far (anyone who sees the board)."""
 
 
 def game_id(match_id: int, version: int, verb: Verb, arg: str = "") -> str:

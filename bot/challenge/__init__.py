@@ -47,6 +47,6 @@ async def setup(bot: commands.Bot) -> None:
     )
     await bot.add_cog(Challenge(deps, service.subscribe(open_challenges.on_event)))
     group = command_group(bot)
-    for command in challenge_commands(deps):
+    for command in challenge_commands(deps, service.config.ai_levels):
         group.add_command(command)
     bot.add_dynamic_items(*ITEMS)

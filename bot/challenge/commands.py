@@ -52,8 +52,11 @@ async def can_host_here(interaction: discord.Interaction[Any]) -> bool:
     return False
 
 
-def challenge_commands(deps: ChallengeDeps) -> list[Command]:
-    """The commands, bound to the challenge feature's parts."""
+def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[Command]:
+    """The commands, bound to the challenge feature's parts; `/ai` offers the configured
+    levels (``[matches] ai_levels``)."""
+    offered = [choice for choice in LEVEL_CHOICES if choice.value in ai_levels]
+    default_level = "normal" if "normal" in ai_levels else ai_levels[0]
 
     @app_commands.command(
         name=localised("names.challenge"), description=localised("slash.challenge")
@@ -109,13 +112,13 @@ def challenge_commands(deps: ChallengeDeps) -> list[Command]:
     @app_commands.command(name=localised("names.ai"), description=localised("slash.ai"))
     @app_commands.rename(level=localised("names.level"), variant=localised("names.variant"))
     @app_commands.describe(level=localised("slash.ai_level"), variant=localised("slash.ai_variant"))
-    @app_commands.choices(level=LEVEL_CHOICES, variant=VARIANT_CHOICES)
+    @app_commands.choices(level=offered, variant=VARIANT_CHOICES)
     async def ai(
         interaction: discord.Interaction[Any],
         level: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
     ) -> None:
-        chosen = level.value if level else "normal"
+        chosen = level.value if level else default_level
         if not await can_host_here(interaction):
             return
         # The service may refuse (too many matches): announce only a match that exists.

@@ -31,20 +31,17 @@ class RematchButton(ChallengeButton, template=template(Verb.REMATCH)):
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
         user_id = interaction.user.id
-        if info.is_ai_match:  # one press starts it: answer first, then do the work
-            await interaction.response.defer()
+        # Answer first: the last press stores it and starts a match (several commits).
+        await interaction.response.defer()
         rematch = await self.deps.commands.rematch(info.match_id, user_id)
         if rematch.started is not None:
             # The new match has its own thread: the button has done its job.
-            if interaction.response.is_done():
-                await interaction.edit_original_response(view=None)
-            else:
-                await interaction.response.edit_message(view=None)
+            await interaction.edit_original_response(view=None)
             return
         public = await self.deps.languages.public(info.guild_id)
         other = rematch.waiting_for
         name = await self.deps.names.name(other, lang=public) if other is not None else "?"
-        await interaction.response.send_message(
+        await interaction.followup.send(
             text(public, "rematch.waiting", mention=f"<@{user_id}>", name=name),
             allowed_mentions=discord.AllowedMentions.none(),
         )

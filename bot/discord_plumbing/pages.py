@@ -14,6 +14,9 @@ log = logging.getLogger(__name__)
 
 EMBED_COLOUR = discord.Colour.from_rgb(196, 64, 84)
 
+IMAGE_DESCRIPTION_LIMIT = 1024
+"""Discord's longest attachment description."""
+
 Row = tuple[discord.ui.Item[Any], ...]
 
 
@@ -29,6 +32,8 @@ class Page:
     """A short line above the embed, e.g. why the previous click was refused."""
     image: tuple[str, bytes] | None = None
     """A picture shown in the embed: (file name, PNG bytes)."""
+    image_description: str = ""
+    """The picture's alt text (the attachment's description, at most 1024 characters)."""
 
 
 def build_view(rows: tuple[Row, ...]) -> discord.ui.View | None:
@@ -56,7 +61,8 @@ def _file(page: Page) -> discord.File | None:
     if page.image is None:
         return None
     name, data = page.image
-    return discord.File(io.BytesIO(data), filename=name)
+    description = page.image_description[:IMAGE_DESCRIPTION_LIMIT] or None
+    return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
 def message_kwargs(page: Page, *, editing: bool = False) -> dict[str, Any]:

@@ -3,27 +3,27 @@ screen readers speak and Discord shows when the image does not load."""
 
 from __future__ import annotations
 
-from bot.pictures.board_image import revealed_round, short_name, status_line
-from bot.pictures.picture_words import Deadline, say, when_text
+from bot.pictures.table_facts import (
+    revealed_round,
+    round_limit,
+    short_name,
+    status_line,
+    taken_cards,
+)
+from bot.pictures.turn_deadline import Deadline, when_text
 from bot.words.i18n import text
-from bot.words.names import action_name
-from engine.rules import Action, Competition, PlayerView, PublicView
-from engine.rules.cards import CHARM, GEISHAS, cards_text
-from engine.rules.decisions import CompetitionChoice, GiftChoice
+from bot.words.names import action_name, letters, offer_text
+from engine.rules import Action, PlayerView, PublicView
+from engine.rules.cards import CHARM, GEISHAS
 from engine.rules.notation import HiddenAction
 
 DESCRIPTION_LIMIT = 1024
 """Discord's longest attachment description."""
 
 
-def _cards(cards: tuple[int, ...]) -> str:
-    return " ".join(GEISHAS[c] for c in cards)
-
-
-def _offer(offer: object) -> str:
-    if isinstance(offer, Competition):
-        return " | ".join(cards_text(pair) for pair in offer.pairs)
-    return _cards(tuple(getattr(offer, "cards", ())))
+def _say(lang: str, key: str, /, **values: object) -> str:
+    """The alt-text words ``key`` in ``lang``."""
+    return text(lang, f"pictures.alt.{key}", **values)
 
 
 def _fit(parts: list[str]) -> str:
@@ -43,48 +43,48 @@ def board_alt_text(
 ) -> str:
     """The board picture in words, at most 1024 characters: round, scores, hands, whose turn
     and until when, the open offer, the last move, and each geisha's cards and favor."""
-    limit = text(lang, "board.of_three") if str(table.variant) == "three-rounds" else ""
-    parts = [say(lang, "alt_board", round=table.round_number, limit=limit)]
+    limit = round_limit(lang, table)
+    parts = [_say(lang, "board", round=table.round_number, limit=limit)]
     parts.append(f"{status_line(lang, table, names, cut=False)}.")
     if deadline is not None and table.outcome is None:
         if isinstance(deadline, str):
             parts.append(deadline if deadline.endswith(".") else deadline + ".")
         else:
-            parts.append(say(lang, "alt_deadline", when=when_text(lang, deadline)))
+            parts.append(_say(lang, "deadline", when=when_text(lang, deadline)))
     for seat in (0, 1):
         used = [action_name(lang, a) for a in Action if a in table.used[seat]]
         parts.append(
-            say(
+            _say(
                 lang,
-                "alt_player",
+                "player",
                 name=names[seat],
                 geishas=table.geishas[seat],
                 charm=table.charm[seat],
                 hand=table.hand_sizes[seat],
-                cards=say(lang, "card" if table.hand_sizes[seat] == 1 else "cards"),
-                used=say(lang, "alt_used", actions=", ".join(used)) if used else "",
+                cards=_say(lang, "card" if table.hand_sizes[seat] == 1 else "cards"),
+                used=_say(lang, "used", actions=", ".join(used)) if used else "",
             )
         )
     revealed = revealed_round(table)
     if table.pending is not None and table.outcome is None:
         offerer = table.mover(len(table.moves) - 1)
         parts.append(
-            say(
+            _say(
                 lang,
-                "alt_pending",
+                "pending",
                 name=names[1 - offerer],
                 offerer=names[offerer],
                 action=action_name(lang, table.pending.action),
-                cards=_offer(table.pending),
+                cards=offer_text(table.pending),
             )
         )
     elif table.moves:
         parts.append(_last_move(lang, table, names))
     if revealed is not None:
         parts.append(
-            say(
+            _say(
                 lang,
-                "alt_scored",
+                "scored",
                 round=revealed.round_number,
                 first=names[0],
                 second=names[1],
@@ -99,18 +99,18 @@ def board_alt_text(
     for g in range(7):
         holder = favor[g]
         geishas.append(
-            say(
+            _say(
                 lang,
-                "alt_geisha",
+                "geisha",
                 letter=GEISHAS[g],
                 charm=CHARM[g],
                 a=items[0][g],
                 b=items[1][g],
-                holder=say(lang, "alt_neutral") if holder is None else short[holder],
+                holder=_say(lang, "neutral") if holder is None else short[holder],
             )
         )
     parts.append(
-        say(lang, "alt_geishas", first=short[0], second=short[1]) + " " + "; ".join(geishas) + "."
+        _say(lang, "geishas", first=short[0], second=short[1]) + " " + "; ".join(geishas) + "."
     )
     return _fit(parts)
 
@@ -121,31 +121,26 @@ def _last_move(lang: str, table: PublicView, names: tuple[str, str]) -> str:
     mover = table.mover(index)
     action = move.action
     if isinstance(action, HiddenAction):
-        what = say(lang, f"alt_hidden_{action.action.size}")
+        what = _say(lang, f"hidden_{action.action.size}")
     else:
-        taken: tuple[int, ...] = ()
-        if isinstance(move.choice, GiftChoice):
-            taken = (move.choice.card,)
-        elif isinstance(move.choice, CompetitionChoice):
-            taken = move.choice.pair
-        what = say(
+        what = _say(
             lang,
-            "alt_took",
+            "took",
             action=action_name(lang, action.action),
-            cards=_offer(action),
+            cards=offer_text(action),
             name=names[1 - mover],
-            taken=_cards(taken),
+            taken=letters(taken_cards(move)),
         )
-    return say(lang, "alt_last", name=names[mover], move=what)
+    return _say(lang, "last", name=names[mover], move=what)
 
 
 def hand_alt_text(lang: str, view: PlayerView) -> str:
     """The hand picture in words: the cards, the one just drawn, the face-down ones."""
-    none = say(lang, "alt_none")
-    description = say(lang, "alt_hand", count=len(view.hand), cards=_cards(view.hand) or none)
+    none = _say(lang, "none")
+    description = _say(lang, "hand", count=len(view.hand), cards=letters(view.hand) or none)
     if view.drawn is not None:
-        description += say(lang, "alt_new", card=GEISHAS[view.drawn])
+        description += _say(lang, "new", card=GEISHAS[view.drawn])
     secret = GEISHAS[view.secret] if view.secret is not None else none
-    trade_off = _cards(view.trade_off) if view.trade_off is not None else none
-    description += say(lang, "alt_face_down", secret=secret, trade_off=trade_off)
+    trade_off = letters(view.trade_off) if view.trade_off is not None else none
+    description += _say(lang, "face_down", secret=secret, trade_off=trade_off)
     return _fit([description])

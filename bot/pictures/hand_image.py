@@ -13,10 +13,9 @@ from bot.discord_plumbing.worker_processes import DRAWING
 from bot.pictures.glyphs import item_card, letter_tile
 from bot.pictures.lettering import Lettering, Written
 from bot.pictures.palette import GOLD, MUTED, PANEL, TABLE, TABLE_EDGE, TEXT
-from bot.pictures.picture_words import say
 from bot.pictures.png import to_png
 from bot.words.i18n import text
-from bot.words.names import action_name
+from bot.words.names import action_name, drawn_position
 from engine.rules import Action, PlayerView
 
 HAND_FILE = "hand.png"
@@ -38,17 +37,13 @@ def hand_image(lang: str, view: PlayerView, *, record: list[Written] | None = No
     draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=TABLE_EDGE, width=4)
     title = text(lang, "pictures.your_hand", count=len(view.hand))
     pen.write((MARGIN, 24), title, BODY, GOLD)
-    pen.write((WIDTH - MARGIN, 24), say(lang, "charm_legend"), SMALL, MUTED, anchor="rm")
+    pen.write(
+        (WIDTH - MARGIN, 24), text(lang, "pictures.labels.charm_legend"), SMALL, MUTED, anchor="rm"
+    )
     x = MARGIN
-    marked = False
+    new_at = drawn_position(view)
     for position, card in enumerate(view.hand):
-        # Mark one copy of the drawn card: the last of its kind, where a new card lands.
-        is_new = (
-            not marked
-            and card == view.drawn
-            and (position + 1 == len(view.hand) or view.hand[position + 1] != card)
-        )
-        marked = marked or is_new
+        is_new = position == new_at
         item_card(pen, x, CARDS_Y, card, CARD_W, CARD_H, letter_size=60, size=SMALL, new=is_new)
         if is_new:
             word = text(lang, "pictures.new")

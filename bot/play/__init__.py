@@ -1,8 +1,8 @@
 """Play: the private panel (action buttons, card select, confirm), the opponent's Take
 buttons, the thread and the board, recent moves, and who is away and gets a mention.
 
-A discord.py extension: :func:`setup` adds `/hanamikoji hand`, `board` and `resign`, and
-registers one `DynamicItem` per verb.
+A discord.py extension: :func:`setup` adds `/hanamikoji hand`, `board`, `moves` and
+`resign`, and registers one `DynamicItem` per verb.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from bot.play.confirm_button import ConfirmButton
 from bot.play.deps import PlayDeps
 from bot.play.gift_button import GiftButton
 from bot.play.hand_button import HandButton
+from bot.play.move_log import MoveLog
+from bot.play.moves_button import MovesButton
 from bot.play.panel import Panel
 from bot.play.presence import Presence
 from bot.play.resign_button import ResignButton
@@ -39,6 +41,7 @@ ITEMS = (
     TakeButton,
     BackButton,
     ResignButton,
+    MovesButton,
 )
 
 
@@ -58,6 +61,7 @@ async def setup(bot: commands.Bot) -> None:
     parts = shared_parts(bot)
     service = parts.service
     presence = Presence()
+    move_log = MoveLog()
     panel = Panel(service.queries, parts.names, parts.direct_messages)
     table = Table(
         service.queries,
@@ -68,6 +72,8 @@ async def setup(bot: commands.Bot) -> None:
         parts.places,
         presence,
         notify=panel.your_turn,
+        retire_dm=panel.retire_dm,
+        move_log=move_log,
     )
     deps = PlayDeps(
         queries=service.queries,
@@ -76,6 +82,7 @@ async def setup(bot: commands.Bot) -> None:
         commands=service.commands,
         placements=service.placements,
         panel=panel,
+        move_log=move_log,
     )
     await bot.add_cog(Play(deps, table, service.subscribe(table.on_event)))
     group = command_group(bot)

@@ -1,15 +1,17 @@
-"""The board message: the picture, the text board (the accessible fallback), a Hand
-button while the match runs, and while an offer waits for a person, its Take buttons
-(only the chooser may press them)."""
+"""The board message: the picture with its alt text, the text board (the accessible
+fallback), the turn's deadline, a Hand button while the match runs, a Moves button (the
+match log), and while an offer waits for a person, its Take buttons (only the chooser may
+press them)."""
 
 from __future__ import annotations
 
 import discord
 
 from bot.discord_plumbing.pages import Page, Row
-from bot.pictures import BOARD_FILE, render_board_async
+from bot.pictures import BOARD_FILE, board_alt_text, render_board_async
 from bot.play.board_text import board_text
 from bot.play.hand_button import HandButton
+from bot.play.moves_button import moves_button
 from bot.play.take_button import take_buttons
 from bot.words.i18n import text
 from engine.rules import PublicView
@@ -22,19 +24,25 @@ def hand_button(lang: str, match_id: int) -> HandButton:
 
 
 async def board_page(
-    lang: str, match_id: int, table: PublicView, names: tuple[str, str], *, ai_seat: int | None
+    lang: str,
+    match_id: int,
+    table: PublicView,
+    names: tuple[str, str],
+    *,
+    ai_seat: int | None,
+    deadline: float | None = None,
 ) -> Page:
-    rows: tuple[Row, ...] = ()
+    """The board; ``deadline`` (Unix seconds, the service's clock) is when the turn ends."""
+    deadline = deadline if table.outcome is None else None
+    rows: tuple[Row, ...] = ((moves_button(lang, match_id),),)
     if table.outcome is None:
-        rows = ((hand_button(lang, match_id),),)
+        rows = ((hand_button(lang, match_id), moves_button(lang, match_id)),)
         if table.pending is not None and table.current_player != ai_seat:
-            rows = (
-                take_buttons(lang, match_id, table.version, table.pending),
-                (hand_button(lang, match_id),),
-            )
+            rows = (take_buttons(lang, match_id, table.version, table.pending), *rows)
     return Page(
         title=text(lang, "board.title", first=names[0], second=names[1]),
-        text=board_text(lang, table, names),
+        text=board_text(lang, table, names, deadline=deadline),
         rows=rows,
-        image=(BOARD_FILE, await render_board_async(lang, table, names)),
+        image=(BOARD_FILE, await render_board_async(lang, table, names, deadline=deadline)),
+        image_description=board_alt_text(lang, table, names, deadline=deadline),
     )

@@ -17,6 +17,8 @@ from engine.rules.outcome import MatchOutcome, RoundResult, Termination
 ITEM_MARK = "▮"
 FAVOR_MARK = "★"
 NEUTRAL_MARK = "·"
+LEFT_MARK = "◀"
+RIGHT_MARK = "▶"
 _SIDE_WIDTH = 7
 
 
@@ -27,9 +29,17 @@ def _side(count: int, favor: bool, left: bool) -> str:
     return shown.rjust(_SIDE_WIDTH) if left else shown.ljust(_SIDE_WIDTH)
 
 
+def _column_heads(names: tuple[str, str]) -> tuple[str, str]:
+    """The names over the two sides when both fit their column, else arrows the legend
+    explains: a name is never cut."""
+    if all(len(n) <= _SIDE_WIDTH for n in names):
+        return names
+    return LEFT_MARK, RIGHT_MARK
+
+
 def geisha_table(lang: str, table: PublicView, names: tuple[str, str]) -> str:
     """The seven geishas with both sides' items and where each favor marker is."""
-    left, right = (n[:_SIDE_WIDTH] for n in names)
+    left, right = _column_heads(names)
     lines = [f"{left:>{_SIDE_WIDTH}}│{text(lang, 'board.geisha_column'):^14}│{right}"]
     for g in range(7):
         favor = table.favor[g]
@@ -40,6 +50,21 @@ def geisha_table(lang: str, table: PublicView, names: tuple[str, str]) -> str:
             f"{_side(table.items[1][g], favor == 1, False)}".rstrip()
         )
     return "```\n" + "\n".join(lines) + "\n```"
+
+
+def legend(lang: str, names: tuple[str, str]) -> str:
+    """What the table's sides and marks mean, with both names in full."""
+    return text(
+        lang,
+        "board.legend",
+        left=LEFT_MARK,
+        right=RIGHT_MARK,
+        first=names[0],
+        second=names[1],
+        item=f"`{ITEM_MARK}`",
+        favor=f"`{FAVOR_MARK}`",
+        neutral=f"`{NEUTRAL_MARK}`",
+    )
 
 
 def _markers(lang: str, table: PublicView, player: int) -> str:
@@ -101,7 +126,14 @@ def outcome_line(lang: str, outcome: MatchOutcome, names: tuple[str, str]) -> st
     return text(lang, _OUTCOME_KEYS[outcome.termination], winner=winner, loser=loser)
 
 
-def board_text(lang: str, table: PublicView, names: tuple[str, str]) -> str:
+def deadline_line(lang: str, deadline: float) -> str:
+    """When the turn ends, as Discord's live countdown in each reader's own time zone."""
+    return text(lang, "board.deadline", when=f"<t:{int(deadline)}:R>")
+
+
+def board_text(
+    lang: str, table: PublicView, names: tuple[str, str], *, deadline: float | None = None
+) -> str:
     """The whole board as one embed description (well under Discord's 4096 characters)."""
     limit = text(lang, "board.of_three") if table.variant is Variant.THREE_ROUNDS else ""
     head = text(lang, "board.head", round=table.round_number, limit=limit, pile=table.pile_size)
@@ -111,11 +143,13 @@ def board_text(lang: str, table: PublicView, names: tuple[str, str]) -> str:
         [
             head,
             geisha_table(lang, table, names),
+            legend(lang, names),
             player_line(lang, table, names, 0),
             player_line(lang, table, names, 1),
             "",
             *moves,
             status_line(lang, table, names),
+            *([deadline_line(lang, deadline)] if deadline is not None else []),
         ]
     )
 

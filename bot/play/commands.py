@@ -1,4 +1,4 @@
-"""`/hanamikoji hand`, `board` and `resign`: the commands of a match being played."""
+"""`/hanamikoji hand`, `board`, `moves` and `resign`: the commands of a match being played."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord_plumbing.pages import message_kwargs
 from bot.discord_plumbing.translator import localised
 from bot.play.deps import PlayDeps
-from bot.play.resign_button import ResignButton
+from bot.play.moves_button import moves_page
+from bot.play.resign_button import resign_question
 from bot.play.table import Table
 from bot.words.i18n import language_of, text
 from engine.store.rows import MatchInfo, MatchStatus
@@ -46,8 +48,9 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
             lang = language_of(interaction.locale)
             await deps.panel.home(interaction, lang, info, edit=False, picture=True)
 
-    @app_commands.command(name=localised("names.board"), description=localised("slash.board"))
-    async def board(interaction: discord.Interaction[Any]) -> None:
+    async def match_shown_here(interaction: discord.Interaction[Any]) -> MatchInfo | None:
+        """The match of this thread (or the caller's match in this channel), or a reply
+        saying there is none."""
         lang = language_of(interaction.locale)
         channel_id = interaction.channel_id or 0
         info = await deps.placements.match_in_thread(channel_id)
@@ -57,7 +60,20 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
             await interaction.response.send_message(
                 text(lang, "commands.no_match_in_channel"), ephemeral=True
             )
+        return info
+
+    @app_commands.command(name=localised("names.board"), description=localised("slash.board"))
+    async def board(interaction: discord.Interaction[Any]) -> None:
+        lang = language_of(interaction.locale)
+        info = await match_shown_here(interaction)
+        if info is None:
             return
+        if not may_move_board(interaction, info):
+            await interaction.response.send_message(
+                text(lang, "commands.board_refused"), ephemeral=True
+            )
+            return
+        deps.seen(info.match_id, interaction.user.id)
         await interaction.response.send_message(text(lang, "commands.board_again"), ephemeral=True)
         old = info.placement.board_message_id
         place = await table.place(info)
@@ -72,18 +88,30 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
                     attachments=[],
                 )
 
+    @app_commands.command(name=localised("names.moves"), description=localised("slash.moves"))
+    async def moves(interaction: discord.Interaction[Any]) -> None:
+        info = await match_shown_here(interaction)
+        if info is not None:
+            page = await moves_page(deps, language_of(interaction.locale), info)
+            await interaction.response.send_message(ephemeral=True, **message_kwargs(page))
+
     @app_commands.command(name=localised("names.resign"), description=localised("slash.resign"))
     async def resign(interaction: discord.Interaction[Any]) -> None:
         lang = language_of(interaction.locale)
         info = await match_here(interaction)
         if info is None:
             return
-        view = discord.ui.View(timeout=None)
-        view.add_item(
-            ResignButton(info.match_id, info.version, label=text(lang, "commands.resign_button"))
-        )
+        view = resign_question(lang, info.match_id, info.version)
         await interaction.response.send_message(
             text(lang, "commands.resign_ask"), view=view, ephemeral=True
         )
 
-    return [hand, board, resign]
+    return [hand, board, moves, resign]
+
+
+def may_move_board(interaction: discord.Interaction[Any], info: MatchInfo) -> bool:
+    """The match's players, and members who may manage messages here: moving the board
+    moves it away from where the players look, so not every member may."""
+    if info.seat_of(interaction.user.id) is not None:
+        return True
+    return interaction.permissions.manage_messages

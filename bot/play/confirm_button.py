@@ -10,9 +10,11 @@ import discord
 
 from bot.custom_ids import Verb, template
 from bot.play.deps import PlayButton, button, defer, on_private_message
+from bot.play.take_button import taken_cards
 from bot.words.i18n import text
-from bot.words.names import decision_label
+from bot.words.names import action_name, decision_label, offer_text
 from engine.rules import Competition, Decision, parse_decision
+from engine.rules.decisions import ActionDecision, CompetitionChoice, GiftChoice
 from engine.rules.errors import HanamikojiError
 from engine.service.errors import StaleVersion
 from engine.store.rows import MatchInfo
@@ -72,8 +74,23 @@ class ConfirmButton(PlayButton, template=template(Verb.DO, "[A-G0-9X-]{1,8}")):
         except StaleVersion:
             await self.deps.panel.home(interaction, lang, info, edit=edit, notice=stale)
             return
-        done = text(lang, "panel.done", decision=self.decision)
+        done = done_text(lang, self.decision)
         await self.deps.panel.home(interaction, lang, info, edit=edit, notice=done)
+
+
+def done_text(lang: str, decision: Decision) -> str:
+    """The panel's notice once a decision is in: ``✅ Gift: C D E (3CDE)`` — in words, with
+    the notation beside it for players who know it."""
+    if isinstance(decision, GiftChoice | CompetitionChoice):  # the Take buttons' verb
+        return text(lang, "panel.took", cards=taken_cards(decision))
+    action: ActionDecision = decision
+    return text(
+        lang,
+        "panel.done",
+        action=action_name(lang, action.action),
+        cards=offer_text(action),
+        notation=str(action),
+    )
 
 
 def confirm_buttons(

@@ -1,54 +1,66 @@
-"""Each public move in words, for the board's recent moves ("ana used Secret.").
+"""Each public move in words with its notation beside it ("**ana** — Gift: C D E; **ben**
+took D … `3CDE-D`"), for the board's recent moves and the match log.
 
-Built from the public moves of :class:`~engine.rules.views.PublicView`, so a Secret or a
-Trade-off is only ever "used", never shown; what each side got from an offer is the
-engine's split (:mod:`engine.rules.gift_and_competition`), not worked out here.
+Built from public moves only (:class:`~engine.rules.views.PublicView`, the service's
+public events), so a Secret or a Trade-off is only ever "used"; a Secret is named only in
+the log of a round already scored, whose scoring revealed it. What each side got from an
+offer is the engine's split (:mod:`engine.rules.gift_and_competition`), not worked out here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from bot.words.i18n import text
 from bot.words.names import action_name, letters, offer_text
-from engine.rules import Competition, CompetitionChoice, Gift, GiftChoice, PublicView
-from engine.rules.cards import cards_text
+from engine.rules import Action, Competition, CompetitionChoice, Gift, GiftChoice, PublicView
+from engine.rules.cards import card_letter, cards_text
 from engine.rules.gift_and_competition import competition_split, gift_split
 from engine.rules.hand import unpack
 from engine.rules.notation import HiddenAction, Move
+from engine.rules.outcome import RoundResult
 
 RECENT_MOVES = 3
 """How many of the round's latest moves the board lists: enough to see what just happened
 after looking away for a turn or two, short enough for a phone."""
 
 
-def move_line(lang: str, move: Move, mover: int, names: tuple[str, str]) -> str:
-    """One move by seat `mover`, an offer still open included."""
+def _words(lang: str, move: Move, mover: int, names: tuple[str, str]) -> str:
     action = move.action
     name, other = names[mover], names[1 - mover]
     if isinstance(action, HiddenAction):
         return text(lang, "table.used", name=name, action=action_name(lang, action.action))
+    offer = offer_text(action)
     if move.choice is None:
-        key = "table.offers_gift" if isinstance(action, Gift) else "table.offers_competition"
-        return text(lang, key, name=name, offer=offer_text(action))
+        key = "moves.gift_open" if isinstance(action, Gift) else "moves.competition_open"
+        return text(lang, key, name=name, offer=offer, chooser=other)
     if isinstance(action, Gift) and isinstance(move.choice, GiftChoice):
         taken, kept = gift_split(action, move.choice)
         return text(
             lang,
-            "table.took_gift",
+            "moves.gift_taken",
+            name=name,
+            offer=offer,
             chooser=other,
-            card=cards_text(unpack(taken)),
-            offerer=name,
+            taken=cards_text(unpack(taken)),
             rest=letters(unpack(kept)),
         )
     assert isinstance(action, Competition) and isinstance(move.choice, CompetitionChoice)
     taken, kept = competition_split(action, move.choice)
     return text(
         lang,
-        "table.took_competition",
+        "moves.competition_taken",
+        name=name,
+        offer=offer,
         chooser=other,
-        pair=cards_text(unpack(taken)),
-        offerer=name,
+        taken=cards_text(unpack(taken)),
         rest=cards_text(unpack(kept)),
     )
+
+
+def move_line(lang: str, move: Move, mover: int, names: tuple[str, str]) -> str:
+    """One move by seat `mover` in words, an offer still open included, with its notation."""
+    return f"{_words(lang, move, mover, names)} `{move}`"
 
 
 def recent_moves(lang: str, table: PublicView, names: tuple[str, str]) -> list[str]:
@@ -59,3 +71,59 @@ def recent_moves(lang: str, table: PublicView, names: tuple[str, str]) -> list[s
         for index, move in enumerate(table.moves)
         if index >= first
     ]
+
+
+def _scored_move_line(
+    lang: str, move: Move, mover: int, names: tuple[str, str], result: RoundResult
+) -> str:
+    """A move of a scored round: its Secret, revealed at scoring, is named."""
+    line = move_line(lang, move, mover, names)
+    action = move.action
+    if isinstance(action, HiddenAction) and action.action is Action.SECRET:
+        revealed = card_letter(result.secrets[mover])
+        line += " " + text(lang, "moves.secret_revealed", card=revealed)
+    return line
+
+
+def match_log(
+    lang: str,
+    table: PublicView,
+    names: tuple[str, str],
+    earlier: Mapping[int, Sequence[Move]],
+) -> list[str]:
+    """Every public move of the match so far, round by round, oldest first.
+
+    ``earlier`` holds the public moves of scored rounds by round number, where known (the
+    service keeps no public log of past rounds: a round missing here shows its result only).
+    """
+    lines: list[str] = []
+    for result in table.rounds:
+        lines.append(text(lang, "moves.round", round=result.round_number))
+        moves = earlier.get(result.round_number, ())
+        if not moves:
+            lines.append(text(lang, "moves.not_kept"))
+        for index, move in enumerate(moves):
+            mover = (result.starting_player + index) % 2
+            lines.append(f"{index + 1}. {_scored_move_line(lang, move, mover, names, result)}")
+        lines.append(
+            text(
+                lang,
+                "moves.scored",
+                first=names[0],
+                first_secret=card_letter(result.secrets[0]),
+                second=names[1],
+                second_secret=card_letter(result.secrets[1]),
+                first_geishas=result.geishas[0],
+                first_charm=result.charm[0],
+                second_geishas=result.geishas[1],
+                second_charm=result.charm[1],
+            )
+        )
+    if table.outcome is None or table.moves:
+        if table.rounds or table.moves:
+            lines.append(text(lang, "moves.round", round=table.round_number))
+        for index, move in enumerate(table.moves):
+            lines.append(f"{index + 1}. {move_line(lang, move, table.mover(index), names)}")
+    if not lines:
+        lines.append(text(lang, "moves.none"))
+    return lines

@@ -17,7 +17,7 @@ import discord
 
 from bot.discord_plumbing.direct_messages import DirectMessages
 from bot.discord_plumbing.pages import Page, Row, message_kwargs
-from bot.pictures import HAND_FILE, render_hand_async
+from bot.pictures import HAND_FILE, hand_alt_text, render_hand_async
 from bot.play.action_button import ActionButton, actions_open
 from bot.play.back_button import back_button
 from bot.play.card_select import card_select
@@ -215,7 +215,11 @@ class Panel:
         notice = "\n".join(n for n in (notice, dm_notice) if n)
         page = home_page(lang, view, info.match_id, names, notice)
         if picture:
-            page = replace(page, image=(HAND_FILE, await render_hand_async(lang, view)))
+            page = replace(
+                page,
+                image=(HAND_FILE, await render_hand_async(lang, view)),
+                image_description=hand_alt_text(lang, view),
+            )
         await show(interaction, page, edit=edit)
 
     async def pick(
@@ -245,15 +249,32 @@ class Panel:
         await show(interaction, page, edit=edit)
 
     async def your_turn(self, info: MatchInfo, user_id: int) -> None:
-        """Send the player's panel by DM if they asked for it."""
+        """Send the player's panel by DM if they asked for it (their previous DM panel of
+        the match is retired first, so only the live one has buttons)."""
+        await self.retire_dm(info, user_id)
         if not await self._direct_messages.wanted_by(user_id):
             return
         lang = self._names.language(user_id)
         view = await self._queries.view_for(info.match_id, user_id)
         names = await self._names.pair(info.players, info.ai_level, lang)
         page = home_page(lang, view, info.match_id, names)
-        page = replace(page, image=(HAND_FILE, await render_hand_async(lang, view)))
-        await self._direct_messages.send(user_id, f"match {info.match_id}", message_kwargs(page))
+        page = replace(
+            page,
+            image=(HAND_FILE, await render_hand_async(lang, view)),
+            image_description=hand_alt_text(lang, view),
+        )
+        await self._direct_messages.send(
+            user_id, f"match {info.match_id}", message_kwargs(page), match_id=info.match_id
+        )
+
+    async def retire_dm(self, info: MatchInfo, user_id: int) -> None:
+        """The turn moved on: the player's DM panel of the match loses its buttons."""
+        if not self._direct_messages.has_panel(user_id, info.match_id):
+            return
+        lang = self._names.language(user_id)
+        where = f"<#{info.placement.thread_id or info.channel_id}>"
+        line = text(lang, "panel.dm_retired", where=where)
+        await self._direct_messages.retire(user_id, info.match_id, line)
 
 
 async def show(interaction: discord.Interaction[Any], page: Page, *, edit: bool) -> None:

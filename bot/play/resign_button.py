@@ -1,4 +1,5 @@
-"""Resign: the confirmation button `/hanamikoji resign` shows; pressing it ends the match."""
+"""Resign: the question `/hanamikoji resign` asks — "Yes, resign", which ends the match, or
+Cancel, which is the panel's Back (it turns the question into the player's panel)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, template
+from bot.play.back_button import BackButton
 from bot.play.deps import PlayButton, button
 from bot.words.i18n import text
 from engine.store.rows import MatchInfo
@@ -34,3 +36,11 @@ class ResignButton(PlayButton, template=template(Verb.RESIGN)):
         await interaction.response.edit_message(
             content=text(lang, "commands.resigned"), embed=None, view=None
         )
+
+
+def resign_question(lang: str, match_id: int, version: int) -> discord.ui.View:
+    """The buttons under "Do you really want to resign?": Yes, resign · Cancel."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ResignButton(match_id, version, label=text(lang, "commands.resign_button")))
+    view.add_item(BackButton(match_id, version, label=text(lang, "commands.resign_cancel")))
+    return view

@@ -22,6 +22,8 @@ from bot.discord_plumbing.pages import message_kwargs
 from bot.discord_plumbing.places import Places
 from bot.play.board import board_page
 from bot.play.board_text import outcome_line, round_summary
+from bot.play.move_lines import move_line
+from bot.play.move_log import MoveLog
 from bot.play.presence import Presence
 from bot.play.thread import open_thread
 from bot.stats.rating_line import rating_change_line
@@ -76,6 +78,8 @@ class Table:
         places: Places,
         presence: Presence,
         notify: Callable[[MatchInfo, int], Coroutine[Any, Any, None]],
+        retire_dm: Callable[[MatchInfo, int], Coroutine[Any, Any, None]],
+        move_log: MoveLog,
     ) -> None:
         self._queries = queries
         self._placements = placements
@@ -86,6 +90,11 @@ class Table:
         self.retrier = places.retrier
         self.presence = presence
         self._notify_by_dm = notify
+        self._retire_dm = retire_dm
+        self.move_log = move_log
+        self._open_offers: dict[int, discord.Message] = {}
+        """The message asking an away chooser to take from an offer, by match: edited to
+        the answer once answered."""
         self._matches: dict[int, MatchChannels] = {}
         self._side_tasks: set[asyncio.Task[None]] = set()
         self._handlers: dict[type[Any], Callable[[Any], Awaitable[None]]] = {
@@ -103,12 +112,24 @@ class Table:
         """The service's subscriber: queue the event on its match and return at once."""
         if type(event) not in self._handlers:
             return
+        self._log_move(event)
         match = self._matches.setdefault(event.match_id, MatchChannels())
         match.queue.put_nowait(event)
         if match.worker is None or match.worker.done():
             match.worker = asyncio.create_task(self._work(event.match_id, match))
         if isinstance(event, DecisionApplied | ChoiceNeeded | RoundScored):
             self._mark_board(event.match_id, match)
+
+    def _log_move(self, event: Event) -> None:
+        """Public moves go to the match log as they come, in the service's order."""
+        if isinstance(event, MatchStarted):
+            self.move_log.started(event.match_id)
+        elif isinstance(event, DecisionApplied):
+            self.move_log.moved(event.match_id, event.move)
+        elif isinstance(event, RoundScored):
+            self.move_log.scored(event.match_id, event.result.round_number)
+        elif isinstance(event, MatchEnded):
+            self.move_log.ended(event.match_id)
 
     def _mark_board(self, match_id: int, match: MatchChannels) -> None:
         """The board is edited beside the thread messages, not after them, and several moves in
@@ -166,7 +187,15 @@ class Table:
 
     def _notify(self, info: MatchInfo, user_id: int) -> None:
         """Send the player's panel by DM in the background: a DM never delays the board."""
-        task = asyncio.create_task(self._notify_by_dm(info, user_id))
+        self._aside(self._notify_by_dm(info, user_id))
+
+    def _retire(self, info: MatchInfo, user_id: int) -> None:
+        """Close the player's DM panel of the match in the background (the turn moved on)."""
+        if user_id != AI_USER_ID:
+            self._aside(self._retire_dm(info, user_id))
+
+    def _aside(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
         self._side_tasks.add(task)
         task.add_done_callback(self._side_tasks.discard)
 
@@ -218,7 +247,12 @@ class Table:
         table = await self._queries.public_view(match_id)
         lang = await self._languages.public(info.guild_id)
         page = await board_page(
-            lang, match_id, table, await self.names(info), ai_seat=_ai_seat(info)
+            lang,
+            match_id,
+            table,
+            await self.names(info),
+            ai_seat=_ai_seat(info),
+            deadline=info.turn_deadline,
         )
         await self.places.edit_message(
             place,
@@ -237,7 +271,12 @@ class Table:
         table = await self._queries.public_view(info.match_id)
         lang = await self._languages.public(info.guild_id)
         page = await board_page(
-            lang, info.match_id, table, await self.names(info), ai_seat=_ai_seat(info)
+            lang,
+            info.match_id,
+            table,
+            await self.names(info),
+            ai_seat=_ai_seat(info),
+            deadline=info.turn_deadline,
         )
         message: discord.Message = await self.retrier.until_accepted(
             f"match {info.match_id}: the board",
@@ -281,7 +320,7 @@ class Table:
         if info.channel_id is None or info.guild_id is None:
             return None
         settings = await self._settings.guild_settings(info.guild_id)
-        if not settings.thread_per_match:
+        if not self._settings.thread_per_match(settings):
             return None
 
         async def say(line: str) -> None:
@@ -295,6 +334,8 @@ class Table:
         info = await self._queries.match_info(event.match_id)
         lang = await self._languages.public(info.guild_id)
         names = await self.names(info)
+        if event.move.choice is not None:
+            await self._offer_answered(event, lang, names)
         lines = [text(lang, "table.timed_out", name=names[event.player])] if event.automatic else []
         table = await self._queries.public_view(event.match_id)
         nxt = table.current_player
@@ -302,6 +343,8 @@ class Table:
         # announced by ChoiceNeeded.
         round_ended = not table.moves and bool(table.rounds)
         next_user = info.players[nxt] if nxt is not None else AI_USER_ID
+        if event.user_id != next_user or round_ended or table.pending is not None:
+            self._retire(info, event.user_id)  # else the new DM panel retires the old one
         mention = None
         if not round_ended and next_user != AI_USER_ID and table.pending is None:
             self._notify(info, next_user)
@@ -334,7 +377,26 @@ class Table:
             "table.take_card" if is_gift else "table.take_pair",
             mention=_mention(event.user_id),
         )
-        await self.post(info, f"{offered}\n{ask}", mention=event.user_id)
+        message = await self.post(info, f"{offered}\n{ask}", mention=event.user_id)
+        if message is not None:
+            self._open_offers[event.match_id] = message
+
+    async def _offer_answered(
+        self, event: DecisionApplied, lang: str, names: tuple[str, str]
+    ) -> None:
+        """The message that asked for the choice now says what was taken, so it never still
+        reads "take one card" after the choice (its mention is not repeated)."""
+        message = self._open_offers.pop(event.match_id, None)
+        if message is None:
+            return
+        line = move_line(lang, event.move, 1 - event.player, names)
+        try:
+            await message.edit(
+                content=text(lang, "moves.offer_answered", line=line),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as error:
+            log.warning("match %s: could not mark the offer answered: %s", event.match_id, error)
 
     async def _on_round_scored(self, event: RoundScored) -> None:
         info = await self._queries.match_info(event.match_id)
@@ -376,6 +438,9 @@ class Table:
         names = await self.names(info)
         # The final board goes through the one board editor, after any edit still under way,
         # so an older page can never land last.
+        for user_id in info.players:
+            self._retire(info, user_id)
+        self._open_offers.pop(event.match_id, None)
         match = self._matches.setdefault(event.match_id, MatchChannels())
         self._mark_board(event.match_id, match)
         if match.board_task is not None:

@@ -123,8 +123,16 @@ def settings_lines(
             timer=duration_text(lang, deps.settings.turn_seconds(None, settings)),
         ),
         text(lang, "commands.settings_expiry", policy=text(lang, policy_key)),
-        text(lang, "commands.settings_threads", value=yes_no[settings.thread_per_match]),
-        text(lang, "commands.settings_three_rounds", value=yes_no[settings.three_rounds_default]),
+        text(
+            lang,
+            "commands.settings_threads",
+            value=yes_no[deps.settings.thread_per_match(settings)],
+        ),
+        text(
+            lang,
+            "commands.settings_three_rounds",
+            value=yes_no[deps.settings.three_rounds(settings)],
+        ),
         text(
             lang,
             "commands.settings_language",

@@ -2,7 +2,9 @@
 line: plain strings from engine values, in a given language (no discord.py here).
 
 Players are shown as mentions (``<@id>``): inside an embed Discord renders them as the
-viewer sees the member's name, pings nobody, and needs no name lookup per row.
+viewer sees the member's name, pings nobody, and needs no name lookup per row. A
+provisional rating (:attr:`engine.ratings.Glicko2Rating.is_provisional`) reads ``1662?``,
+with a legend under whatever shows one.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.words.i18n import text
-from engine.ratings import LeaderboardPage, PlayerStats, RatingChange
+from engine.ratings import Glicko2Rating, LeaderboardPage, PlayerStats, RatingChange
 from engine.rules.outcome import Termination
 from engine.store.rows import FinishedMatch
 
 MINUS = "\N{MINUS SIGN}"
+PROVISIONAL_MARK = "?"
 
 _REASON_KEYS = {
     Termination.CHARM: "stats.reason_charm",
@@ -30,6 +33,16 @@ _WAYS_SHOWN_ALWAYS = (Termination.CHARM, Termination.GEISHAS)
 
 def rating_number(rating: float) -> str:
     return str(round(rating))
+
+
+def rating_text(rating: Glicko2Rating) -> str:
+    """``1544``, or ``1662?`` while the rating is provisional."""
+    mark = PROVISIONAL_MARK if rating.is_provisional else ""
+    return rating_number(rating.rating) + mark
+
+
+def provisional_legend(lang: str) -> str:
+    return text(lang, "stats.provisional_legend")
 
 
 def signed_change(change: float) -> str:
@@ -56,7 +69,7 @@ def stats_text(lang: str, stats: PlayerStats, name: str) -> str:
     if standing.games == 0 and stats.ai_games == 0:
         return text(lang, "stats.no_games", name=name)
     lines = []
-    rating = rating_number(standing.rating.rating)
+    rating = rating_text(standing.rating)
     if standing.games:
         change = signed_change(standing.last_change)
         lines.append(text(lang, "stats.rating", rating=rating, change=change))
@@ -77,6 +90,8 @@ def stats_text(lang: str, stats: PlayerStats, name: str) -> str:
         lines.append(text(lang, "stats.unrated", rating=rating))
     if stats.ai_games:
         lines.append(text(lang, "stats.ai_record", wins=stats.ai_wins, games=stats.ai_games))
+    if standing.is_provisional:
+        lines.append(provisional_legend(lang))
     return "\n".join(lines)
 
 
@@ -113,7 +128,7 @@ def leaderboard_text(lang: str, page: LeaderboardPage, min_games: int, page_size
             "stats.leaderboard_entry",
             rank=page.offset + index + 1,
             player=mention(standing.user_id),
-            rating=rating_number(standing.rating.rating),
+            rating=rating_text(standing.rating),
             games=standing.games,
             win_rate=round(100 * standing.win_rate),
         )
@@ -129,6 +144,8 @@ def leaderboard_text(lang: str, page: LeaderboardPage, min_games: int, page_size
             min_games=min_games,
         )
     )
+    if any(standing.is_provisional for standing in page.entries):
+        lines.append(provisional_legend(lang))
     return "\n".join(lines)
 
 
@@ -176,17 +193,23 @@ def history_text(
 
 
 def rating_changes_text(
-    lang: str, changes: tuple[RatingChange, RatingChange], names: tuple[str, str]
+    lang: str,
+    changes: tuple[RatingChange, RatingChange],
+    names: tuple[str, str],
+    provisional: tuple[bool, bool] = (False, False),
 ) -> str:
-    """``Ratings: ana 1662 (+162) · ben 1338 (−162)``, seat 0 first."""
+    """``Ratings: ana 1662? (+162) · ben 1338? (−162)``, seat 0 first; ``provisional[seat]``
+    marks a rating still provisional after the match, and brings the legend on a new line."""
     entries = [
         text(
             lang,
             "stats.rating_change_entry",
             name=names[change.seat],
-            rating=rating_number(change.after),
+            rating=rating_number(change.after)
+            + (PROVISIONAL_MARK if provisional[change.seat] else ""),
             change=signed_change(change.delta),
         )
         for change in sorted(changes, key=lambda c: c.seat)
     ]
-    return text(lang, "stats.rating_changes", first=entries[0], second=entries[1])
+    line = text(lang, "stats.rating_changes", first=entries[0], second=entries[1])
+    return f"{line}\n{provisional_legend(lang)}" if any(provisional) else line

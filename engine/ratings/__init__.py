@@ -4,7 +4,14 @@ Pure and synchronous like the rules: the match service reads and writes standing
 its store, in the same transaction as the finished match.
 """
 
-from engine.ratings.glicko2 import Game, Glicko2Rating, RatingError, rate, rate_match
+from engine.ratings.glicko2 import (
+    PROVISIONAL_DEVIATION,
+    Game,
+    Glicko2Rating,
+    RatingError,
+    rate,
+    rate_match,
+)
 from engine.ratings.rated_match import is_rated, rate_finished_match, seat_scores
 from engine.ratings.standing import (
     LeaderboardPage,
@@ -15,6 +22,7 @@ from engine.ratings.standing import (
 )
 
 __all__ = [
+    "PROVISIONAL_DEVIATION",
     "Game",
     "Glicko2Rating",
     "LeaderboardPage",

@@ -23,6 +23,11 @@ DEFAULT_DEVIATION = 350.0
 DEFAULT_VOLATILITY = 0.06
 DEFAULT_TAU = 0.5
 """How fast volatility may change; Glickman suggests 0.3 to 1.2, 0.5 is the usual choice."""
+PROVISIONAL_DEVIATION = 110.0
+"""A rating is provisional while its deviation is at least this: lichess's threshold
+(``provisionalDeviation = 110`` in lila's modules/rating Glicko.scala; "the glicko2 deviation
+is superior to 110", https://lichess.org/qa/342). From 350 it takes about a dozen rated
+matches here, since each match is its own rating period."""
 _CONVERGENCE = 1e-6
 _MAX_ITERATIONS = 100
 
@@ -43,6 +48,11 @@ class Glicko2Rating:
     def __post_init__(self) -> None:
         if not (math.isfinite(self.rating) and self.deviation > 0 and self.volatility > 0):
             raise RatingError(f"not a valid rating: {self!r}")
+
+    @property
+    def is_provisional(self) -> bool:
+        """Still unsure: shown with a ``?`` (see :data:`PROVISIONAL_DEVIATION`)."""
+        return self.deviation >= PROVISIONAL_DEVIATION
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,15 +14,30 @@ The rules (README, "Ratings"):
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.ratings.glicko2 import Glicko2Rating, RatingError, rate_match
 from engine.ratings.standing import RatedMatch, RatingChange, Standing
 
-if TYPE_CHECKING:  # rows are plain values; no need to import the store at run time
-    from engine.store.rows import FinishedMatch
-
 AI_USER_ID = 0  # engine.store.rows.AI_USER_ID, repeated to keep this module free of the store
+
+
+class FinishedMatch(Protocol):
+    """What rating needs of a finished match (the store's FinishedMatch has it): the
+    ratings stay below the store, which imports them."""
+
+    @property
+    def match_id(self) -> int: ...
+    @property
+    def guild_id(self) -> int | None: ...
+    @property
+    def ai_level(self) -> str | None: ...
+    @property
+    def players(self) -> tuple[int, int]: ...
+    @property
+    def winner_seat(self) -> int | None: ...
+    @property
+    def finished_at(self) -> float: ...
 
 
 def is_rated(result: FinishedMatch) -> bool:

@@ -31,6 +31,11 @@ class Standing:
         """Wins over games (0 before any game); a draw counts as not won."""
         return self.wins / self.games if self.games else 0.0
 
+    @property
+    def is_provisional(self) -> bool:
+        """Whether the rating is still provisional (its deviation is high, as before any game)."""
+        return self.rating.is_provisional
+
 
 @dataclass(frozen=True, slots=True)
 class RatingChange:

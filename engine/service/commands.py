@@ -4,7 +4,6 @@ and ask for a rematch. Every call is refused once the service closes."""
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
 from dataclasses import dataclass
 
 from engine.rules.decisions import Decision
@@ -57,7 +56,7 @@ class MatchCommands:
         self._settings = settings
         self._progress = progress
         self._turns = turns
-        self._rematch_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._rematch_locks: dict[int, tuple[asyncio.Lock, int]] = {}
         """Per finished match: its presses are counted one at a time, so two last presses
         at once start one match."""
 
@@ -175,29 +174,42 @@ class MatchCommands:
         Raises :class:`MatchNotFinished`, :class:`NotYourMatch`, or
         :class:`RematchAlreadyStarted` once the new match exists.
         """
-        async with self._ctx.operation(), self._rematch_locks[match_id]:
-            store = self._ctx.store
-            info = await store.get_match(match_id)
-            if info is None:
-                raise MatchNotFound(match_id)
-            if info.seat_of(user_id) is None or user_id == AI_USER_ID:
-                raise NotYourMatch(match_id, user_id, "only its players can ask for a rematch")
-            if info.status is not MatchStatus.FINISHED:
-                raise MatchNotFinished(match_id, info.status, "a rematch can be asked for")
-            unanswered: MatchInfo | None = None
-            for earlier in await store.rematches_of(match_id):
-                if earlier.status is MatchStatus.PENDING:
-                    unanswered = earlier  # created, but starting it failed: finish the job
-                elif earlier.started_at is not None:
-                    raise RematchAlreadyStarted(match_id, earlier.match_id)
-            await store.press_rematch(match_id, user_id, self._ctx.clock.now())
-            pressed = await store.rematch_presses(match_id)
-            missing = [u for u in info.players if u != AI_USER_ID and u not in pressed]
-            if missing:
-                return Rematch(started=None, waiting_for=missing[0])
-            started = await self._start_rematch(info, unanswered)
-            self._rematch_locks.pop(match_id, None)
-            return Rematch(started=started, waiting_for=None)
+        # Presses are stored, so a lock only orders the presses under way; it is dropped
+        # when the last of them is done (else every match ever pressed would keep one).
+        lock, waiting = self._rematch_locks.get(match_id, (asyncio.Lock(), 0))
+        self._rematch_locks[match_id] = (lock, waiting + 1)
+        try:
+            async with self._ctx.operation(), lock:
+                return await self._press_rematch(match_id, user_id)
+        finally:
+            lock, waiting = self._rematch_locks[match_id]
+            if waiting == 1:
+                del self._rematch_locks[match_id]
+            else:
+                self._rematch_locks[match_id] = (lock, waiting - 1)
+
+    async def _press_rematch(self, match_id: int, user_id: int) -> Rematch:
+        store = self._ctx.store
+        info = await store.get_match(match_id)
+        if info is None:
+            raise MatchNotFound(match_id)
+        if info.seat_of(user_id) is None or user_id == AI_USER_ID:
+            raise NotYourMatch(match_id, user_id, "only its players can ask for a rematch")
+        if info.status is not MatchStatus.FINISHED:
+            raise MatchNotFinished(match_id, info.status, "a rematch can be asked for")
+        unanswered: MatchInfo | None = None
+        for earlier in await store.rematches_of(match_id):
+            if earlier.status is MatchStatus.PENDING:
+                unanswered = earlier  # created, but starting it failed: finish the job
+            elif earlier.started_at is not None:
+                raise RematchAlreadyStarted(match_id, earlier.match_id)
+        await store.press_rematch(match_id, user_id, self._ctx.clock.now())
+        pressed = await store.rematch_presses(match_id)
+        missing = [u for u in info.players if u != AI_USER_ID and u not in pressed]
+        if missing:
+            return Rematch(started=None, waiting_for=missing[0])
+        started = await self._start_rematch(info, unanswered)
+        return Rematch(started=started, waiting_for=None)
 
     async def _start_rematch(self, info: MatchInfo, unanswered: MatchInfo | None) -> MatchInfo:
         if info.ai_level is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.ai.levels import LEVELS
 from engine.store.rows import ExpiryPolicy
 
 
@@ -55,6 +56,9 @@ class ServiceConfig:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
         if not self.ai_levels:
             raise ValueError("ai_levels must name at least one level")
+        unknown = [level for level in self.ai_levels if level not in LEVELS]
+        if unknown:
+            raise ValueError(f"ai_levels must be among {LEVELS!r}, got {unknown[0]!r}")
         if self.expiry_ai_level not in self.ai_levels:
             raise ValueError(
                 f"expiry_ai_level must be one of ai_levels {self.ai_levels!r}, "

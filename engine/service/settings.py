@@ -18,14 +18,11 @@ class MatchSettings:
         self._guilds: dict[int, GuildSettings] = {}
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's overrides (the configured defaults when it never set any)."""
+        """The guild's overrides; a field left None follows the configured default (see
+        :meth:`thread_per_match`, :meth:`three_rounds`, :meth:`turn_seconds`)."""
         cached = self._guilds.get(guild_id)
         if cached is None:
-            cached = await self._store.guild_settings(guild_id) or GuildSettings(
-                guild_id,
-                thread_per_match=self._config.thread_per_match,
-                three_rounds_default=self._config.three_rounds,
-            )
+            cached = await self._store.guild_settings(guild_id) or GuildSettings(guild_id)
             self._guilds[guild_id] = cached
         return cached
 
@@ -59,12 +56,22 @@ class MatchSettings:
             )
         return float(seconds)
 
+    def thread_per_match(self, guild: GuildSettings | None) -> bool:
+        """Whether the guild's matches get a thread: its choice, else the configured one."""
+        if guild is not None and guild.thread_per_match is not None:
+            return guild.thread_per_match
+        return self._config.thread_per_match
+
+    def three_rounds(self, guild: GuildSettings | None) -> bool:
+        """Whether a challenge naming no variant plays three rounds."""
+        if guild is not None and guild.three_rounds_default is not None:
+            return guild.three_rounds_default
+        return self._config.three_rounds
+
     def variant(self, requested: Variant | None, guild: GuildSettings | None) -> Variant:
         if requested is not None:
             return Variant(requested)
-        if guild is not None and guild.three_rounds_default:
-            return Variant.THREE_ROUNDS
-        return Variant.STANDARD
+        return Variant.THREE_ROUNDS if self.three_rounds(guild) else Variant.STANDARD
 
     def expiry_policy(self, guild: GuildSettings | None) -> ExpiryPolicy:
         if guild is not None and guild.expiry_policy is not None:

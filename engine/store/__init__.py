@@ -1,7 +1,8 @@
 """Durable storage for the match service behind a small interface (:class:`MatchStore`).
 
-Nothing outside this package writes SQL. :class:`SqliteMatchStore` is the embedded
-default; the schema is in ``migrations/NNNN_*.sql``, its version in ``PRAGMA user_version``.
+Nothing outside this package writes SQL. ``engine.store.sqlite.SqliteMatchStore`` is the
+embedded default, imported from there so the service never loads a database driver; the
+schema is in ``migrations/NNNN_*.sql``, its version in ``PRAGMA user_version``.
 """
 
 from engine.store.errors import CorruptDatabase, SchemaTooNew, StoreError
@@ -16,7 +17,6 @@ from engine.store.rows import (
     MatchStatus,
     UserSettings,
 )
-from engine.store.sqlite import SqliteMatchStore
 
 __all__ = [
     "AI_USER_ID",
@@ -29,7 +29,6 @@ __all__ = [
     "MatchStatus",
     "MatchStore",
     "SchemaTooNew",
-    "SqliteMatchStore",
     "StoreError",
     "UserSettings",
 ]

@@ -145,8 +145,8 @@ class GuildSettings:
     guild_id: int
     turn_seconds: float | None = None
     expiry_policy: ExpiryPolicy | None = None
-    thread_per_match: bool = True
-    three_rounds_default: bool = False
+    thread_per_match: bool | None = None
+    three_rounds_default: bool | None = None
     language: str | None = None
     """The language of public match messages; None follows the server's Discord locale."""
 

@@ -303,3 +303,9 @@ def test_check_runs_as_a_module(tmp_path):
         check=False,
     )
     assert (done.returncode, done.stdout) == (0, "settings OK; database 'hanamikoji.sqlite3'\n")
+
+
+def test_an_ai_level_the_engine_does_not_have_is_refused(tmp_path):
+    # Else the config loads and the match the level should play for is stuck for good.
+    with pytest.raises(ConfigError, match=r"'expert'"):
+        load(tmp_path, '[matches]\nai_levels = ["normal", "expert"]')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from bot.play.panel import face_down_text, hand_text
@@ -97,7 +98,8 @@ async def play_decision(
     panel = await answered(await user.select(panel, picked))
     confirms = [b.label for b in panel.buttons() if b.label != said["back"]]
     panel = await answered(await user.click(panel, rng.choice(confirms)))
-    assert panel.content.startswith("✅"), panel.content
+    # The move confirmed in words with its notation beside it: "✅ Gift: C D E (3CDE)".
+    assert re.match(r"✅ [^:\n]+: [A-G |]+ \([1-4][A-G]{1,4}\)", panel.content), panel.content
     await settle(emulator, bot)
 
 

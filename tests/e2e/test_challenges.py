@@ -108,18 +108,18 @@ async def test_a_match_against_the_ai_is_played_to_the_end(emulator, bot):
             boards_seen.append(board_message(ana, match.thread_id).text())
     assert (await bot.service.queries.match_info(match.match_id)).status is MatchStatus.FINISHED
     # The board's recent moves show the AI's moves as they happen.
-    assert any("AI (easy)** used" in t or "AI (easy)** offers" in t for t in boards_seen)
+    assert any("AI (easy)** used" in t or "AI (easy)** — " in t for t in boards_seen)
 
 
 async def test_board_is_posted_again_and_the_old_one_points_to_it(emulator, bot):
     from tests.e2e.players import challenge_and_accept
+    from tests.e2e.test_quiet_thread import board_moved
 
     match = await challenge_and_accept(emulator, bot)
     ana, _ = match.players
     old = board_message(ana, match.thread_id)
     await answered(await ana.slash("hanamikoji board", channel=match.thread_id))
-    await settle(emulator, bot)
-    new = board_message(ana, match.thread_id)
+    new = await board_moved(emulator, bot, ana, match, old)
     assert new.id != old.id
     assert "board has moved" in ana.message(old).text()
 
@@ -128,6 +128,14 @@ async def test_settings_need_manage_server(emulator, bot):
     ana = emulator.user("ana")
     refused = await answered(await ana.slash("hanamikoji settings", threads=False))
     assert refused.ephemeral and "Manage Server" in refused.text()
+
+
+async def rematch_pressed(emulator, bot, press):
+    """What a Rematch press shows: the bot answers at once, then says who it waits for
+    (a public followup) or, once both pressed, takes the button away."""
+    await press.first_response()
+    await settle(emulator, bot)
+    return press.followups[-1] if press.followups else press.message
 
 
 async def test_rematch_needs_both_players_then_starts_a_new_match(emulator, bot):
@@ -139,12 +147,12 @@ async def test_rematch_needs_both_players_then_starts_a_new_match(emulator, bot)
     await answered(await ana.click(ask, "Yes, resign"))
     await settle(emulator, bot)
     result = next(m for m in ana.messages(match.thread_id) if m.buttons() and "Rematch" in m.text())
-    waiting = await answered(await ana.click(result, "Rematch"))
-    assert "Waiting for ben" in waiting.text()
+    waiting = await rematch_pressed(emulator, bot, await ana.click(result, "Rematch"))
+    assert "Waiting for ben" in waiting.text() and not waiting.ephemeral
     assert await bot.service.queries.open_matches_for(ana.id) == []
     stranger = await answered(await emulator.user("cara").click(result, "Rematch"))
     assert "Only the two players" in stranger.text()
-    await answered(await ben.click(result, "Rematch"))
+    await rematch_pressed(emulator, bot, await ben.click(result, "Rematch"))
     await settle(emulator, bot)
     (rematch,) = await bot.service.queries.open_matches_for(ana.id)
     assert rematch.status is MatchStatus.ACTIVE and set(rematch.players) == {ana.id, ben.id}
@@ -181,12 +189,13 @@ async def test_a_rematch_press_survives_a_restart(emulator, start_bot):
     await answered(await ana.click(ask, "Yes, resign"))
     await settle(emulator, bot)
     result = next(m for m in ana.messages(match.thread_id) if m.buttons() and "Rematch" in m.text())
-    waiting = await answered(await ana.click(result, "Rematch"))
+    waiting = await rematch_pressed(emulator, bot, await ana.click(result, "Rematch"))
     assert "Waiting for ben" in waiting.text()
     await bot.close()
 
     restarted = await start_bot()
-    await answered(await ben.click(result, "Rematch"))  # the button of the bot before
+    # the button the bot posted before its restart
+    await rematch_pressed(emulator, restarted, await ben.click(result, "Rematch"))
     await settle(emulator, restarted)
     (rematch,) = await restarted.service.queries.open_matches_for(ana.id)
     assert rematch.status is MatchStatus.ACTIVE and set(rematch.players) == {ana.id, ben.id}

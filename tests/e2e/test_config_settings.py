@@ -74,3 +74,12 @@ async def test_a_challenge_that_names_its_variant_is_not_overridden_by_three_rou
     await settle(emulator, bot)
     (info,) = await bot.service.queries.open_matches_for(ana.id)
     assert info.variant is Variant.STANDARD
+
+
+async def test_ai_levels_decide_which_levels_slash_ai_offers(emulator, start_bot):
+    await start_bot(ai_levels=["easy", "normal"])
+    group = emulator.commands.find("hanamikoji", guild_id=emulator.guild_id)
+    ai = next(option for option in group["options"] if option["name"] == "ai")
+    level = next(option for option in ai["options"] if option["name"] == "level")
+
+    assert [choice["value"] for choice in level["choices"]] == ["easy", "normal"]

@@ -45,8 +45,8 @@ async def test_a_long_429_storm_loses_no_move_and_applies_none_twice(emulator, b
     first, second = await whose_turn(bot, match)
 
     # During the storm both players move; each learns at once that the move was taken.
-    assert "✅ Done" in await play_a_secret(first, match)
-    assert "✅ Done" in await play_a_secret(second, match)
+    assert "✅ Secret: " in await play_a_secret(first, match)
+    assert "✅ Secret: " in await play_a_secret(second, match)
     await asyncio.sleep(1.0)
     assert board_message(first, match.thread_id).text() == before, "Discord refused every edit"
 
@@ -99,7 +99,7 @@ async def test_a_thread_that_archived_between_two_turns_goes_on(emulator, bot):
     panel = await answered(await ana.click(dm_panel, "Secret (1)"))
     panel = await answered(await ana.select(panel, [panel.select().options[0].value]))
     confirm = next(b.label for b in panel.buttons() if b.label.startswith("Confirm"))
-    assert "✅ Done" in (await answered(await ana.click(panel, confirm))).text()
+    assert "✅ Secret: " in (await answered(await ana.click(panel, confirm))).text()
     await settle(emulator, bot)
 
     assert not thread.archived
@@ -150,7 +150,7 @@ async def test_a_server_missing_a_permission_gets_a_match_it_can_show_or_a_reaso
     # Whatever is missing, the match is played to its next move.
     match = Match(info.match_id, place, (ana, emulator.user("ben")))
     mover, _ = await whose_turn(bot, match)
-    assert "✅ Done" in await play_a_secret(mover, match)
+    assert "✅ Secret: " in await play_a_secret(mover, match)
     await settle(emulator, bot)
     assert f"**{mover.name}** used Secret." in board_message(ana, place).text()
     emulator.assert_no_failures()

@@ -66,7 +66,7 @@ async def test_a_double_click_applies_once(emulator, bot):
     assert (await bot.service.queries.public_view(match.match_id)).version == before + 1
     # Both clicks answered the same panel; it ends showing the turn as done.
     final = mover.message(panel)
-    assert "✅ Done" in final.content or STALE in final.content
+    assert "✅ Secret: " in final.content or STALE in final.content
     assert "Waiting for" in final.text()
     lines = [m.text() for m in mover.messages(match.thread_id) if "used Secret" in m.text()]
     assert len(lines) == 1
@@ -118,7 +118,8 @@ async def test_the_panel_by_dm_and_closed_dms_falling_back_to_the_thread(emulato
         now[0] += AWAY_AFTER_SECONDS  # each player looks away between turns
         await play_decision(emulator, bot, match, rng)
         await settle(emulator, bot)
-    assert any("Your hand" in m.text() for m in ana.dms()), "ana's panel came by DM"
+    # Each came by DM; once the turn moved on it was closed (its buttons gone).
+    assert any("Your hand" in m.text() or "panel is closed" in m.text() for m in ana.dms())
     refused = emulator.take_failures()
     assert refused and all(f.code == CANNOT_SEND_TO_USER for f in refused)
     mentions = [m for m in ben.messages(match.thread_id) if ben.mention in m.content]
@@ -143,7 +144,8 @@ async def test_a_panel_from_the_dm_plays_a_turn(emulator, bot):
     panel = await answered(await ana.select(panel, [panel.select().options[0].value]))
     confirm = next(b.label for b in panel.buttons() if b.label.startswith("Confirm"))
     done = await answered(await ana.click(panel, confirm))
-    assert "✅ Done" in done.text()
+    card = confirm.removeprefix("Confirm: Secret ")  # the panel confirms in words and notation
+    assert f"✅ Secret: {card} (1{card})" in done.text()
     await settle(emulator, bot)
     assert (await bot.service.queries.public_view(match.match_id)).version == version + 1
 

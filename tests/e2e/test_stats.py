@@ -9,7 +9,8 @@ import sys
 
 from bot.stats.rating_line import rating_change_line
 from engine.service import MatchService, ServiceConfig
-from engine.store import SqliteMatchStore
+from engine.store.rows import MatchStatus
+from engine.store.sqlite import SqliteMatchStore
 from tests.e2e.players import answered, challenge_and_accept, play_decision, settle
 
 MINUS = "\N{MINUS SIGN}"
@@ -30,16 +31,35 @@ async def test_stats_after_a_resigned_match_show_the_rating_change_and_how_it_wa
 
     mine = await answered(await ben.slash("hanamikoji stats"))
     assert mine.ephemeral and not ana.can_see(mine)
-    assert "Rating: **1662** (+162 in the last rated match)" in mine.text()
+    # One match moves a newcomer 162 points; the "?" says the rating is still provisional.
+    assert "Rating: **1662?** (+162 in the last rated match)" in mine.text()
+    assert "? after a rating: provisional" in mine.text()
     assert "1 won · 0 lost · 0 drawn · win rate 100%" in mine.text()
     assert "Ways of winning — charm: 0 · geishas: 0 · resignation: 1" in mine.text()
     assert "Current streak: 1 win" in mine.text()
 
     theirs = await answered(await cara.slash("hanamikoji stats", member=ana))
-    assert "Rating: **1338** (" + MINUS + "162 in the last rated match)" in theirs.text()
+    assert "Rating: **1338?** (" + MINUS + "162 in the last rated match)" in theirs.text()
     assert "Current streak: 1 loss" in theirs.text()
     line = await rating_change_line(bot.service.queries, match.match_id, ("ana", "ben"), "en")
-    assert line == f"Ratings: ana 1338 ({MINUS}162) · ben 1662 (+162)"
+    assert line is not None
+    assert line.startswith(f"Ratings: ana 1338? ({MINUS}162) · ben 1662? (+162)\n? after a rating")
+    result = [m for m in ben.messages(match.thread_id) if "resigned" in m.text()][-1]
+    assert line in result.text()
+
+
+async def test_cancel_on_the_resign_question_keeps_the_match_and_shows_the_panel(emulator, bot):
+    ana = emulator.user("ana")
+    match = await challenge_and_accept(emulator, bot)
+    ask = await answered(await ana.slash("hanamikoji resign", channel=match.thread_id))
+    assert [b.label for b in ask.buttons()] == ["Yes, resign", "Cancel"]
+
+    panel = await answered(await ana.click(ask, "Cancel"))
+
+    assert panel.id == ask.id and panel.ephemeral  # the question turned into the panel
+    assert "**Your hand**" in panel.text()
+    info = await bot.service.queries.match_info(match.match_id)
+    assert info.status is MatchStatus.ACTIVE
 
 
 async def test_a_match_against_the_ai_is_shown_but_not_rated(emulator, bot):

@@ -45,10 +45,14 @@ def guild_from_row(row: sqlite3.Row) -> GuildSettings:
         row["guild_id"],
         turn_seconds=row["turn_seconds"],
         expiry_policy=None if policy is None else ExpiryPolicy(policy),
-        thread_per_match=bool(row["thread_per_match"]),
-        three_rounds_default=bool(row["three_rounds_default"]),
+        thread_per_match=_flag(row["thread_per_match"]),
+        three_rounds_default=_flag(row["three_rounds_default"]),
         language=row["language"],
     )
+
+
+def _flag(value: int | None) -> bool | None:
+    return None if value is None else bool(value)
 
 
 def user_from_row(row: sqlite3.Row) -> UserSettings:

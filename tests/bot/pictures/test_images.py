@@ -7,7 +7,7 @@ import random
 from PIL import Image, ImageChops
 
 from bot.pictures import hand_image, render_board, render_hand
-from bot.pictures.board_image import COLUMN, HEIGHT, WIDTH, column_x
+from bot.pictures.board_layout import COLUMN, HEIGHT, WIDTH, column_x
 from engine.rules import new_game, public_view, view
 from engine.rules.state import GameState
 from tests.engine.rules.test_properties import reshuffle_hidden

@@ -6,15 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.pictures import board_alt_text, hand_alt_text
-from bot.pictures.board_image import (
-    COLUMN,
-    COUNT_Y,
-    FOOTER,
-    HEADER_Y,
-    ZONES,
-    board_image,
-    column_x,
-)
+from bot.pictures.board_image import board_image
+from bot.pictures.board_layout import COLUMN, COUNT_Y, FOOTER, HEADER_Y, ZONES, column_x
 from bot.pictures.lettering import Written
 from engine.rules import Competition, Gift, public_view, view
 from engine.rules.cards import GEISHAS

@@ -16,7 +16,7 @@ from engine.service import (
     ServiceConfig,
     SubmitResult,
 )
-from engine.store import SqliteMatchStore
+from engine.store.sqlite import SqliteMatchStore
 
 START = 1_700_000_000.0
 

@@ -12,7 +12,7 @@ import random
 import sys
 
 from engine.service import MatchService, MatchStatus, ServiceConfig, StaleVersion
-from engine.store import SqliteMatchStore
+from engine.store.sqlite import SqliteMatchStore
 
 PAIRS = ((1, 2), (3, 4), (5, 6))
 AI_PLAYER = 9

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from engine.service import MatchBroken, MatchService, MatchStatus, ServiceConfig
-from engine.store import SqliteMatchStore
+from engine.store.sqlite import SqliteMatchStore
 
 from .conftest import Recorder, new_match, play_one, play_to_end
 

@@ -14,8 +14,8 @@ from engine.store import (
     FinishedMatch,
     MatchInfo,
     MatchStatus,
-    SqliteMatchStore,
 )
+from engine.store.sqlite import SqliteMatchStore
 
 
 def pending_match(player0: int = 1, player1: int = 2, guild_id: int = 5) -> MatchInfo:

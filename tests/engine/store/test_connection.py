@@ -6,8 +6,14 @@ import sqlite3
 
 import pytest
 
-from engine.store import CorruptDatabase, MatchStatus, SchemaTooNew, SqliteMatchStore
+from engine.store import (
+    CorruptDatabase,
+    GuildSettings,
+    MatchStatus,
+    SchemaTooNew,
+)
 from engine.store.migration_files import latest_version, load_migrations
+from engine.store.sqlite import SqliteMatchStore
 
 from .conftest import active_match, pending_match
 
@@ -95,3 +101,29 @@ async def test_a_database_of_an_older_version_is_migrated_and_keeps_its_matches(
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == latest_version()
     conn.close()
+
+
+async def test_saved_guild_settings_equal_to_the_old_defaults_follow_the_config(tmp_path):
+    # Before migration 5 every saved row froze threads-on and standard-variant, even a row
+    # saved only to pick a language; those values now mean "the configured default".
+    path = tmp_path / "old.sqlite3"
+    version_4 = [m for m in load_migrations() if m.version <= 4]
+    with sqlite3.connect(path) as conn:
+        conn.executescript("\n".join(m.sql for m in version_4) + "\nPRAGMA user_version = 4;")
+        conn.executemany(
+            "INSERT INTO guild_settings (guild_id, turn_seconds, thread_per_match,"
+            " three_rounds_default, language) VALUES (?, ?, ?, ?, ?)",
+            [(1, None, 1, 0, "es"), (2, 120.0, 0, 1, None)],
+        )
+    conn.close()
+
+    store = SqliteMatchStore(path)
+    await store.open()
+    language_only = await store.guild_settings(1)
+    chosen = await store.guild_settings(2)
+    await store.close()
+
+    assert language_only == GuildSettings(1, language="es")
+    assert chosen == GuildSettings(
+        2, turn_seconds=120.0, thread_per_match=False, three_rounds_default=True
+    )

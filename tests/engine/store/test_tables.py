@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from engine.store import MatchStatus, SqliteMatchStore
+from engine.store import MatchStatus
+from engine.store.sqlite import SqliteMatchStore
 
 from .conftest import active_match, decision_row, pending_match, result_of
 

@@ -1,0 +1,53 @@
+"""One run: the emulator and its members, the bot process, every match, then the report."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from tests.discord_emulator.server import DiscordEmulator
+
+from .bot_process import start_bot, stop_bot, wait_for_sync, write_config
+from .match_script import play_all
+from .measurements import LoopLag, Stats, machine_busy, own_cpu, process_cpu
+from .message_watch import MessageWatch
+from .report import report
+
+
+async def run(args: argparse.Namespace, scratch: Path, profile_dir: Path | None) -> int:
+    emulator = DiscordEmulator(member_names=())
+    await emulator.start()
+    bot: asyncio.subprocess.Process | None = None
+    exit_code: int | None = None
+    log_path = scratch / "bot.log"
+    try:
+        for i in range(2 * args.matches):
+            emulator.add_user(f"p{i:04d}")
+        watch = MessageWatch(emulator)
+        bot = await start_bot(
+            write_config(emulator, scratch, args.matches, args.pace), log_path, profile_dir
+        )
+        await wait_for_sync(emulator, bot)
+        stats = Stats()
+        lag = LoopLag()
+        lag.start()
+        loop = asyncio.get_running_loop()
+        started, bench_cpu, bot_cpu = loop.time(), own_cpu(), process_cpu(bot.pid)
+        busy = machine_busy()
+        in_time = await play_all(emulator, watch, stats, args)
+        wall = loop.time() - started
+        bench_cpu, bot_cpu = own_cpu() - bench_cpu, process_cpu(bot.pid) - bot_cpu
+        # Other processes on the machine compete for the same cores and skew the figures.
+        others = max(0.0, machine_busy() - busy - bench_cpu - bot_cpu)
+        lag.stop()
+        await asyncio.sleep(0.5)  # let late followups land, so their refusals are counted
+        exit_code = await stop_bot(bot)
+    finally:
+        if bot is not None and bot.returncode is None:
+            bot.kill()
+            await bot.wait()
+        await emulator.stop()
+    return report(
+        args, stats, emulator, in_time, wall, (bench_cpu, bot_cpu, others), lag, exit_code, log_path
+    )

@@ -1,0 +1,138 @@
+"""The figures a run printed, and whether they meet the targets."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+from pathlib import Path
+
+from tests.discord_emulator.server import DiscordEmulator
+
+from .bot_process import log_problems
+from .measurements import STEPS, LoopLag, Stats, pct
+from .player_profile import HUMAN_CLICK_MEDIAN, HUMAN_DECISION_MEDIAN
+
+TARGET_FIRST_RESPONSE = 0.250
+TARGET_BOARD = 2.0
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def report(
+    args: argparse.Namespace,
+    stats: Stats,
+    emulator: DiscordEmulator,
+    in_time: bool,
+    wall: float,
+    cpu: tuple[float, float, float],
+    lag: LoopLag,
+    exit_code: int | None,
+    log_path: Path,
+) -> int:
+    bench_cpu, bot_cpu, others = cpu
+    responses = [x for step in STEPS for x in stats.first_response[step]]
+    missed = [f for f in emulator.failures if "no response within" in f.what]
+    failed = len(emulator.failures)
+    p99_first, p99_board = pct(responses, 0.99), pct(stats.board, 0.99)
+    ok_first, ok_board, ok_failed = (
+        p99_first < TARGET_FIRST_RESPONSE,
+        p99_board < TARGET_BOARD,
+        failed == 0,
+    )
+    limits = emulator.rate_limits.stats
+    global_429s = limits.sent_429s["global"]
+    ok_global = global_429s == 0
+    verdict = {True: "OK", False: "MISSED"}
+    limit = f", at most {args.limit} at a time" if args.limit else ""
+    if args.profile == "human":
+        how = (
+            f"human players (log-normal think: {HUMAN_DECISION_MEDIAN:g} s median per decision, "
+            f"{HUMAN_CLICK_MEDIAN:g} s per further click), starts over {args.ramp:g} s, "
+            f"{args.duration:g} s of play"
+        )
+    else:
+        how = f"capacity: think {args.think_ms:g} ms mean before each click"
+    print(
+        f"bot_load: {args.matches} concurrent matches{limit} in {args.channels} channels, "
+        f"seed {args.seed}, {how}"
+    )
+    print(
+        f"matches completed: {stats.completed}/{args.matches}"
+        + (f" (+{stats.stopped} still playing at the end)" if stats.stopped else "")
+        + f"  decisions: {stats.decisions}  "
+        f"(per match {min(stats.per_match, default=0)}-{max(stats.per_match, default=0)})  "
+        f"interactions: {stats.interactions}  wall time: {wall:.1f} s"
+        + ("" if in_time else f"  (stopped by the {args.timeout:g} s timeout)")
+    )
+    per_decision = max(1, stats.decisions)
+    print(
+        f"Discord requests: {limits.global_counted} rate-limited "
+        f"({limits.global_counted / per_decision:.2f} per decision), "
+        f"{limits.exempt} interaction callbacks and webhooks "
+        f"({limits.exempt / per_decision:.2f} per decision, exempt from the global limit)"
+    )
+    scopes = ", ".join(f"{scope} {n}" for scope, n in sorted(limits.sent_429s.items()) if n)
+    print(
+        f"429s the bot received: {sum(limits.sent_429s.values())} ({scopes or 'none'})  "
+        f"[target: no global 429: {verdict[ok_global]}]"
+    )
+    print(
+        f"decisions/s: {stats.decisions / wall:.1f}  "
+        f"interactions/s: {stats.interactions / wall:.1f}"
+    )
+    print(
+        f"time to first response: p50 {ms(pct(responses, 0.5))}  p99 {ms(p99_first)}  "
+        f"max {ms(max(responses, default=0.0))}  "
+        f"[target p99 < {TARGET_FIRST_RESPONSE * 1000:.0f} ms: {verdict[ok_first]}]"
+    )
+    for step in STEPS:
+        values = stats.first_response[step]
+        if values:
+            print(
+                f"  {step:<9} n={len(values):<6} p50 {ms(pct(values, 0.5)):>9}  "
+                f"p99 {ms(pct(values, 0.99)):>9}"
+            )
+    print(
+        f"board shows the move (Confirm/Take click → board edit stored): "
+        f"p50 {ms(pct(stats.board, 0.5))}  p99 {ms(p99_board)}  "
+        f"max {ms(max(stats.board, default=0.0))}  "
+        f"[target p99 < {TARGET_BOARD * 1000:.0f} ms: {verdict[ok_board]}]"
+    )
+    print(
+        f"failed interactions: {failed} ({len(missed)} missed the 3 s rule, "
+        f"{failed - len(missed)} other refusals)  [target 0: {verdict[ok_failed]}]"
+    )
+    for failure in emulator.failures[:10]:
+        print(f"  - {failure}")
+    print(
+        f"CPU during play: the bot with its workers {bot_cpu:.1f} s ({bot_cpu / wall:.0%}), "
+        f"this process (emulator + players) {bench_cpu:.1f} s ({bench_cpu / wall:.0%}), "
+        f"other processes {others:.1f} s ({others / wall:.0%}); {os.cpu_count()} cores"
+    )
+    print(
+        f"this process's loop lag (delays every emulator reply): "
+        f"p50 {ms(statistics.median(lag.lags) if lag.lags else 0.0)}  p99 {ms(pct(lag.lags, 0.99))}"
+        f"  max {ms(max(lag.lags, default=0.0))}  "
+        f"stalls over 200 ms: {sum(1 for x in lag.lags if x > 0.2)}; "
+        f"its garbage collector paused {len(lag.gc.pauses)} times, "
+        f"longest {ms(max(lag.gc.pauses, default=0.0))}"
+    )
+    problems = log_problems(log_path)
+    print(
+        f"bot exit code after SIGTERM: {exit_code if exit_code is not None else 'killed'}; "
+        f"bot log: {len(problems)} warning/error lines"
+    )
+    for line in problems[:10]:
+        print(f"  | {line}")
+    if stats.errors:
+        print(f"script errors: {len(stats.errors)}")
+        for error in stats.errors[:10]:
+            print(f"  - {error}")
+        print("last lines of the bot's log:")
+        for line in log_path.read_text(errors="replace").splitlines()[-15:]:
+            print(f"  | {line}")
+    all_done = in_time and stats.completed + stats.stopped == args.matches and exit_code == 0
+    return 0 if ok_first and ok_board and ok_failed and ok_global and all_done else 1

@@ -1,0 +1,60 @@
+"""What the board picture and its alt text both say about the table, read off a
+:class:`~engine.rules.views.PublicView`: the scored round still on show, the status line,
+and the cards a Gift or Competition gave away."""
+
+from __future__ import annotations
+
+from bot.words.i18n import text
+from engine.rules import Phase, PublicView
+from engine.rules.decisions import CompetitionChoice, GiftChoice
+from engine.rules.notation import Move
+from engine.rules.outcome import RoundResult
+
+
+def revealed_round(table: PublicView) -> RoundResult | None:
+    """The scored round still on the table: from its scoring until the next first move."""
+    if not table.rounds:
+        return None
+    last = table.rounds[-1]
+    ended_at_scoring = table.outcome is not None and last.round_number == table.round_number
+    before_first_move = not table.moves and last.round_number == table.round_number - 1
+    return last if ended_at_scoring or before_first_move else None
+
+
+def taken_cards(move: Move) -> tuple[int, ...]:
+    """The card or pair the opponent took from a Gift or Competition; none otherwise."""
+    if isinstance(move.choice, GiftChoice):
+        return (move.choice.card,)
+    if isinstance(move.choice, CompetitionChoice):
+        return move.choice.pair
+    return ()
+
+
+def short_name(name: str, limit: int = 20) -> str:
+    """A name cut to fit a sentence; the panels show it whole where it fits."""
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
+
+
+def status_line(lang: str, table: PublicView, names: tuple[str, str], *, cut: bool = True) -> str:
+    """Whose turn it is, the offer waiting, or the result; names cut to fit a line."""
+    if cut:
+        names = (short_name(names[0]), short_name(names[1]))
+    outcome = table.outcome
+    if outcome is not None:
+        if outcome.winner is None:
+            return text(lang, "pictures.draw")
+        why = text(lang, f"pictures.why_{outcome.termination.value.replace('-', '_')}")
+        return text(lang, "pictures.wins", name=names[outcome.winner], why=why)
+    mover = names[table.current_player] if table.current_player is not None else ""
+    if table.phase is Phase.GIFT_CHOICE:
+        return text(lang, "pictures.gift_choice", name=mover)
+    if table.phase is Phase.COMPETITION_CHOICE:
+        return text(lang, "pictures.competition_choice", name=mover)
+    if revealed_round(table) is not None:
+        return text(lang, "pictures.labels.next_round", name=mover, round=table.round_number)
+    return text(lang, "pictures.turn", name=mover)
+
+
+def round_limit(lang: str, table: PublicView) -> str:
+    """`` of 3`` under the three-round rule, else nothing: what follows the round number."""
+    return text(lang, "board.of_three") if str(table.variant) == "three-rounds" else ""
