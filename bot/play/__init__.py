@@ -20,7 +20,6 @@ from bot.play.confirm_button import ConfirmButton
 from bot.play.deps import PlayDeps
 from bot.play.gift_button import GiftButton
 from bot.play.hand_button import HandButton
-from bot.play.move_log import MoveLog
 from bot.play.moves_button import MovesButton
 from bot.play.panel import Panel
 from bot.play.presence import Presence
@@ -61,7 +60,6 @@ async def setup(bot: commands.Bot) -> None:
     parts = shared_parts(bot)
     service = parts.service
     presence = Presence()
-    move_log = MoveLog()
     panel = Panel(service.queries, parts.names, parts.direct_messages)
     table = Table(
         service.queries,
@@ -73,7 +71,6 @@ async def setup(bot: commands.Bot) -> None:
         presence,
         notify=panel.your_turn,
         retire_dm=panel.retire_dm,
-        move_log=move_log,
     )
     deps = PlayDeps(
         queries=service.queries,
@@ -82,7 +79,6 @@ async def setup(bot: commands.Bot) -> None:
         commands=service.commands,
         placements=service.placements,
         panel=panel,
-        move_log=move_log,
     )
     await bot.add_cog(Play(deps, table, service.subscribe(table.on_event)))
     group = command_group(bot)

@@ -8,7 +8,7 @@ else is plain lines, never inline embed fields (they collapse on phones).
 from __future__ import annotations
 
 from bot.play.move_lines import recent_moves
-from bot.words.i18n import text
+from bot.words.i18n import counted, text
 from bot.words.names import action_name, item_name, offer_text
 from engine.rules import Action, Phase, PublicView, Variant, card_letter
 from engine.rules.cards import CHARM
@@ -90,9 +90,9 @@ def player_line(lang: str, table: PublicView, names: tuple[str, str], player: in
         lang,
         "board.player_line",
         name=names[player],
-        geishas=table.geishas[player],
+        geishas=counted(lang, "geisha", table.geishas[player]),
         charm=table.charm[player],
-        hand=table.hand_sizes[player],
+        hand=counted(lang, "card", table.hand_sizes[player]),
         face_down=_face_down(lang, table, player),
     )
     return first + "\n" + text(lang, "board.actions_line", actions=_markers(lang, table, player))
@@ -136,7 +136,13 @@ def board_text(
 ) -> str:
     """The whole board as one embed description (well under Discord's 4096 characters)."""
     limit = text(lang, "board.of_three") if table.variant is Variant.THREE_ROUNDS else ""
-    head = text(lang, "board.head", round=table.round_number, limit=limit, pile=table.pile_size)
+    head = text(
+        lang,
+        "board.head",
+        round=table.round_number,
+        limit=limit,
+        pile=counted(lang, "card", table.pile_size),
+    )
     recent = recent_moves(lang, table, names) if table.outcome is None else []
     moves = [text(lang, "board.recent"), *(f"• {line}" for line in recent), ""] if recent else []
     return "\n".join(

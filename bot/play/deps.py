@@ -4,14 +4,13 @@ class, and how a press is acknowledged."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
 
 from bot.custom_ids import Verb, game_id
 from bot.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
-from bot.play.move_log import MoveLog
 from engine.rules import Action, Decision, PlayerView
 from engine.service import MatchCommands, MatchPlacements
 from engine.store.rows import MatchInfo
@@ -60,8 +59,6 @@ class PlayDeps(MatchItemDeps):
     commands: MatchCommands
     placements: MatchPlacements
     panel: PanelScreens
-    move_log: MoveLog = field(default_factory=MoveLog)
-    """The public moves of scored rounds, for the match log."""
 
 
 def on_private_message(interaction: discord.Interaction[Any]) -> bool:

@@ -9,8 +9,6 @@ offer is the engine's split (:mod:`engine.rules.gift_and_competition`), not work
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 from bot.words.i18n import text
 from bot.words.names import action_name, letters, offer_text
 from engine.rules import Action, Competition, CompetitionChoice, Gift, GiftChoice, PublicView
@@ -89,19 +87,13 @@ def match_log(
     lang: str,
     table: PublicView,
     names: tuple[str, str],
-    earlier: Mapping[int, Sequence[Move]],
 ) -> list[str]:
-    """Every public move of the match so far, round by round, oldest first.
-
-    ``earlier`` holds the public moves of scored rounds by round number, where known (the
-    service keeps no public log of past rounds: a round missing here shows its result only).
-    """
+    """Every public move of the match so far, round by round, oldest first; a scored
+    round names the Secrets its scoring revealed."""
     lines: list[str] = []
-    for result in table.rounds:
+    each_round = [*table.earlier_moves, table.moves]  # the last: the round under way
+    for result, moves in zip(table.rounds, each_round, strict=False):
         lines.append(text(lang, "moves.round", round=result.round_number))
-        moves = earlier.get(result.round_number, ())
-        if not moves:
-            lines.append(text(lang, "moves.not_kept"))
         for index, move in enumerate(moves):
             mover = (result.starting_player + index) % 2
             lines.append(f"{index + 1}. {_scored_move_line(lang, move, mover, names, result)}")
@@ -119,7 +111,8 @@ def match_log(
                 second_charm=result.charm[1],
             )
         )
-    if table.outcome is None or table.moves:
+    unscored = len(table.rounds) < len(each_round) and (table.outcome is None or table.moves)
+    if unscored:
         if table.rounds or table.moves:
             lines.append(text(lang, "moves.round", round=table.round_number))
         for index, move in enumerate(table.moves):

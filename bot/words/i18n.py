@@ -70,3 +70,10 @@ def text(lang: str, key: str, /, **values: object) -> str:
         raise MissingText(key)
     template = catalogues().get(lang, reference).get(key, reference[key])
     return template.format(**values) if values else template
+
+
+def counted(lang: str, noun: str, count: int) -> str:
+    """``count`` with its noun in the right number ("1 card", "5 cards"), from the
+    catalogue's ``counts.<noun>_one`` and ``counts.<noun>_other``."""
+    form = "one" if count == 1 else "other"
+    return text(lang, f"counts.{noun}_{form}", count=count)

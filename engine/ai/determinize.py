@@ -116,6 +116,7 @@ class Determinizer:
         template.outcome = None
         template.version = table.version
         template.log = [[] for _ in range(round_index + 1)]
+        template.scored_moves = list(table.earlier_moves)
         self._template = template
 
     def sample(self, rng: random.Random) -> GameState:

@@ -7,6 +7,7 @@ took E; ``4ABEG-AB`` Competition of AB and EG where the opponent took AB. ``1X``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.rules.decisions import (
@@ -15,6 +16,7 @@ from engine.rules.decisions import (
     ChoiceDecision,
     Competition,
     CompetitionChoice,
+    Decision,
     Gift,
     GiftChoice,
     Secret,
@@ -105,3 +107,40 @@ def parse_move(text: str, *, allow_hidden: bool = False, allow_pending: bool = F
     if choice is not None and isinstance(choice, GiftChoice) != isinstance(action, Gift):
         raise NotationError(f"not a move: {text!r} (the choice does not fit the action)")
     return move
+
+
+def seen_move(
+    action: Secret | TradeOff | Gift | Competition,
+    choice: GiftChoice | CompetitionChoice | None = None,
+    *,
+    hidden: bool,
+) -> Move:
+    """A move as a reader sees it: a Secret's or Trade-off's cards only when not ``hidden``
+    (its own player's); a Gift or Competition always whole, with its choice once made."""
+    if isinstance(action, Secret | TradeOff):
+        return Move(HiddenAction(action.action) if hidden else action)
+    return Move(action, choice)
+
+
+def round_moves(
+    decisions: Sequence[Decision], starter: int, reader: int | None
+) -> tuple[Move, ...]:
+    """A round's moves, from its decisions in order, as ``reader`` sees them (None: a
+    spectator); ``starter`` made the first."""
+    moves: list[Move] = []
+    actor = starter
+    i = 0
+    while i < len(decisions):
+        action = decisions[i]
+        i += 1
+        assert isinstance(action, Secret | TradeOff | Gift | Competition)
+        choice: GiftChoice | CompetitionChoice | None = None
+        if isinstance(action, Gift | Competition):
+            if i < len(decisions):
+                made = decisions[i]
+                assert isinstance(made, GiftChoice | CompetitionChoice)
+                choice = made
+            i += 1
+        moves.append(seen_move(action, choice, hidden=actor != reader))
+        actor = 1 - actor
+    return tuple(moves)

@@ -35,6 +35,7 @@ from engine.rules.errors import IllegalDecision
 from engine.rules.gift_and_competition import competition_split, gift_split
 from engine.rules.hand import ONE
 from engine.rules.legal import LegalSet, legal_actions, legal_choices
+from engine.rules.notation import Move, round_moves
 from engine.rules.outcome import MatchOutcome, RoundResult, Termination
 from engine.rules.scoring import favor_totals, goal_winner, round_limit_winner, score_favor
 
@@ -87,6 +88,7 @@ class GameState:
         "removed",
         "results",
         "round_index",
+        "scored_moves",
         "secret",
         "seed",
         "start_player",
@@ -125,6 +127,8 @@ class GameState:
     version: int
     log: list[list[Decision]]
     """Every applied decision, one list per round."""
+    scored_moves: list[tuple[Move, ...]]
+    """Each scored round's moves as spectators saw them (Secrets and Trade-offs face down)."""
 
     def __init__(
         self,
@@ -147,6 +151,7 @@ class GameState:
         self.outcome = None
         self.version = 0
         self.log = []
+        self.scored_moves = []
         self._start_round()
 
     # -- reading -----------------------------------------------------------------------
@@ -245,6 +250,7 @@ class GameState:
         other.favor = self.favor.copy()
         other.results = self.results.copy()
         other.log = [round_log.copy() for round_log in self.log]
+        other.scored_moves = self.scored_moves.copy()
         return other
 
     # -- turn flow ---------------------------------------------------------------------
@@ -342,6 +348,7 @@ class GameState:
         favor = score_favor(items, favor_before)
         self.favor = list(favor)
         geishas, charm = favor_totals(favor)
+        self.scored_moves.append(round_moves(self.log[-1], self.start_player, None))
         self.results.append(
             RoundResult(
                 round_number=self.round_number,

@@ -21,7 +21,7 @@ from engine.rules.decisions import (
     Secret,
     TradeOff,
 )
-from engine.rules.notation import HiddenAction, Move
+from engine.rules.notation import Move, round_moves, seen_move
 from engine.rules.outcome import MatchOutcome, RoundResult
 from engine.rules.state import GameState, Phase, Variant
 
@@ -50,6 +50,9 @@ class PublicView:
     """An offer waiting for the opponent's choice (its cards are face up)."""
     moves: tuple[Move, ...]
     """This round's moves so far, Secrets and Trade-offs hidden (``1X``, ``2XX``)."""
+    earlier_moves: tuple[tuple[Move, ...], ...]
+    """The moves of each earlier round, as spectators saw them; ``earlier_moves[k]`` goes
+    with ``rounds[k]``, whose scoring revealed the Secrets."""
     rounds: tuple[RoundResult, ...]
     """Every scored round, with both Secrets revealed."""
     geishas: tuple[int, int]
@@ -91,19 +94,6 @@ class PlayerView:
         return self.table.current_player == self.player
 
 
-def seen_move(
-    action: Secret | TradeOff | Gift | Competition,
-    choice: GiftChoice | CompetitionChoice | None = None,
-    *,
-    hidden: bool,
-) -> Move:
-    """A move as a reader sees it: a Secret's or Trade-off's cards only when not ``hidden``
-    (its own player's); a Gift or Competition always whole, with its choice once made."""
-    if isinstance(action, Secret | TradeOff):
-        return Move(HiddenAction(action.action) if hidden else action)
-    return Move(action, choice)
-
-
 def public_move(before: GameState, decision: Decision) -> Move:
     """``decision`` as spectators see it, given the state it was applied to."""
     if isinstance(decision, GiftChoice | CompetitionChoice):
@@ -116,24 +106,12 @@ def public_move(before: GameState, decision: Decision) -> Move:
 
 def _moves(state: GameState, reader: int | None) -> tuple[Move, ...]:
     """The round's moves as ``reader`` may see them (None: a spectator)."""
-    moves: list[Move] = []
-    actor = state.start_player
-    decisions = state.log[-1]
-    i = 0
-    while i < len(decisions):
-        action = decisions[i]
-        i += 1
-        assert isinstance(action, Secret | TradeOff | Gift | Competition)
-        choice: GiftChoice | CompetitionChoice | None = None
-        if isinstance(action, Gift | Competition):
-            if i < len(decisions):
-                made = decisions[i]
-                assert isinstance(made, GiftChoice | CompetitionChoice)
-                choice = made
-            i += 1
-        moves.append(seen_move(action, choice, hidden=actor != reader))
-        actor = 1 - actor
-    return tuple(moves)
+    return round_moves(state.log[-1], state.start_player, reader)
+
+
+def _earlier_moves(state: GameState) -> tuple[tuple[Move, ...], ...]:
+    """Each earlier round's moves as spectators saw them (kept by the state at scoring)."""
+    return tuple(state.scored_moves[: len(state.log) - 1])
 
 
 def public_view(state: GameState) -> PublicView:
@@ -156,6 +134,7 @@ def public_view(state: GameState) -> PublicView:
         pile_size=len(state.pile) - state.pile_pos,
         pending=state.pending,
         moves=_moves(state, None),
+        earlier_moves=_earlier_moves(state),
         rounds=tuple(state.results),
         geishas=geishas,
         charm=charm,

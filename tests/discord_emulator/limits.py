@@ -38,6 +38,7 @@ MAX_MODAL_COMPONENTS = 5
 MAX_TEXT_INPUT_LABEL = 45
 MAX_TEXT_INPUT_VALUE = 4000
 MAX_ATTACHMENTS = 10
+MAX_ATTACHMENT_DESCRIPTION = 1024
 MAX_EMBED_COLOR = 0xFFFFFF
 MAX_SELECT_VALUES = 25
 MAX_ALLOWED_MENTION_IDS = 100
@@ -352,6 +353,13 @@ def message_problems(
     yield from component_problems(payload.get("components") or [], flags=flags)
     if attachment_count > MAX_ATTACHMENTS:
         yield ("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_ATTACHMENTS} or fewer."
+    for index, attachment in enumerate(payload.get("attachments") or []):
+        if isinstance(attachment, dict):
+            yield from _too_long(
+                ("attachments", index, "description"),
+                attachment.get("description"),
+                MAX_ATTACHMENT_DESCRIPTION,
+            )
 
 
 def check_message(

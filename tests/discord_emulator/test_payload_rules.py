@@ -302,6 +302,15 @@ def test_an_embed_image_must_name_a_file_of_the_message():
     assert list(errors["embeds"]["0"]) == ["thumbnail"]
 
 
+def test_an_attachment_description_is_at_most_1024_characters():
+    fits = {"content": "board", "attachments": [{"id": 0, "description": "x" * 1024}]}
+    check_message(fits, attachment_count=1, require_body=True)
+    errors = message_refused(
+        {"content": "board", "attachments": [{"id": 0, "description": "x" * 1025}]}
+    )
+    assert codes(errors["attachments"]["0"]["description"]) == ["BASE_TYPE_MAX_LENGTH"]
+
+
 async def test_a_sent_embed_naming_no_uploaded_file_is_refused(emulator, bot):
     channel = text_channel(bot, emulator)
     embed = discord.Embed(title="Board").set_image(url="attachment://board.png")

@@ -9,7 +9,16 @@ from bot.words.i18n import DEFAULT_LANGUAGE, catalogues, language_of, placeholde
 
 OTHER_LANGUAGES = [lang for lang in catalogues() if lang != DEFAULT_LANGUAGE]
 # Words that are the same in both languages (names and loanwords), so they may match.
-SAME_EVERYWHERE = {"geisha", "normal", "neutral", "4 geishas", "Shamisen", "Kimono"}
+SAME_EVERYWHERE = {
+    "geisha",
+    "normal",
+    "neutral",
+    "4 geishas",
+    "Shamisen",
+    "Kimono",
+    "{count} geisha",
+    "{count} geishas",
+}
 
 
 def test_english_and_spanish_are_there():
@@ -81,3 +90,11 @@ def test_a_missing_language_falls_back_to_english():
     assert text("es", "actions.trade_off") == "Renuncia"
     assert text("es", "actions.secret") == "Secreto"
     assert text("es", "actions.competition") == "Competición"
+
+
+def test_counts_say_one_card_and_two_cards_in_both_languages():
+    from bot.words.i18n import counted
+
+    assert [counted("en", "card", n) for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+    assert counted("es", "card", 1) == "1 carta" and counted("es", "geisha", 3) == "3 geishas"
+    assert counted("en", "geisha", 1) == "1 geisha"

@@ -202,3 +202,21 @@ def test_legal_list_has_no_duplicates_and_is_exactly_what_apply_accepts(seed):
                     raise AssertionError(f"{candidate} was applied but is not in the legal list")
 
     play(seed, Variant.STANDARD, check)
+
+
+@given(seeds)
+def test_earlier_rounds_show_their_moves_as_spectators_saw_them(seed):
+    """Each scored round keeps its eight public moves; a Secret or Trade-off stays face
+    down there (1X, 2XX): only the round's result reveals the Secrets."""
+
+    def check(state: GameState):
+        table = public_view(state)
+        earlier = table.earlier_moves
+        assert len(earlier) == len(state.log) - 1
+        assert len(earlier) <= len(table.rounds)
+        for moves in earlier:
+            assert len(moves) == 8
+            hidden = [str(m) for m in moves if str(m)[0] in "12"]
+            assert sorted(hidden) == ["1X", "1X", "2XX", "2XX"]
+
+    play(seed, Variant.THREE_ROUNDS, check)

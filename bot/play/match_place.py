@@ -1,0 +1,65 @@
+"""Where a match's public messages go — its thread, else its channel — in which language,
+with which player names, and posting there within the bot's permissions."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord_plumbing.channel_permissions import can_send, fit_message
+from bot.discord_plumbing.places import Places
+from bot.words.player_names import PlayerNames
+from bot.words.server_language import ServerLanguages
+from engine.store.rows import MatchInfo
+
+log = logging.getLogger(__name__)
+
+
+def mention_of(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+class MatchPlace:
+    """The match's place in Discord and the messages the bot posts there."""
+
+    def __init__(self, places: Places, names: PlayerNames, languages: ServerLanguages) -> None:
+        self.places = places
+        self.retrier = places.retrier
+        self._names = names
+        self._languages = languages
+
+    async def place(self, info: MatchInfo) -> discord.abc.Messageable | None:
+        """The thread of the match, or its channel when it has no thread."""
+        return await self.places.of_match(info)
+
+    async def public_language(self, info: MatchInfo) -> str:
+        """The language of the match's public messages (its server's)."""
+        return await self._languages.public(info.guild_id)
+
+    async def names(self, info: MatchInfo) -> tuple[str, str]:
+        """The players' names as the match's public messages show them."""
+        lang = await self._languages.public(info.guild_id)
+        return await self._names.pair(info.players, info.ai_level, lang)
+
+    async def post(
+        self, info: MatchInfo, content: str, mention: int | None = None, **kwargs: Any
+    ) -> discord.Message | None:
+        """Send a message to the match's place, retried while Discord says later, reduced to
+        what the bot's permissions there allow; None where the bot may not post."""
+        place = await self.place(info)
+        if place is None:
+            return None
+        if not can_send(place):
+            log.warning("match %s: no permission to post in %s", info.match_id, place)
+            return None
+        allowed = discord.AllowedMentions(users=[discord.Object(mention)] if mention else False)
+        message: discord.Message = await self.retrier.until_accepted(
+            f"match {info.match_id}: a message",
+            lambda: place.send(
+                allowed_mentions=allowed, **fit_message(place, {"content": content, **kwargs})
+            ),
+            creates=True,
+        )
+        return message

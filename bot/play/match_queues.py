@@ -1,0 +1,121 @@
+"""Each match's own ordered queue of service events, its worker, and its board editor.
+
+One slow Discord request never delays another match, and a match's messages keep their
+order. The board is edited beside the thread messages, not after them, and several moves in
+quick succession cost one edit. A match's bookkeeping is dropped once it is idle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+import discord
+
+from engine.service.events import Event
+
+log = logging.getLogger(__name__)
+
+
+class MatchChannels:
+    """What the bot tracks of one match while it shows its events."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[Event] = asyncio.Queue()
+        self.worker: asyncio.Task[None] | None = None
+        self.board_dirty = False
+        self.board_task: asyncio.Task[None] | None = None
+
+
+class MatchQueues:
+    """Runs ``show`` on each match's events in order, and ``refresh_board`` when marked."""
+
+    def __init__(
+        self,
+        show: Callable[[Event], Awaitable[None]],
+        refresh_board: Callable[[int], Awaitable[None]],
+    ) -> None:
+        self._show = show
+        self._refresh_board = refresh_board
+        self._matches: dict[int, MatchChannels] = {}
+        self._side_tasks: set[asyncio.Task[None]] = set()
+
+    def put(self, event: Event) -> None:
+        """Queue the event on its match, starting the match's worker if it is not running."""
+        match = self._matches.setdefault(event.match_id, MatchChannels())
+        match.queue.put_nowait(event)
+        if match.worker is None or match.worker.done():
+            match.worker = asyncio.create_task(self._work(event.match_id, match))
+
+    def mark_board(self, match_id: int) -> None:
+        """The edit shows the match as it is when it runs, so marks made meanwhile merge."""
+        self._mark(match_id)
+
+    async def board_settled(self, match_id: int) -> None:
+        """Mark the board and wait for its edit, after any edit still under way, so an older
+        page can never land last."""
+        match = self._mark(match_id)
+        if match.board_task is not None:
+            await match.board_task
+
+    def _mark(self, match_id: int) -> MatchChannels:
+        match = self._matches.setdefault(match_id, MatchChannels())
+        match.board_dirty = True
+        if match.board_task is None or match.board_task.done():
+            match.board_task = asyncio.create_task(self._board_loop(match_id, match))
+        return match
+
+    def aside(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, waited for by :meth:`wait_idle`."""
+        task = asyncio.create_task(work)
+        self._side_tasks.add(task)
+        task.add_done_callback(self._side_tasks.discard)
+
+    async def wait_idle(self) -> None:
+        """Until every queued event has been shown (tests and shutdown)."""
+        while True:
+            busy = [m.worker for m in self._matches.values() if m.worker and not m.worker.done()]
+            busy += [
+                m.board_task
+                for m in self._matches.values()
+                if m.board_task and not m.board_task.done()
+            ]
+            busy += [t for t in self._side_tasks if not t.done()]
+            if not busy:
+                return
+            await asyncio.gather(*busy, return_exceptions=True)
+
+    async def _board_loop(self, match_id: int, match: MatchChannels) -> None:
+        while match.board_dirty:
+            match.board_dirty = False
+            try:
+                await self._refresh_board(match_id)
+            except discord.HTTPException as error:
+                log.warning("match %s: Discord refused the board edit: %s", match_id, error)
+            except Exception:
+                log.exception("match %s: could not update the board", match_id)
+        self._forget_if_idle(match_id, match)
+
+    async def _work(self, match_id: int, match: MatchChannels) -> None:
+        while not match.queue.empty():
+            event = match.queue.get_nowait()
+            try:
+                await self._show(event)
+            except discord.HTTPException as error:
+                log.warning(
+                    "match %s: Discord refused an update for %s: %s", match_id, event, error
+                )
+            except Exception:
+                log.exception("match %s: could not show %r", match_id, event)
+        self._forget_if_idle(match_id, match)
+
+    def _forget_if_idle(self, match_id: int, match: MatchChannels) -> None:
+        """Drop a match's bookkeeping once nothing of it is queued, running or on screen,
+        but never while its board is being edited (a second editor could race it)."""
+        working = [t for t in (match.worker, match.board_task) if t is not None and not t.done()]
+        idle = (not working or working == [asyncio.current_task()]) and match.queue.empty()
+        shown = not match.board_dirty
+        if idle and shown and self._matches.get(match_id) is match:
+            del self._matches[match_id]
