@@ -151,6 +151,13 @@ def test_the_service_works_over_the_store_protocol_without_a_database_driver():
     assert sorted(m for m in loaded if m in ("aiosqlite", "asyncpg", "sqlite3")) == []
 
 
+def test_only_the_sqlite_store_talks_to_sqlite():
+    # The store behind the MatchStore protocol is the one place with a database driver.
+    drivers = ("aiosqlite", "sqlite3")
+    everywhere = [o for package in PACKAGES for o in offences(package, drivers)]
+    assert [o for o in everywhere if not o.startswith("engine.store.sqlite")] == []
+
+
 def test_the_engine_never_imports_the_bot_or_discord():
     assert offences("engine", ("bot", "discord")) == []
 

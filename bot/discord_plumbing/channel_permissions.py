@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.words.i18n import text
+from bot.words.i18n import shortened, text
 
 TO_HOST = ("view_channel", "send_messages")
 """Without these the board and the match's messages cannot be posted in the channel."""
@@ -91,4 +91,4 @@ def _embed_as_text(content: str | None, embed: discord.Embed) -> str:
         parts.append(embed.description)
     joined = "\n".join(parts)
     # A message holds 2,000 characters; an embed description 4,096.
-    return joined if len(joined) <= 2000 else joined[:1999] + "…"
+    return shortened(joined, 2000)

@@ -11,7 +11,7 @@ from bot.pictures.table_facts import (
     taken_cards,
 )
 from bot.pictures.turn_deadline import Deadline, when_text
-from bot.words.i18n import text
+from bot.words.i18n import shortened, text
 from bot.words.names import action_name, letters, offer_text
 from engine.rules import Action, PlayerView, PublicView
 from engine.rules.cards import CHARM, GEISHAS
@@ -27,11 +27,8 @@ def _say(lang: str, key: str, /, **values: object) -> str:
 
 
 def _fit(parts: list[str]) -> str:
-    """The sentences joined, cut to Discord's limit at a sentence where possible."""
-    description = " ".join(p for p in parts if p)
-    if len(description) <= DESCRIPTION_LIMIT:
-        return description
-    return description[: DESCRIPTION_LIMIT - 1].rstrip() + "…"
+    """The sentences joined, cut to Discord's limit."""
+    return shortened(" ".join(p for p in parts if p), DESCRIPTION_LIMIT)
 
 
 def board_alt_text(

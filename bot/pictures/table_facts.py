@@ -4,7 +4,7 @@ and the cards a Gift or Competition gave away."""
 
 from __future__ import annotations
 
-from bot.words.i18n import text
+from bot.words.i18n import shortened, text
 from engine.rules import Phase, PublicView
 from engine.rules.decisions import CompetitionChoice, GiftChoice
 from engine.rules.notation import Move
@@ -32,7 +32,7 @@ def taken_cards(move: Move) -> tuple[int, ...]:
 
 def short_name(name: str, limit: int = 20) -> str:
     """A name cut to fit a sentence; the panels show it whole where it fits."""
-    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
+    return shortened(name, limit)
 
 
 def status_line(lang: str, table: PublicView, names: tuple[str, str], *, cut: bool = True) -> str:

@@ -77,3 +77,8 @@ def counted(lang: str, noun: str, count: int) -> str:
     catalogue's ``counts.<noun>_one`` and ``counts.<noun>_other``."""
     form = "one" if count == 1 else "other"
     return text(lang, f"counts.{noun}_{form}", count=count)
+
+
+def shortened(words: str, limit: int) -> str:
+    """``words`` cut to at most ``limit`` characters, an ellipsis marking the cut."""
+    return words if len(words) <= limit else words[: limit - 1].rstrip() + "…"
