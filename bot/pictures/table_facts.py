@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from bot.words.i18n import shortened, text
 from engine.rules import Phase, PublicView
-from engine.rules.decisions import CompetitionChoice, GiftChoice
 from engine.rules.notation import Move
 from engine.rules.outcome import RoundResult
 
@@ -23,11 +22,7 @@ def revealed_round(table: PublicView) -> RoundResult | None:
 
 def taken_cards(move: Move) -> tuple[int, ...]:
     """The card or pair the opponent took from a Gift or Competition; none otherwise."""
-    if isinstance(move.choice, GiftChoice):
-        return (move.choice.card,)
-    if isinstance(move.choice, CompetitionChoice):
-        return move.choice.pair
-    return ()
+    return () if move.choice is None else move.choice.taken
 
 
 def short_name(name: str, limit: int = 20) -> str:

@@ -27,7 +27,7 @@ Choice = GiftChoice | CompetitionChoice
 
 def taken_cards(choice: Choice) -> str:
     """``E`` or ``AB``: what the chooser took."""
-    return cards_text((choice.card,) if isinstance(choice, GiftChoice) else choice.pair)
+    return cards_text(choice.taken)
 
 
 class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):

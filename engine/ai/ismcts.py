@@ -246,7 +246,7 @@ def _greedy_choice(state: GameState, legal: tuple[Decision, ...]) -> Decision:
     best_score = -math.inf
     for choice in legal:
         assert isinstance(choice, GiftChoice | CompetitionChoice)
-        taken = (choice.card,) if isinstance(choice, GiftChoice) else choice.pair
+        taken = choice.taken
         rest = list(offer.cards)
         for card in taken:
             rest.remove(card)

@@ -150,6 +150,11 @@ class GiftChoice:
     def __post_init__(self) -> None:
         _check_cards((self.card,), 1, "a Gift choice")
 
+    @property
+    def taken(self) -> tuple[int, ...]:
+        """The cards the chooser takes: this one."""
+        return (self.card,)
+
     def __str__(self) -> str:
         return "-" + GEISHAS[self.card]
 
@@ -163,6 +168,11 @@ class CompetitionChoice:
     def __post_init__(self) -> None:
         _check_cards(self.pair, 2, "a Competition choice")
         object.__setattr__(self, "pair", _sorted_pair(self.pair))
+
+    @property
+    def taken(self) -> tuple[int, ...]:
+        """The cards the chooser takes: this pair."""
+        return self.pair
 
     def __str__(self) -> str:
         return "-" + cards_text(self.pair)
