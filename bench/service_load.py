@@ -87,7 +87,15 @@ class Load:
 
 
 async def run(matches: int, think: float, seconds: float, db: Path, seed: int) -> None:
-    config = ServiceConfig(max_active_matches=10, turn_timer_seconds=3600, ai_move_delay_seconds=0)
+    # Each simulated pair plays match after match: the per-member hourly limit, meant for
+    # abuse, would stop the load, so it is lifted here.
+    config = ServiceConfig(
+        max_active_matches=10,
+        turn_timer_seconds=3600,
+        ai_move_delay_seconds=0,
+        max_new_matches_per_hour=1_000_000,
+        challenge_cooldown_seconds=0,
+    )
     store = SqliteMatchStore(str(db))
     service = MatchService(store, config, rng=random.Random(seed))
     await service.start()

@@ -1,13 +1,15 @@
 """The bot's settings, read from a TOML file (see config.example.toml) and the environment.
 
 Each TOML table is one dataclass and each key one field: :func:`load_config` walks the
-fields and their type hints, so a key is either read into its field or refused by name,
-never parsed and dropped. Each dataclass checks its own values in ``__post_init__``.
+fields and their type hints, so a key is either read into its field or refused by name
+(with the nearest known name, for a typo), never parsed and dropped. Each dataclass checks
+its own values in ``__post_init__``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import enum
 import os
 import tomllib
@@ -67,6 +69,12 @@ class DatabaseSettings:
     """``[database]``: where matches are kept."""
 
     path: str = "hanamikoji.sqlite3"
+    """A file path, relative to the working directory, or ``":memory:"``."""
+
+    def __post_init__(self) -> None:
+        if not self.path:
+            # SQLite would open a temporary database and lose every match at exit.
+            raise ValueError("path must name a file (or \":memory:\"), got ''")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,15 +122,41 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
     hints = typing.get_type_hints(BotConfig)
     sections: dict[str, Any] = {}
     for name, table in data.items():
-        if name not in hints and isinstance(table, dict):
-            raise ConfigError(f"unknown section [{name}]")
         if name not in hints:
-            raise ConfigError(f"unknown setting {name} (outside any [table])")
-        sections[name] = _section(hints[name], _table(table, name), name)
+            raise ConfigError(_unknown_top_level(name, table, hints, path))
+        sections[name] = _section(hints[name], _table(table, name), name, path)
     if "discord" not in sections:
         # No [discord] table: build it from defaults, so a missing token says so.
-        sections["discord"] = _section(DiscordSettings, {}, "discord")
+        sections["discord"] = _section(DiscordSettings, {}, "discord", path)
     return BotConfig(**sections)
+
+
+def _unknown_top_level(
+    name: str, value: object, hints: Mapping[str, Any], path: Path | None
+) -> str:
+    """Refuse a table or key outside the known tables, naming the nearest known one."""
+    if isinstance(value, dict):
+        nearest = difflib.get_close_matches(name, list(hints), n=1)
+        hint = f"did you mean [{nearest[0]}]?" if nearest else _known_sections(hints)
+        return f"unknown section [{name}]{_in(path)} ({hint})"
+    # A key above every table: say which table the nearest key of that name belongs in.
+    keys = {f.name: table for table, cls in hints.items() for f in dataclasses.fields(cls)}
+    nearest = difflib.get_close_matches(name, list(keys), n=1)
+    if not nearest:
+        hint = "outside any [table]"
+    elif nearest[0] == name:
+        hint = f"it belongs under [{keys[name]}]"
+    else:
+        hint = f"did you mean {nearest[0]}, under [{keys[nearest[0]]}]?"
+    return f"unknown setting {name}{_in(path)} ({hint})"
+
+
+def _known_sections(hints: Mapping[str, Any]) -> str:
+    return "the sections are " + ", ".join(f"[{name}]" for name in hints)
+
+
+def _in(path: Path | None) -> str:
+    return "" if path is None else f" in {path}"
 
 
 def _table(value: object, name: str) -> dict[str, Any]:
@@ -131,14 +165,20 @@ def _table(value: object, name: str) -> dict[str, Any]:
     return value
 
 
-def _section(cls: type[Section], table: Mapping[str, Any], name: str) -> Section:
+def _section(cls: type[Section], table: Mapping[str, Any], name: str, path: Path | None) -> Section:
     """One dataclass from its table: each key converted by its field's type hint."""
     hints = typing.get_type_hints(cls)
     fields = {f.name for f in dataclasses.fields(cls)}
     values: dict[str, Any] = {}
     for key, value in table.items():
         if key not in fields:
-            raise ConfigError(f"unknown setting {name}.{key}")
+            nearest = difflib.get_close_matches(key, sorted(fields), n=1)
+            hint = (
+                f"did you mean {name}.{nearest[0]}?"
+                if nearest
+                else f"config.example.toml lists every setting of [{name}]"
+            )
+            raise ConfigError(f"unknown setting {name}.{key}{_in(path)} ({hint})")
         values[key] = _convert(hints[key], value, f"{name}.{key}")
     try:
         return cls(**values)

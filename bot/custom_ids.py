@@ -6,6 +6,11 @@ argument such as a decision in rules.md notation (``3EEG``, ``-E``). At most 100
 characters, as Discord requires. Each verb is one `DynamicItem` whose template is
 :func:`template`; buttons on messages sent before an upgrade keep working as long as this
 format does.
+
+A custom_id comes back from Discord as text anyone could have garbled (an old message, a
+tampered client), so every field is read here before it reaches the service: ids within
+SQLite's 64-bit integers, versions small, the argument through the engine's parser. An id
+that does not read is answered with a polite refusal, never a traceback.
 """
 
 from __future__ import annotations
@@ -13,6 +18,12 @@ from __future__ import annotations
 import enum
 
 MAX_CUSTOM_ID = 100
+MAX_ID = 2**63 - 1
+"""The largest match, guild or user id: SQLite's INTEGER and Discord's snowflakes fit."""
+MAX_VERSION = 1_000_000
+"""Far more versions than any match reaches (a few per move)."""
+MAX_PAGE = 100_000
+"""Far more leaderboard pages than any server has."""
 
 
 class Verb(enum.StrEnum):
@@ -45,8 +56,32 @@ def game_id(match_id: int, version: int, verb: Verb, arg: str = "") -> str:
     return text
 
 
+def is_id(number: int) -> bool:
+    """A match, guild or user id the bot could have written: 1 to 2**63 - 1."""
+    return 1 <= number <= MAX_ID
+
+
+def is_version(number: int) -> bool:
+    return 0 <= number <= MAX_VERSION
+
+
+def is_page(number: int) -> bool:
+    return 0 <= number <= MAX_PAGE
+
+
 def template(verb: Verb, arg: str | None = None) -> str:
     """The regex of one verb's custom_ids: named groups ``match`` and ``version``, and
     ``arg`` when `arg` (a regex) is given."""
     head = rf"hk:(?P<match>[0-9]+):(?P<version>[0-9]+):{verb.value}"
     return head if arg is None else rf"{head}:(?P<arg>{arg})"
+
+
+_WELL_FORMED = (
+    r"hk:[0-9]+:[0-9]+:(?:"
+    + "|".join(v.value for v in Verb if v not in (Verb.ACTION, Verb.PICK, Verb.DO, Verb.TAKE))
+    + r"|(?:act|pick):[1-4]|do:[A-G0-9X-]{1,8}|take:-[A-G]{1,2})"
+    + r"|lb:[0-9]+:[0-9]+|rec:[0-9]+"
+)
+UNREADABLE = rf"(?!(?:{_WELL_FORMED})\Z)(?:hk|lb|rec):[\s\S]*"
+"""The ids of the bot's prefixes that no item's template reads (a verb or an argument
+that does not exist, a field that is not a number): one item refuses them all."""

@@ -29,6 +29,7 @@ from bot.words.refusals import refusal_text
 from bot.words.server_language import ServerLanguages
 from engine.service.errors import ServiceError
 from engine.service.match_service import MatchService
+from engine.store.errors import StorageFull
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +111,7 @@ class HanamikojiGroup(app_commands.Group):
     ) -> None:
         lang = language_of(interaction.locale)
         original = getattr(error, "original", error)
-        if isinstance(original, ServiceError):
+        if isinstance(original, ServiceError | StorageFull):
             message = refusal_text(lang, original)
         elif isinstance(error, app_commands.MissingPermissions):
             message = text(lang, "commands.settings_forbidden")

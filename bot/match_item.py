@@ -1,16 +1,23 @@
 """The base of every match component (one `DynamicItem` subclass per verb): the single
 "who may press" check, and the edge where the service's refusals become short ephemeral
-answers in the presser's language."""
+answers in the presser's language.
+
+`from_custom_id` never raises (discord.py would log a traceback and leave the press
+unanswered): a field that does not read makes an item that is not `readable`, and the
+check refuses it politely before anything reaches the service. `UnreadableItem` answers
+the ids no verb's template reads."""
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import discord
 
+from bot.custom_ids import UNREADABLE, is_id, is_version
 from bot.discord_plumbing.pages import reply_privately
 from bot.features import feature_deps
 from bot.words.i18n import language_of, text
@@ -19,6 +26,7 @@ from bot.words.refusals import refusal_text
 from engine.rules.errors import IllegalDecision
 from engine.service import MatchQueries
 from engine.service.errors import ServiceError
+from engine.store.errors import StorageFull
 from engine.store.rows import MatchInfo
 
 log = logging.getLogger(__name__)
@@ -71,16 +79,28 @@ class MatchItem(
         assert self._deps is not None, "interaction_check runs first"
         return self._deps
 
+    def readable(self) -> bool:
+        """Whether every field of the custom_id read (a subclass adds its own fields)."""
+        return is_id(self.match_id) and is_version(self.version)
+
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        lang = language_of(interaction.locale)
+        if not self.readable():
+            await refuse_unreadable(interaction, self.custom_id)
+            return False
         deps = cast(DepsT, feature_deps(interaction.client, self.deps_kind))
         user = interaction.user
         deps.names.remember(user, interaction.locale)
         deps.seen(self.match_id, user.id)
-        lang = language_of(interaction.locale)
         try:
             info = await deps.queries.match_info(self.match_id)
         except ServiceError as error:
             await reply_privately(interaction, refusal_text(lang, error))
+            return False
+        except Exception:
+            # discord.py would drop an error raised here silently, leaving the press unanswered.
+            log.exception("match %s: could not check %s", self.match_id, self.custom_id)
+            await reply_privately(interaction, text(lang, "refusal.wrong"))
             return False
         if self.players_only and info.seat_of(user.id) is None:
             await reply_privately(interaction, text(lang, "refusal.not_a_player"))
@@ -93,7 +113,7 @@ class MatchItem(
         lang = language_of(interaction.locale)
         try:
             await self.pressed(interaction, lang, self._info)
-        except (ServiceError, IllegalDecision) as error:
+        except (ServiceError, IllegalDecision, StorageFull) as error:
             names = await self.names_by_id(lang)
             await reply_privately(interaction, refusal_text(lang, error, names))
         except discord.HTTPException as error:
@@ -120,5 +140,31 @@ class MatchItem(
         info = self._info
         if info is None:
             return {}
-        names = await self.deps.names.pair(info.players, info.ai_level, lang)
+        names = await self.deps.names.pair(
+            info.players, info.ai_level, lang, guild_id=info.guild_id
+        )
         return {info.players[0]: names[0], info.players[1]: names[1]}
+
+
+async def refuse_unreadable(interaction: discord.Interaction[Any], custom_id: str) -> None:
+    """The answer to a component whose custom_id does not read (garbled or forged)."""
+    log.info("refused unreadable custom_id %r from user %s", custom_id, interaction.user.id)
+    await reply_privately(interaction, text(language_of(interaction.locale), "refusal.unreadable"))
+
+
+class UnreadableItem(
+    discord.ui.DynamicItem[discord.ui.Item[Any]],
+    template=UNREADABLE,
+):
+    """Any component of the bot (``hk:``, ``lb:``, ``rec:``) whose custom_id no verb reads:
+    the press is refused politely instead of going unanswered."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(item)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        await refuse_unreadable(interaction, self.custom_id)
+        return False

@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "replay":
-        return replay_cli.run(args.file, sys.stdout)
+        return replay_cli.run(args.file, sys.stdout, sys.stdin.buffer)
     if args.command == "play":
         from engine.terminal import session
 

@@ -32,6 +32,9 @@ def write_config(emulator: DiscordEmulator, scratch: Path, matches: int, pace: i
                 "[matches]",
                 "ai_move_delay_seconds = 0",
                 f"max_active_matches = {max(5, matches)}",
+                # Scripted members play match after match; the abuse limits would stop them.
+                "max_new_matches_per_hour = 1000000",
+                "challenge_cooldown_seconds = 0",
             ]
         )
         + "\n"

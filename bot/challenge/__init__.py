@@ -36,7 +36,9 @@ class Challenge(Feature):
 async def setup(bot: commands.Bot) -> None:
     parts = shared_parts(bot)
     service = parts.service
-    open_challenges = OpenChallenges(service.queries, parts.names, parts.languages, parts.places)
+    open_challenges = OpenChallenges(
+        service.queries, parts.names, parts.languages, parts.places, confirm=service.announced
+    )
     deps = ChallengeDeps(
         queries=service.queries,
         names=parts.names,

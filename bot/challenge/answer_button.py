@@ -31,7 +31,7 @@ class AnswerButton(ChallengeButton, template=ANY_MATCH_ITEM):
             return
         # The challenge message is public: it is edited in the server's language.
         public = await self.deps.languages.public(info.guild_id)
-        names = await self.deps.names.pair(info.players, None, public)
+        names = await self.deps.names.pair(info.players, None, public, guild_id=info.guild_id)
         await self.answer(interaction, lang, public, info, names)
 
     async def answer(
@@ -50,7 +50,7 @@ class AnswerButton(ChallengeButton, template=ANY_MATCH_ITEM):
         """Tell anyone but the challenged player that the challenge is not theirs."""
         if interaction.user.id == info.players[1]:
             return False
-        theirs = await self.deps.names.name(info.players[1], lang=lang)
+        theirs = await self.deps.names.name(info.players[1], lang=lang, guild_id=info.guild_id)
         await reply_privately(interaction, text(lang, "challenge.for_someone_else", name=theirs))
         return True
 

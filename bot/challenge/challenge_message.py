@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.discord_plumbing.places import Places
+from bot.discord_plumbing.retrier import is_transient
 from bot.words.durations import duration_text
 from bot.words.i18n import text
 from bot.words.player_names import PlayerNames
@@ -69,8 +71,11 @@ class OpenChallenges:
         names: PlayerNames,
         languages: ServerLanguages,
         places: Places,
+        confirm: Callable[[Event], None] = lambda event: None,
     ) -> None:
         self._queries = queries
+        self._confirm = confirm
+        """Tells the service an expiry is shown (else it is shown again after a restart)."""
         self._names = names
         self._languages = languages
         self._places = places
@@ -88,7 +93,7 @@ class OpenChallenges:
         if isinstance(event, ChallengeDeclined | ChallengeCancelled | MatchStarted):
             self._interactions.pop(event.match_id, None)
         elif isinstance(event, ChallengeExpired):
-            task = asyncio.create_task(self._close_expired(event.match_id))
+            task = asyncio.create_task(self._close_expired(event))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
@@ -96,18 +101,23 @@ class OpenChallenges:
         while busy := [t for t in self._tasks if not t.done()]:
             await asyncio.gather(*busy, return_exceptions=True)
 
-    async def _close_expired(self, match_id: int) -> None:
+    async def _close_expired(self, event: ChallengeExpired) -> None:
+        match_id = event.match_id
         try:
             await self._close(match_id)
         except discord.HTTPException as error:
+            if is_transient(error):
+                log.warning("challenge %s: not closed yet (%s); after a restart", match_id, error)
+                return
             log.warning("challenge %s: Discord refused closing it: %s", match_id, error)
         except Exception:
             log.exception("challenge %s: could not close it", match_id)
+        self._confirm(event)
 
     async def _close(self, match_id: int) -> None:
         info = await self._queries.match_info(match_id)
         lang = await self._languages.public(info.guild_id)
-        names = await self._names.pair(info.players, info.ai_level, lang)
+        names = await self._names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
         embed = closed(lang, names, text(lang, "challenge.expired", name=names[1]))
         interaction = self._interactions.pop(match_id, None)
         if interaction is not None:

@@ -95,7 +95,7 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
             float(turn_timer.value) if turn_timer else None,
         )
         public = await deps.languages.public(interaction.guild_id)
-        names = (interaction.user.display_name, opponent.display_name)
+        names = await deps.names.pair(info.players, None, public, guild_id=info.guild_id)
         view = discord.ui.View(timeout=None)
         view.add_item(AcceptButton(info.match_id, label=text(public, "challenge.accept")))
         view.add_item(DeclineButton(info.match_id, label=text(public, "challenge.decline")))

@@ -40,7 +40,11 @@ class RematchButton(ChallengeButton, template=template(Verb.REMATCH)):
             return
         public = await self.deps.languages.public(info.guild_id)
         other = rematch.waiting_for
-        name = await self.deps.names.name(other, lang=public) if other is not None else "?"
+        name = (
+            await self.deps.names.name(other, lang=public, guild_id=info.guild_id)
+            if other is not None
+            else "?"
+        )
         await interaction.followup.send(
             text(public, "rematch.waiting", mention=f"<@{user_id}>", name=name),
             allowed_mentions=discord.AllowedMentions.none(),

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from discord.ext import commands
 
 from bot.features import Feature, command_group, shared_parts
+from bot.match_item import UnreadableItem
 from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect
 from bot.play.commands import play_commands
@@ -41,6 +42,7 @@ ITEMS = (
     BackButton,
     ResignButton,
     MovesButton,
+    UnreadableItem,
 )
 
 
@@ -71,6 +73,8 @@ async def setup(bot: commands.Bot) -> None:
         presence,
         notify=panel.your_turn,
         retire_dm=panel.retire_dm,
+        confirm=service.announced,
+        ready=bot.wait_until_ready,
     )
     deps = PlayDeps(
         queries=service.queries,

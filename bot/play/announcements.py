@@ -15,7 +15,7 @@ from bot.play.board_text import outcome_line, round_summary
 from bot.play.match_place import MatchPlace, mention_of
 from bot.play.offer_ask import OfferAsks
 from bot.play.presence import Presence
-from bot.play.thread import open_thread
+from bot.play.thread import close_thread, locks_when_over, open_thread
 from bot.stats.rating_line import rating_change_line
 from bot.words.i18n import text
 from engine.service import MatchPlacements, MatchQueries, MatchSettings
@@ -24,6 +24,7 @@ from engine.service.events import (
     DecisionApplied,
     Event,
     MatchEnded,
+    MatchResumed,
     MatchStarted,
     Reminder,
     RoundScored,
@@ -68,6 +69,7 @@ class Announcements:
             RoundScored: self._on_round_scored,
             Reminder: self._on_reminder,
             MatchEnded: self._on_ended,
+            MatchResumed: self._on_resumed,
         }
 
     def shows(self, event: Event) -> bool:
@@ -90,19 +92,37 @@ class Announcements:
     async def _on_started(self, event: MatchStarted) -> None:
         for user_id in event.players:  # who challenged and who accepted are at the table
             self._presence.seen(event.match_id, user_id)
-        info = await self._queries.match_info(event.match_id)
-        lang = await self._place.public_language(info)
-        names = await self._place.names(info)
-        thread = await self._open_thread(lang, info, names)
-        if thread is not None:
-            info = await self._placements.set_location(info.match_id, thread_id=thread.id)
-        await self._board.post_board(info)
+        info = await self._set_table(await self._queries.match_info(event.match_id))
         first = info.players[event.first_player]
-        if first != AI_USER_ID:
+        # Shown late (after a restart) once the match went on, "you start" would mislead.
+        if first != AI_USER_ID and info.version == 0:
+            lang = await self._place.public_language(info)
             await self._place.post(
                 info, text(lang, "table.you_start", mention=mention_of(first)), mention=first
             )
             self._notify(info, first)
+
+    async def _on_resumed(self, event: MatchResumed) -> None:
+        """The bot (re)started with this match under way: it has its place and its board,
+        and the board shows the match as it is, whatever the bot missed while down."""
+        info = await self._set_table(await self._queries.match_info(event.match_id))
+        if info.placement.board_message_id is not None:
+            await self._board_settled(event.match_id)
+
+    async def _set_table(self, info: MatchInfo) -> MatchInfo:
+        """The match's thread (where the server wants one) and board, each made once: shown
+        again after a restart, the start finds them. A board already there is left to the
+        board editor, which brings it up to date."""
+        placement = info.placement
+        if placement.thread_id is None and placement.board_message_id is None:
+            lang = await self._place.public_language(info)
+            thread = await self._open_thread(lang, info, await self._place.raw_names(info))
+            if thread is not None:
+                info = await self._placements.set_location(info.match_id, thread_id=thread.id)
+        if info.placement.board_message_id is None:
+            await self._board.post_board(info)
+            info = await self._queries.match_info(info.match_id)
+        return info
 
     async def _open_thread(
         self, lang: str, info: MatchInfo, names: tuple[str, str]
@@ -201,15 +221,18 @@ class Announcements:
         # The final board goes through the one board editor, after any edit still under way,
         # so an older page can never land last.
         await self._board_settled(event.match_id)
-        rematch = RematchButton(
-            event.match_id, event.version, label=text(lang, "outcome.rematch_button")
-        )
         view = discord.ui.View(timeout=None)
-        view.add_item(rematch)
         lines = [outcome_line(lang, event.outcome, names)]
         ratings = await rating_change_line(self._queries, event.match_id, names, lang)
         if ratings:
             lines.append(ratings)
-        if not info.is_ai_match:
-            lines.append(text(lang, "outcome.rematch_hint"))
+        if await locks_when_over(self._place.places, info):
+            lines.append(text(lang, "outcome.ai_again"))  # a locked thread's button is dead
+        else:
+            label = text(lang, "outcome.rematch_button")
+            view.add_item(RematchButton(event.match_id, event.version, label=label))
+            if not info.is_ai_match:
+                lines.append(text(lang, "outcome.rematch_hint"))
         await self._place.post(info, "\n".join(lines), view=view)
+        # After the result: an archived thread still shows it, and no longer counts as active.
+        await close_thread(self._place.places, info)

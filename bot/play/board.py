@@ -31,9 +31,14 @@ async def board_page(
     *,
     ai_seat: int | None,
     deadline: float | None = None,
+    picture_names: tuple[str, str] | None = None,
 ) -> Page:
-    """The board; ``deadline`` (Unix seconds, the service's clock) is when the turn ends."""
+    """The board; ``deadline`` (Unix seconds, the service's clock) is when the turn ends.
+
+    ``names`` are markdown-safe for the text; the picture and its alt text are not markdown
+    and take ``picture_names`` (the raw names) when given."""
     deadline = deadline if table.outcome is None else None
+    drawn = picture_names or names
     rows: tuple[Row, ...] = ((moves_button(lang, match_id),),)
     if table.outcome is None:
         rows = ((hand_button(lang, match_id), moves_button(lang, match_id)),)
@@ -43,6 +48,6 @@ async def board_page(
         title=text(lang, "board.title", first=names[0], second=names[1]),
         text=board_text(lang, table, names, deadline=deadline),
         rows=rows,
-        image=(BOARD_FILE, await render_board_async(lang, table, names, deadline=deadline)),
-        image_description=board_alt_text(lang, table, names, deadline=deadline),
+        image=(BOARD_FILE, await render_board_async(lang, table, drawn, deadline=deadline)),
+        image_description=board_alt_text(lang, table, drawn, deadline=deadline),
     )

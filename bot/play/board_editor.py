@@ -10,6 +10,7 @@ import discord
 
 from bot.discord_plumbing.channel_permissions import bot_permissions_in, can_send, fit_message
 from bot.discord_plumbing.pages import Page, message_kwargs
+from bot.play.announcement_nonces import next_nonce, with_nonce
 from bot.play.board import board_page
 from bot.play.match_place import MatchPlace
 from bot.words.i18n import text
@@ -47,6 +48,7 @@ class BoardEditor:
             await self._place.names(info),
             ai_seat=_ai_seat(info),
             deadline=info.turn_deadline,
+            picture_names=await self._place.raw_names(info),
         )
 
     async def refresh_board(self, match_id: int) -> None:
@@ -77,10 +79,11 @@ class BoardEditor:
         table = await self._queries.public_view(info.match_id)
         lang = await self._place.public_language(info)
         page = await self._page(info, lang, table)
+        nonce = next_nonce("board")
         message: discord.Message = await self._place.retrier.until_accepted(
             f"match {info.match_id}: the board",
-            lambda: place.send(**fit_message(place, message_kwargs(page))),
-            creates=True,
+            lambda: place.send(**fit_message(place, {**message_kwargs(page), **with_nonce(nonce)})),
+            creates=nonce is None,
         )
         await self._placements.set_location(info.match_id, board_message_id=message.id)
         if (await self._queries.public_view(info.match_id)).version != table.version:

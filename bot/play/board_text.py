@@ -1,6 +1,7 @@
 """The board as text: the accessible fallback beside the picture, readable on a phone.
 
-Built only from a :class:`~engine.rules.views.PublicView`, so it cannot show a hidden card. The
+Built only from a :class:`~engine.rules.views.PublicView`, so it cannot show a hidden card;
+the players' names come markdown-safe (:func:`bot.words.player_names.markdown_safe`). The
 geisha table is a monospace block narrow enough for a phone (about 32 columns); everything
 else is plain lines, never inline embed fields (they collapse on phones).
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 from bot.play.move_lines import recent_moves
 from bot.words.i18n import counted, text
 from bot.words.names import action_name, item_name, offer_text
+from bot.words.player_names import needed_no_escaping
 from engine.rules import Action, Phase, PublicView, Variant, card_letter
 from engine.rules.cards import CHARM
 from engine.rules.outcome import MatchOutcome, RoundResult, Termination
@@ -30,9 +32,10 @@ def _side(count: int, favor: bool, left: bool) -> str:
 
 
 def _column_heads(names: tuple[str, str]) -> tuple[str, str]:
-    """The names over the two sides when both fit their column, else arrows the legend
-    explains: a name is never cut."""
-    if all(len(n) <= _SIDE_WIDTH for n in names):
+    """The names over the two sides when both fit their column and read the same in the
+    code block as in text, else arrows the legend explains: a name is never cut, and no
+    backtick in a name can close the block."""
+    if all(len(n) <= _SIDE_WIDTH and needed_no_escaping(n) for n in names):
         return names
     return LEFT_MARK, RIGHT_MARK
 

@@ -10,6 +10,7 @@ import discord
 
 from bot.discord_plumbing.channel_permissions import can_send, fit_message
 from bot.discord_plumbing.places import Places
+from bot.play.announcement_nonces import next_nonce, with_nonce
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.store.rows import MatchInfo
@@ -39,9 +40,16 @@ class MatchPlace:
         return await self._languages.public(info.guild_id)
 
     async def names(self, info: MatchInfo) -> tuple[str, str]:
-        """The players' names as the match's public messages show them."""
+        """The players' names as the match's public messages show them: in its server,
+        markdown-safe (the one place the thread's lines get their names)."""
         lang = await self._languages.public(info.guild_id)
-        return await self._names.pair(info.players, info.ai_level, lang)
+        return await self._names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
+
+    async def raw_names(self, info: MatchInfo) -> tuple[str, str]:
+        """The players' names in the match's server, not escaped: for the pictures, their
+        alt text and the thread's name, which Discord shows as plain text."""
+        lang = await self._languages.public(info.guild_id)
+        return await self._names.raw_pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
 
     async def post(
         self, info: MatchInfo, content: str, mention: int | None = None, **kwargs: Any
@@ -55,11 +63,15 @@ class MatchPlace:
             log.warning("match %s: no permission to post in %s", info.match_id, place)
             return None
         allowed = discord.AllowedMentions(users=[discord.Object(mention)] if mention else False)
+        # Part of an announcement, the message has a nonce: Discord posts it once however
+        # often it is sent, so it may be sent again after a 5xx too.
+        nonce = next_nonce()
         message: discord.Message = await self.retrier.until_accepted(
             f"match {info.match_id}: a message",
             lambda: place.send(
-                allowed_mentions=allowed, **fit_message(place, {"content": content, **kwargs})
+                allowed_mentions=allowed,
+                **fit_message(place, {"content": content, **kwargs, **with_nonce(nonce)}),
             ),
-            creates=True,
+            creates=nonce is None,
         )
         return message

@@ -3,6 +3,10 @@
 One slow Discord request never delays another match, and a match's messages keep their
 order. The board is edited beside the thread messages, not after them, and several moves in
 quick succession cost one edit. A match's bookkeeping is dropped once it is idle.
+
+An event shown (or refused by Discord for good) is confirmed to the service, which then
+forgets it; one that failed otherwise (Discord down past the retrier's patience, the bot
+shutting down) stays in the service's outbox and is shown again at the next start.
 """
 
 from __future__ import annotations
@@ -12,9 +16,14 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+import aiohttp
 import discord
 
+from bot.discord_plumbing.retrier import is_transient
+from bot.play.announcement_nonces import announcing
+from engine.service import ServiceClosed
 from engine.service.events import Event
+from engine.service.outbox import announcement_key
 
 log = logging.getLogger(__name__)
 
@@ -36,9 +45,15 @@ class MatchQueues:
         self,
         show: Callable[[Event], Awaitable[None]],
         refresh_board: Callable[[int], Awaitable[None]],
+        confirm: Callable[[Event], None],
+        ready: Callable[[], Awaitable[None]],
     ) -> None:
         self._show = show
         self._refresh_board = refresh_board
+        self._confirm = confirm
+        self._ready = ready
+        """Until the Gateway has sent the servers: what is shown at start-up needs them (a
+        thread's permissions are its channel's)."""
         self._matches: dict[int, MatchChannels] = {}
         self._side_tasks: set[asyncio.Task[None]] = set()
 
@@ -88,6 +103,7 @@ class MatchQueues:
             await asyncio.gather(*busy, return_exceptions=True)
 
     async def _board_loop(self, match_id: int, match: MatchChannels) -> None:
+        await self._ready()
         while match.board_dirty:
             match.board_dirty = False
             try:
@@ -99,16 +115,32 @@ class MatchQueues:
         self._forget_if_idle(match_id, match)
 
     async def _work(self, match_id: int, match: MatchChannels) -> None:
+        await self._ready()
         while not match.queue.empty():
             event = match.queue.get_nowait()
+            key = announcement_key(event) or type(event).__name__
             try:
-                await self._show(event)
+                with announcing(match_id, key):
+                    await self._show(event)
             except discord.HTTPException as error:
+                if is_transient(error):
+                    log.warning(
+                        "match %s: Discord is unavailable for %s (%s); shown after a restart",
+                        match_id,
+                        key,
+                        error,
+                    )
+                    continue
+                log.warning("match %s: Discord refused %s for good: %s", match_id, key, error)
+            except (ServiceClosed, aiohttp.ClientError, ConnectionError, TimeoutError) as error:
                 log.warning(
-                    "match %s: Discord refused an update for %s: %s", match_id, event, error
+                    "match %s: %s not shown (%s); shown after a restart", match_id, key, error
                 )
+                continue
             except Exception:
+                # A bug in showing it: shown again at every start, it would fail every time.
                 log.exception("match %s: could not show %r", match_id, event)
+            self._confirm(event)
         self._forget_if_idle(match_id, match)
 
     def _forget_if_idle(self, match_id: int, match: MatchChannels) -> None:

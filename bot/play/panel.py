@@ -210,7 +210,7 @@ class Panel:
         text alone answers, so the answer is never slowed by drawing.
         """
         view = await self._queries.view_for(info.match_id, interaction.user.id)
-        names = await self._names.pair(info.players, info.ai_level, lang)
+        names = await self._names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
         dm_notice = self._direct_messages.take_closed_notice(lang, interaction.user.id)
         notice = "\n".join(n for n in (notice, dm_notice) if n)
         page = home_page(lang, view, info.match_id, names, notice)
@@ -256,7 +256,7 @@ class Panel:
             return
         lang = self._names.language(user_id)
         view = await self._queries.view_for(info.match_id, user_id)
-        names = await self._names.pair(info.players, info.ai_level, lang)
+        names = await self._names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
         page = home_page(lang, view, info.match_id, names)
         page = replace(
             page,

@@ -10,7 +10,7 @@ from public events and :class:`~engine.rules.views.PublicView`, in the server's 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import discord
@@ -42,6 +42,8 @@ class Table:
         presence: Presence,
         notify: Callable[[MatchInfo, int], Coroutine[Any, Any, None]],
         retire_dm: Callable[[MatchInfo, int], Coroutine[Any, Any, None]],
+        confirm: Callable[[Event], None],
+        ready: Callable[[], Awaitable[None]],
     ) -> None:
         self.places = places
         self.presence = presence
@@ -59,7 +61,9 @@ class Table:
             aside=self._aside,
             board_settled=self._board_settled,
         )
-        self._queues = MatchQueues(self._announcements.show, self._board.refresh_board)
+        self._queues = MatchQueues(
+            self._announcements.show, self._board.refresh_board, confirm, ready
+        )
 
     # The queues are built last; these reach them once they exist.
     def _mark_board(self, match_id: int) -> None:

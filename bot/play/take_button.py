@@ -16,8 +16,16 @@ from bot.discord_plumbing.pages import reply_privately
 from bot.play.deps import PlayButton, button, defer, on_private_message
 from bot.words.i18n import text
 from bot.words.names import card_name
-from engine.rules import Competition, CompetitionChoice, Gift, GiftChoice, parse_decision
+from engine.rules import (
+    Competition,
+    CompetitionChoice,
+    Decision,
+    Gift,
+    GiftChoice,
+    parse_decision,
+)
 from engine.rules.cards import cards_text
+from engine.rules.errors import HanamikojiError
 from engine.rules.legal import legal_choices
 from engine.service.errors import StaleVersion
 from engine.store.rows import MatchInfo
@@ -33,13 +41,21 @@ def taken_cards(choice: Choice) -> str:
 class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
     """``hk:<match>:<version>:take:-E`` (a Gift's card) or ``…:take:-AB`` (a pair)."""
 
-    def __init__(self, match_id: int, version: int, choice: Choice, *, label: str = "") -> None:
+    def __init__(
+        self,
+        match_id: int,
+        version: int,
+        choice: Choice | None,
+        *,
+        label: str = "",
+        unread: str = "",
+    ) -> None:
         super().__init__(
             button(
                 match_id,
                 version,
                 Verb.TAKE,
-                str(choice),
+                unread if choice is None else str(choice),
                 label=label,
                 style=discord.ButtonStyle.primary,
             ),
@@ -47,14 +63,22 @@ class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
             version,
         )
         self.choice = choice
+        """None for an argument that is not a choice (a garbled id): the press is refused."""
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        choice = parse_decision(match["arg"])
-        assert isinstance(choice, GiftChoice | CompetitionChoice)
-        return cls(int(match["match"]), int(match["version"]), choice)
+        try:
+            choice: Decision | None = parse_decision(match["arg"])
+        except HanamikojiError:
+            choice = None
+        if not isinstance(choice, GiftChoice | CompetitionChoice):
+            choice = None
+        return cls(int(match["match"]), int(match["version"]), choice, unread=match["arg"])
+
+    def readable(self) -> bool:
+        return self.choice is not None and super().readable()
 
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
@@ -78,6 +102,7 @@ class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
             return
         # On the board, a "thinking…" answer only the chooser sees, filled in below: the
         # board itself is edited by the table to show the move.
+        assert self.choice is not None, "readable() refused it"
         await defer(interaction, private=private)
         try:
             await self.deps.commands.submit(

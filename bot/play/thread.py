@@ -65,3 +65,61 @@ async def open_thread(
                 # They can still open the thread from the channel if this fails.
                 await thread.add_user(discord.Object(user_id))
     return thread
+
+
+async def locks_when_over(places: Places, info: MatchInfo) -> bool:
+    """Whether :func:`close_thread` will lock the match's thread: a locked thread's buttons
+    cannot be pressed, so its result must not offer any."""
+    if not info.is_ai_match or info.placement.thread_id is None:
+        return False
+    thread = await places.channel(info.placement.thread_id)
+    return isinstance(thread, discord.Thread) and _moderates(thread)
+
+
+def _moderates(thread: discord.Thread) -> bool:
+    try:
+        return thread.permissions_for(thread.guild.me).manage_threads
+    except discord.ClientException:  # the parent channel is not in the cache
+        return False
+
+
+async def close_thread(places: Places, info: MatchInfo) -> None:
+    """Archive the thread of a match that is over, so finished matches do not fill the
+    server's active threads (Discord caps them, and refuses new threads at the cap).
+
+    A match against the AI is also locked: nobody reopens it by chatting, which needs
+    Manage Threads (topics/threads, "Locked Threads"); without it the thread is only
+    archived. A match between people is only archived: a message or a Rematch press
+    reopens it (Discord's client unarchives a thread before a button press from it).
+    Archiving needs nothing more, the bot having created the thread ("Editing & Deleting
+    Threads").
+    """
+    if info.placement.thread_id is None:
+        return
+    thread = await places.channel(info.placement.thread_id)
+    if not isinstance(thread, discord.Thread) or thread.archived:
+        return
+    me = thread.guild.me
+    moderator = _moderates(thread)
+    if not moderator and thread.owner_id != me.id:
+        log.info("match %s: thread %s left open (not ours to archive)", info.match_id, thread.id)
+        return
+    lock = info.is_ai_match and moderator
+    if info.is_ai_match and not lock:
+        log.info(
+            "match %s: thread %s archived but not locked: locking needs Manage Threads",
+            info.match_id,
+            thread.id,
+        )
+
+    async def close() -> discord.Thread:
+        # One request: an archived thread refuses every edit but unarchiving.
+        if lock:
+            return await thread.edit(archived=True, locked=True)
+        return await thread.edit(archived=True)
+
+    try:
+        await places.retrier.until_accepted(f"match {info.match_id}: closing the thread", close)
+    except discord.HTTPException as error:
+        # Left open, it archives itself after a week without messages.
+        log.warning("match %s: thread %s left open (%s)", info.match_id, thread.id, error)

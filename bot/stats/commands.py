@@ -20,6 +20,7 @@ from bot.stats.leaderboard_button import show_leaderboard
 from bot.stats.record_button import RecordExportButton
 from bot.stats.stats_text import history_text, mention, stats_text
 from bot.words.i18n import language_of, text
+from bot.words.player_names import markdown_safe
 from engine.store.rows import AI_USER_ID, MatchStatus
 
 Command = app_commands.Command[Any, ..., None]
@@ -46,10 +47,11 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
             )
             return
         who = member or interaction.user
+        name = markdown_safe(who.display_name)
         numbers = await deps.queries.player_stats(interaction.guild_id, who.id)
         embed = discord.Embed(
-            title=text(lang, "stats.title", name=who.display_name),
-            description=stats_text(lang, numbers, who.display_name),
+            title=text(lang, "stats.title", name=name),
+            description=stats_text(lang, numbers, name),
             colour=EMBED_COLOUR,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -86,12 +88,13 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
             for m in await deps.queries.open_matches_for(who.id)
             if m.guild_id == guild_id and m.status is MatchStatus.ACTIVE
         ]
+        name = markdown_safe(who.display_name)
         if not results and not playing:
-            body = text(lang, "stats.history_empty", name=who.display_name)
+            body = text(lang, "stats.history_empty", name=name)
         else:
             body = history_text(lang, who.id, results, opponents, playing)
         embed = discord.Embed(
-            title=text(lang, "stats.history_title", name=who.display_name),
+            title=text(lang, "stats.history_title", name=name),
             description=body,
             colour=EMBED_COLOUR,
         )

@@ -8,8 +8,10 @@ from typing import Any, Self
 
 import discord
 
+from bot.custom_ids import is_id, is_page
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.features import feature_deps
+from bot.match_item import refuse_unreadable
 from bot.stats.deps import StatsDeps
 from bot.stats.stats_text import leaderboard_text, page_count
 from bot.words.i18n import language_of, text
@@ -41,7 +43,10 @@ class LeaderboardPageButton(
         return cls(int(match["guild"]), int(match["page"]))
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """A leaderboard pages only in its own server."""
+        """A leaderboard pages only in its own server, and only to a page that could exist."""
+        if not (is_id(self.guild_id) and is_page(self.page)):
+            await refuse_unreadable(interaction, self.custom_id)
+            return False
         if interaction.guild_id == self.guild_id:
             return True
         lang = language_of(interaction.locale)

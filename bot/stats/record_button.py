@@ -9,7 +9,9 @@ from typing import Any, Self
 
 import discord
 
+from bot.custom_ids import is_id
 from bot.features import feature_deps
+from bot.match_item import refuse_unreadable
 from bot.stats.deps import StatsDeps
 from bot.words.i18n import language_of, text
 from engine.service.errors import MatchNotFinished, MatchNotFound
@@ -33,6 +35,12 @@ class RecordExportButton(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
         return cls(int(match["match"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if is_id(self.match_id):
+            return True
+        await refuse_unreadable(interaction, self.custom_id)
+        return False
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await send_record(feature_deps(interaction.client, StatsDeps), interaction, self.match_id)

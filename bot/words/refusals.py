@@ -6,10 +6,13 @@ their language.
 
 from __future__ import annotations
 
+import math
+
 from bot.words.i18n import text
 from engine.rules.errors import IllegalDecision
 from engine.service.errors import (
     CannotChallengeSelf,
+    ChallengeCooldown,
     ChallengeExpired,
     ChallengeNotPending,
     InvalidRequest,
@@ -23,7 +26,9 @@ from engine.service.errors import (
     ServiceError,
     StaleVersion,
     TooManyActiveMatches,
+    TooManyNewMatches,
 )
+from engine.store.errors import StorageFull
 
 
 def refusal_text(lang: str, error: Exception, names: dict[int, str] | None = None) -> str:
@@ -47,12 +52,24 @@ def refusal_text(lang: str, error: Exception, names: dict[int, str] | None = Non
         MatchNotFinished: "refusal.not_over",
         RematchAlreadyStarted: "refusal.rematch_started",
         ServiceClosed: "refusal.restarting",
+        StorageFull: "refusal.disk_full",
     }
     for kind, key in simple.items():
         if isinstance(error, kind):
             return text(lang, key)
     if isinstance(error, TooManyActiveMatches):
         return text(lang, "refusal.too_many", limit=error.limit)
+    if isinstance(error, ChallengeCooldown):
+        if error.retry_at is None:
+            return text(lang, "refusal.challenge_waiting")
+        return text(lang, "refusal.challenge_cooldown", when=f"<t:{math.ceil(error.retry_at)}:R>")
+    if isinstance(error, TooManyNewMatches):
+        when = f"<t:{math.ceil(error.retry_at)}:R>"
+        # Named when known: a rematch is started by the player in seat 0, maybe not the presser.
+        name = names.get(error.user_id)
+        if name:
+            return text(lang, "refusal.too_many_new_named", name=name, limit=error.limit, when=when)
+        return text(lang, "refusal.too_many_new", limit=error.limit, when=when)
     if isinstance(error, InvalidRequest | ServiceError):
         return text(lang, "refusal.invalid", reason=error.message)
     return text(lang, "refusal.wrong")

@@ -10,6 +10,7 @@ from engine.rules.decisions import Decision
 from engine.rules.outcome import MatchOutcome
 from engine.rules.state import GameState, Variant
 from engine.service.context import ServiceContext
+from engine.service.creation_limits import CreationLimits
 from engine.service.errors import (
     CannotChallengeSelf,
     ChallengeExpired,
@@ -56,6 +57,7 @@ class MatchCommands:
         self._settings = settings
         self._progress = progress
         self._turns = turns
+        self._limits = CreationLimits(context)
         self._rematch_locks: dict[int, tuple[asyncio.Lock, int]] = {}
         """Per finished match: its presses are counted one at a time, so two last presses
         at once start one match."""
@@ -71,14 +73,24 @@ class MatchCommands:
         variant: Variant | None = None,
         turn_seconds: float | None = None,
     ) -> Challenge:
-        """Challenge another user; the challenge waits for an answer until it expires."""
+        """Challenge another user; the challenge waits for an answer until it expires.
+
+        Raises :class:`TooManyActiveMatches` (the challenger's open matches),
+        :class:`TooManyNewMatches` (their matches of the last hour), or
+        :class:`ChallengeCooldown` (they already challenged that user and wait for an answer,
+        or were turned down, withdrew or went unanswered moments ago).
+        """
         async with self._ctx.operation():
             return await self._challenge(
                 challenger_id, opponent_id, guild_id, channel_id, variant, turn_seconds
             )
 
     async def accept(self, match_id: int, user_id: int) -> MatchInfo:
-        """The challenged user accepts; the match starts at once (seeded deal, random first)."""
+        """The challenged user accepts; the match starts at once (seeded deal, random first).
+
+        Raises :class:`TooManyActiveMatches` if the accepting user already holds the most
+        open matches: a challenge counts against its challenged user only once accepted.
+        """
         async with self._ctx.operation():
             live = await self._pending(match_id)
             async with live.lock:
@@ -95,7 +107,10 @@ class MatchCommands:
                     await self._progress.close_challenge(live, MatchStatus.EXPIRED)
                     self._turns.arm(live)
                     raise ChallengeExpired(match_id)
-                await self._progress.start_challenged(live)
+                # A challenge counts against its challenger's limit from the start, but
+                # against the challenged player's only from here.
+                with self._ctx.matches.reserve(user_id):
+                    await self._progress.start_challenged(live)
                 self._turns.arm(live)
                 return live.snapshot()
 
@@ -116,7 +131,10 @@ class MatchCommands:
         variant: Variant | None = None,
         turn_seconds: float | None = None,
     ) -> MatchInfo:
-        """Start a match against the AI at ``level``; the user has seat 0, the AI seat 1."""
+        """Start a match against the AI at ``level``; the user has seat 0, the AI seat 1.
+
+        Raises :class:`TooManyActiveMatches` or :class:`TooManyNewMatches`.
+        """
         async with self._ctx.operation():
             return await self._start_ai_match(
                 user_id, level, guild_id, channel_id, variant, turn_seconds
@@ -267,8 +285,12 @@ class MatchCommands:
             challenge_expires_at=expires_at,
             rematch_of=rematch_of,
         )
-        with self._ctx.matches.reserve(challenger_id, opponent_id):
-            info = await self._ctx.store.create_match(info)
+        async with self._limits.starting(challenger_id):
+            await self._limits.check(challenger_id, opponent_id, rematch=rematch_of is not None)
+            # Only the challenger's limit: challenges nobody asked for must not fill a
+            # member's matches (accepting checks theirs).
+            with self._ctx.matches.reserve(challenger_id):
+                info = await self._ctx.store.create_match(info)
         live = LiveMatch(info)
         self._ctx.matches.add(live)
         self._turns.arm(live)
@@ -321,8 +343,10 @@ class MatchCommands:
             turn_deadline=now + turn,
             rematch_of=rematch_of,
         )
-        with ctx.matches.reserve(user_id):
-            info = await ctx.store.create_match(info)
+        async with self._limits.starting(user_id):
+            await self._limits.check(user_id, None, rematch=rematch_of is not None)
+            with ctx.matches.reserve(user_id):
+                info = await self._progress.create_started(info)
         assert info.seed is not None and info.first_player is not None
         state = GameState(seed=info.seed, first_player=info.first_player, variant=info.variant)
         live = LiveMatch(info, state)

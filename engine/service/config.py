@@ -28,7 +28,14 @@ class ServiceConfig:
     expiry_ai_level: str = "normal"
     """The AI level that plays for an absent player under :attr:`ExpiryPolicy.AI`."""
     max_active_matches: int = 5
-    """Open matches (pending challenges included) one user may hold at once."""
+    """Open matches one user may hold at once: the matches they play and the challenges they
+    sent (a challenge they received counts once they accept it)."""
+    max_new_matches_per_hour: int = 20
+    """Matches one user may start in any hour (challenges sent, matches against the AI and
+    rematches alike), counted from the store so a restart does not reset it."""
+    challenge_cooldown_seconds: float = 600
+    """After a challenge to a member is declined, withdrawn or expires, the challenger waits
+    this long before challenging that member again (0: no wait)."""
     thread_per_match: bool = True
     """Whether a server that never chose opens a thread per match."""
     three_rounds: bool = False
@@ -48,10 +55,19 @@ class ServiceConfig:
                 f"{self.min_turn_seconds!r}, {self.turn_timer_seconds!r}, "
                 f"{self.max_turn_seconds!r}"
             )
-        for name in ("reminder_before_seconds", "ai_move_delay_seconds"):
+        for name in (
+            "reminder_before_seconds",
+            "ai_move_delay_seconds",
+            "challenge_cooldown_seconds",
+        ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative, got {getattr(self, name)!r}")
-        for name in ("challenge_expiry_seconds", "max_active_matches", "event_queue_warn"):
+        for name in (
+            "challenge_expiry_seconds",
+            "max_active_matches",
+            "max_new_matches_per_hour",
+            "event_queue_warn",
+        ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
         if not self.ai_levels:

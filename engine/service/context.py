@@ -16,6 +16,7 @@ from engine.service.errors import InvalidRequest, MatchNotActive, MatchNotFound,
 from engine.service.event_bus import EventBus
 from engine.service.live_match import LiveMatch
 from engine.service.open_matches import OpenMatches
+from engine.service.outbox import Outbox
 from engine.store.match_store import MatchStore
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ class ServiceContext:
         self.rng = rng
         """Seeds and first players of new matches."""
         self.bus = EventBus(config.event_queue_warn)
+        self.outbox = Outbox(store, self.bus)
         self.matches = OpenMatches(config.max_active_matches)
         self.started = False
         self.closed = False

@@ -100,6 +100,35 @@ class TooManyActiveMatches(ServiceError):
         super().__init__(f"user {user_id} already has {limit} open matches, the most allowed")
 
 
+class TooManyNewMatches(ServiceError):
+    """The user started the most matches an hour allows (pending challenges included)."""
+
+    def __init__(self, user_id: int, limit: int, retry_at: float) -> None:
+        self.user_id = user_id
+        self.limit = limit
+        self.retry_at = retry_at
+        super().__init__(
+            f"user {user_id} already started {limit} matches in the last hour, the most "
+            f"allowed; the next may start at {retry_at:.0f}"
+        )
+
+
+class ChallengeCooldown(ServiceError):
+    """A challenge to a member soon after the challenger's last one to them went unanswered
+    (declined, withdrawn or expired), or while it still waits."""
+
+    def __init__(self, challenger_id: int, opponent_id: int, retry_at: float | None) -> None:
+        self.challenger_id = challenger_id
+        self.opponent_id = opponent_id
+        self.retry_at = retry_at
+        """When they may challenge that member again; None while a challenge still waits."""
+        when = "once it is answered" if retry_at is None else f"at {retry_at:.0f}"
+        super().__init__(
+            f"user {challenger_id} challenged user {opponent_id} too recently; "
+            f"they may challenge them again {when}"
+        )
+
+
 class CannotChallengeSelf(ServiceError):
     def __init__(self, user_id: int) -> None:
         self.user_id = user_id

@@ -126,6 +126,16 @@ class MatchEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchResumed:
+    """The service started with this match under way. Published once per start, after the
+    announcements left undelivered: whoever shows the match brings it up to date (its
+    place and board may have missed changes while the bot was down)."""
+
+    match_id: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class MatchBroken:
     """A stored match no longer replays through the engine; it was set aside at start-up."""
 
@@ -145,5 +155,6 @@ Event = (
     | RoundScored
     | Reminder
     | MatchEnded
+    | MatchResumed
     | MatchBroken
 )

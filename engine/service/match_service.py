@@ -40,6 +40,7 @@ from engine.service.commands import MatchCommands
 from engine.service.config import ServiceConfig
 from engine.service.context import ServiceContext
 from engine.service.event_bus import Subscriber
+from engine.service.events import Event, MatchResumed
 from engine.service.live_match import LiveMatch, ReplayError, replay_decisions
 from engine.service.placements import MatchPlacements
 from engine.service.progress import MatchProgress
@@ -84,6 +85,7 @@ class MatchService:
         """Open (and migrate) the store, rebuild every unfinished match, re-arm its timers."""
         ctx = self._ctx
         await self.store.open()
+        undelivered = await self.store.undelivered()
         for info, rows in await self.store.open_matches():
             if info.status is MatchStatus.PENDING:
                 ctx.matches.add(LiveMatch(info))
@@ -98,6 +100,12 @@ class MatchService:
             live.last_automatic = last_automatic
             ctx.matches.add(live)
         ctx.started = True
+        # What the bot had not shown yet goes first, in order, then every match under way
+        # is brought up to date; timers come after, so their events follow both.
+        ctx.outbox.publish(undelivered)
+        for live in ctx.matches:
+            if live.state is not None and not live.state.is_over:
+                ctx.bus.publish(MatchResumed(live.match_id, live.state.version))
         for live in ctx.matches:
             if live.state is not None and live.state.is_over:
                 # Cannot happen with one store (the last decision and the result commit
@@ -105,7 +113,11 @@ class MatchService:
                 ctx.spawn(self._finish_replayed(live))
             else:
                 self._turns.arm(live)
-        log.info("match service started with %d open matches", len(ctx.matches))
+        log.info(
+            "match service started with %d open matches, %d announcements to show",
+            len(ctx.matches),
+            len(undelivered),
+        )
 
     async def close(self) -> None:
         """Stop timers, let in-flight decisions finish, deliver queued events, close the store."""
@@ -117,6 +129,7 @@ class MatchService:
         await ctx.finish_work(_CLOSE_TIMEOUT)
         await ctx.operations_done()
         await ctx.bus.close(_CLOSE_TIMEOUT)
+        await ctx.outbox.flush()
         await self.store.close()
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
@@ -126,6 +139,11 @@ class MatchService:
         and never holds up the service.
         """
         return self._ctx.bus.subscribe(callback)
+
+    def announced(self, event: Event) -> None:
+        """The subscriber showing ``event`` in public is done with it: Discord took it, or
+        refused it for good. Until then it is shown again after a restart (:mod:`.outbox`)."""
+        self._ctx.outbox.announced(event)
 
     async def wait_idle(self) -> None:
         """Wait until AI moves, timer actions and event deliveries under way are done."""

@@ -13,11 +13,12 @@ from dataclasses import replace
 
 from engine.service.errors import TooManyActiveMatches
 from engine.service.live_match import LiveMatch
-from engine.store.rows import AI_USER_ID, Placement
+from engine.store.rows import AI_USER_ID, MatchStatus, Placement
 
 
 class OpenMatches:
-    """Open matches by id, with indexes by player and by thread, and per-player limits."""
+    """Open matches by id, with indexes by player and by thread, and per-player limits
+    (see :meth:`open_count` for what counts)."""
 
     def __init__(self, max_per_player: int) -> None:
         self.max_per_player = max_per_player
@@ -97,4 +98,17 @@ class OpenMatches:
                     del self._reserving[user_id]
 
     def open_count(self, user_id: int) -> int:
-        return len(self._by_user.get(user_id, ())) + self._reserving[user_id]
+        """The matches counted against the user's limit: those they play and the challenges
+        they sent, plus those being created. A challenge they received counts once they
+        accept it, so nobody can fill another member's matches with challenges."""
+        held = sum(
+            1
+            for match_id in self._by_user.get(user_id, ())
+            if not _received_challenge(self._matches[match_id], user_id)
+        )
+        return held + self._reserving.get(user_id, 0)
+
+
+def _received_challenge(live: LiveMatch, user_id: int) -> bool:
+    info = live.info
+    return info.status is MatchStatus.PENDING and info.players[1] == user_id

@@ -33,7 +33,7 @@ from engine.service.events import (
 )
 from engine.service.events import ChallengeExpired as ChallengeExpiredEvent
 from engine.service.live_match import LiveMatch
-from engine.store.rows import DecisionRow, FinishedMatch, MatchInfo, MatchStatus
+from engine.store.rows import DecisionRow, FinishedMatch, MatchInfo, MatchStatus, Placement
 
 log = logging.getLogger(__name__)
 
@@ -84,13 +84,14 @@ class MatchProgress:
         if after.is_over:
             await self.finish(live, after, row, events)
         else:
-            await self._ctx.store.append_decision(live.match_id, row)
+            events += self._choice_needed(live, after)
+            announcements = self._ctx.outbox.announcements(events, now)
+            await self._ctx.store.append_decision(live.match_id, row, announcements)
             live.state = after
             live.deadline = deadline
             live.last_automatic[seat] = automatic
             for event in events:
                 self._ctx.bus.publish(event)
-            self._publish_choice_needed(live)
         return SubmitResult(
             live.match_id, after.version, move, automatic, after.outcome, after.current_player
         )
@@ -122,6 +123,11 @@ class MatchProgress:
             finished_at=now,
             record=MatchRecord.of(state).to_json(),
         )
+        events = [
+            *(events or ()),
+            MatchEnded(info.match_id, info.players, outcome, winner_id, state.version),
+        ]
+        announcements = self._ctx.outbox.announcements(events, now)
         store = self._ctx.store
         if is_rated(result):
             assert result.guild_id is not None
@@ -131,17 +137,14 @@ class MatchProgress:
                     await self._standing(result.guild_id, result.players[1]),
                 )
                 rated = rate_finished_match(result, before)
-                await store.finish_match(result, row, rated)
+                await store.finish_match(result, row, rated, announcements)
         else:
-            await store.finish_match(result, row)
+            await store.finish_match(result, row, announcements=announcements)
         live.state = state
         live.deadline = None
         live.info = replace(info, status=MatchStatus.FINISHED, ended_at=now)
-        for event in events or ():
+        for event in events:
             self._ctx.bus.publish(event)
-        self._ctx.bus.publish(
-            MatchEnded(info.match_id, info.players, outcome, winner_id, state.version)
-        )
         self._ctx.matches.remove(live)
 
     async def start_challenged(self, live: LiveMatch) -> None:
@@ -151,33 +154,35 @@ class MatchProgress:
         seed = ctx.rng.getrandbits(63)
         first_player = ctx.rng.randrange(2)
         deadline = now + live.info.turn_seconds
-        await ctx.store.start_match(
-            live.match_id,
-            seed=seed,
-            first_player=first_player,
-            started_at=now,
-            turn_deadline=deadline,
-        )
-        live.info = replace(
+        info = replace(
             live.info,
             status=MatchStatus.ACTIVE,
             seed=seed,
             first_player=first_player,
             started_at=now,
             turn_deadline=deadline,
+            # The challenge's message was its board; the match gets its own (see start_match).
+            placement=Placement(live.info.placement.thread_id, None),
         )
+        started = started_event(info)
+        await ctx.store.start_match(
+            live.match_id,
+            seed=seed,
+            first_player=first_player,
+            started_at=now,
+            turn_deadline=deadline,
+            announcements=ctx.outbox.announcements([started], now),
+        )
+        live.info = info
         live.deadline = deadline
         live.state = GameState(seed=seed, first_player=first_player, variant=live.info.variant)
         challenger, opponent = live.info.players
         ctx.bus.publish(ChallengeAccepted(live.match_id, challenger, opponent))
-        self.publish_started(live)
+        ctx.bus.publish(started)
 
     async def close_challenge(self, live: LiveMatch, status: MatchStatus) -> None:
         """End a pending challenge as declined, cancelled or expired."""
         now = self._ctx.clock.now()
-        await self._ctx.store.close_challenge(live.match_id, status, now)
-        live.info = replace(live.info, status=status, ended_at=now)
-        self._ctx.matches.remove(live)
         challenger, opponent = live.info.players
         event: Event
         if status is MatchStatus.DECLINED:
@@ -186,6 +191,10 @@ class MatchProgress:
             event = ChallengeCancelled(live.match_id, challenger, opponent)
         else:
             event = ChallengeExpiredEvent(live.match_id, challenger, opponent)
+        announcements = self._ctx.outbox.announcements([event], now)
+        await self._ctx.store.close_challenge(live.match_id, status, now, announcements)
+        live.info = replace(live.info, status=status, ended_at=now)
+        self._ctx.matches.remove(live)
         self._ctx.bus.publish(event)
 
     async def set_aside(self, info: MatchInfo, reason: str) -> None:
@@ -194,32 +203,38 @@ class MatchProgress:
         await self._ctx.store.mark_broken(info.match_id, reason, self._ctx.clock.now())
         self._ctx.bus.publish(MatchBroken(info.match_id, reason))
 
-    def publish_started(self, live: LiveMatch) -> None:
-        info = live.info
-        assert info.first_player is not None
-        self._ctx.bus.publish(
-            MatchStarted(
-                info.match_id,
-                info.players,
-                info.first_player,
-                info.variant,
-                info.ai_level,
-                info.guild_id,
-                info.channel_id,
-                live.deadline,
-            )
-        )
+    async def create_started(self, info: MatchInfo) -> MatchInfo:
+        """Store a match created already active (against the AI), with its announcement."""
+        announcements = self._ctx.outbox.announcements([started_event(info)], info.created_at)
+        return await self._ctx.store.create_match(info, announcements)
 
-    def _publish_choice_needed(self, live: LiveMatch) -> None:
-        state = live.state
-        assert state is not None
-        if state.phase in (Phase.GIFT_CHOICE, Phase.COMPETITION_CHOICE):
-            seat = state.to_move
-            offer = state.pending
-            assert isinstance(offer, Gift | Competition)
-            self._ctx.bus.publish(
-                ChoiceNeeded(live.match_id, seat, live.info.players[seat], offer, state.version)
-            )
+    def publish_started(self, live: LiveMatch) -> None:
+        self._ctx.bus.publish(started_event(live.info))
+
+    @staticmethod
+    def _choice_needed(live: LiveMatch, state: GameState) -> list[Event]:
+        """A Gift or Competition that now waits for the other player's choice."""
+        if state.phase not in (Phase.GIFT_CHOICE, Phase.COMPETITION_CHOICE):
+            return []
+        seat = state.to_move
+        offer = state.pending
+        assert isinstance(offer, Gift | Competition)
+        return [ChoiceNeeded(live.match_id, seat, live.info.players[seat], offer, state.version)]
 
     async def _standing(self, guild_id: int, user_id: int) -> Standing:
         return await self._ctx.store.standing(guild_id, user_id) or Standing(guild_id, user_id)
+
+
+def started_event(info: MatchInfo) -> MatchStarted:
+    """The announcement of a match that has just started (``info`` as stored)."""
+    assert info.first_player is not None
+    return MatchStarted(
+        info.match_id,
+        info.players,
+        info.first_player,
+        info.variant,
+        info.ai_level,
+        info.guild_id,
+        info.channel_id,
+        info.turn_deadline,
+    )

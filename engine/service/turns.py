@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from engine.ai.agent import Agent, RandomAgent
 from engine.rules.decisions import Decision
@@ -19,9 +19,13 @@ from engine.service.events import Reminder
 from engine.service.live_match import LiveMatch
 from engine.service.progress import MatchProgress
 from engine.service.timers import MatchTimers
+from engine.store.errors import StorageFull
 from engine.store.rows import ExpiryPolicy, MatchStatus
 
 log = logging.getLogger(__name__)
+
+DISK_FULL_RETRY_SECONDS = 30.0
+"""How long a timer or the AI waits before trying again when the disk is full."""
 
 AgentFactory = Callable[[str], Agent]
 """Makes the AI agent for a level name (``"easy"``, ``"normal"``, ``"hard"``)."""
@@ -34,7 +38,7 @@ def random_agent_factory(level: str) -> Agent:
 
 @dataclass(frozen=True, slots=True)
 class _Alarm:
-    kind: Literal["challenge", "remind", "expire"]
+    kind: Literal["challenge", "remind", "expire", "retry"]
     version: int
     """The match version the alarm was set for; a later decision makes it moot."""
 
@@ -76,7 +80,9 @@ class MatchTurns:
         elif live.info.is_ai_seat(seat):
             self._timers.clear(match_id)  # the AI never runs out of time
             if live.ai_task is None:
-                live.ai_task = self._ctx.spawn(self._play_ai(live, state.version))
+                live.ai_task = self._ctx.spawn(
+                    self._unless_disk_full(live, self._play_ai(live, state.version))
+                )
         elif live.reminded_version != state.version:
             assert live.deadline is not None
             lead = min(self._ctx.config.reminder_before_seconds, live.info.turn_seconds / 2)
@@ -93,14 +99,27 @@ class MatchTurns:
         live = self._ctx.matches.get(match_id)
         if live is None:
             return
-        if alarm.kind == "challenge":
-            self._ctx.spawn(self._expire_challenge(live))
+        if alarm.kind == "retry":
+            self.arm(live)
+        elif alarm.kind == "challenge":
+            self._ctx.spawn(self._unless_disk_full(live, self._expire_challenge(live)))
         elif alarm.kind == "remind":
             assert live.deadline is not None
             self._timers.set(match_id, live.deadline, _Alarm("expire", alarm.version))
-            self._ctx.spawn(self._remind(live, alarm.version))
+            self._ctx.spawn(self._unless_disk_full(live, self._remind(live, alarm.version)))
         else:
-            self._ctx.spawn(self._expire_turn(live, alarm.version))
+            self._ctx.spawn(self._unless_disk_full(live, self._expire_turn(live, alarm.version)))
+
+    async def _unless_disk_full(self, live: LiveMatch, work: Coroutine[Any, Any, None]) -> None:
+        """Run timer or AI work; if the disk is full (the store has said so once in the
+        log), nothing was applied: the match is armed again a little later."""
+        try:
+            await work
+        except StorageFull:
+            if not self._ctx.closed:
+                version = live.state.version if live.state is not None else 0
+                later = self._ctx.clock.now() + DISK_FULL_RETRY_SECONDS
+                self._timers.set(live.match_id, later, _Alarm("retry", version))
 
     async def _expire_challenge(self, live: LiveMatch) -> None:
         async with live.lock:
@@ -114,14 +133,16 @@ class MatchTurns:
             if not self._is_current(live, version) or live.reminded_version == version:
                 return
             assert state is not None and state.current_player is not None
-            # Stored before it is published: after a crash a reminder is lost, not doubled.
-            await self._ctx.store.set_reminded(live.match_id, version)
-            live.reminded_version = version
             seat = state.current_player
             assert live.deadline is not None
-            self._ctx.bus.publish(
-                Reminder(live.match_id, seat, live.info.players[seat], live.deadline, version)
+            reminder = Reminder(
+                live.match_id, seat, live.info.players[seat], live.deadline, version
             )
+            # Stored with its announcement: after a crash it is shown late, never twice.
+            announcements = self._ctx.outbox.announcements([reminder], self._ctx.clock.now())
+            await self._ctx.store.set_reminded(live.match_id, version, announcements)
+            live.reminded_version = version
+            self._ctx.bus.publish(reminder)
 
     async def _expire_turn(self, live: LiveMatch, version: int) -> None:
         async with live.lock:

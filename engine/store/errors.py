@@ -30,3 +30,20 @@ class CorruptDatabase(StoreError):
             f"database {path!r} is corrupt or not a SQLite database ({detail}); "
             "restore it from a backup (the file was not modified)"
         )
+
+
+class CannotOpenDatabase(StoreError):
+    """The path cannot hold a database: a missing folder, a directory, no permission to write."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot open database {path!r}: {reason}")
+
+
+class StorageFull(StoreError):
+    """The disk (SQLite's SQLITE_FULL) has no room for a write; the write was not made."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"database {path!r} cannot grow: the disk is full (nothing was written)")

@@ -10,10 +10,12 @@ decision to its caller after :meth:`MatchStore.append_decision` returns, never b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
 from engine.store.rows import (
+    Announcement,
     DecisionRow,
     FinishedMatch,
     GuildSettings,
@@ -38,8 +40,14 @@ class MatchStore(Protocol):
 
     # -- writes --------------------------------------------------------------------------
 
-    async def create_match(self, match: MatchInfo) -> MatchInfo:
-        """Insert a new match (its ``match_id`` is ignored) and return it with its id."""
+    async def create_match(
+        self, match: MatchInfo, announcements: Sequence[Announcement] = ()
+    ) -> MatchInfo:
+        """Insert a new match (its ``match_id`` is ignored) and return it with its id.
+
+        Every write that changes a match takes the ``announcements`` that change causes and
+        commits them with it (here they get the new match's id); see :meth:`undelivered`.
+        """
         ...
 
     async def start_match(
@@ -50,15 +58,25 @@ class MatchStore(Protocol):
         first_player: int,
         started_at: float,
         turn_deadline: float | None,
+        announcements: Sequence[Announcement] = (),
     ) -> None:
-        """Make a pending (or freshly created AI) match active with its seed and first player."""
+        """Make a pending (or freshly created AI) match active with its seed and first player;
+        its board message (the challenge's, until now) is forgotten."""
         ...
 
-    async def close_challenge(self, match_id: int, status: MatchStatus, at: float) -> None:
+    async def close_challenge(
+        self,
+        match_id: int,
+        status: MatchStatus,
+        at: float,
+        announcements: Sequence[Announcement] = (),
+    ) -> None:
         """End a pending challenge as declined, cancelled or expired."""
         ...
 
-    async def append_decision(self, match_id: int, decision: DecisionRow) -> None:
+    async def append_decision(
+        self, match_id: int, decision: DecisionRow, announcements: Sequence[Announcement] = ()
+    ) -> None:
         """Append the next decision and make it current (version, turn deadline) atomically.
 
         Raises :class:`sqlite3.IntegrityError` (or the backend's equivalent) if
@@ -71,6 +89,7 @@ class MatchStore(Protocol):
         result: FinishedMatch,
         last_decision: DecisionRow | None,
         rated: RatedMatch | None = None,
+        announcements: Sequence[Announcement] = (),
     ) -> None:
         """Record the result, the decision that ended the match if any, and for a rated
         match both players' new standings and rating changes, all in one commit."""
@@ -78,8 +97,14 @@ class MatchStore(Protocol):
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None: ...
 
-    async def set_reminded(self, match_id: int, version: int) -> None:
+    async def set_reminded(
+        self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
+    ) -> None:
         """Remember that the turn reminder for ``version`` went out (it is sent once)."""
+        ...
+
+    async def announced(self, delivered: Sequence[tuple[int, str]]) -> None:
+        """Forget the announcements ``(match_id, key)`` the Discord layer has shown."""
         ...
 
     async def set_location(
@@ -100,6 +125,10 @@ class MatchStore(Protocol):
         """Every pending or active match with its decisions in order, for start-up."""
         ...
 
+    async def undelivered(self) -> list[Announcement]:
+        """Every announcement not yet confirmed as shown, oldest first (for start-up)."""
+        ...
+
     async def get_match(self, match_id: int) -> MatchInfo | None: ...
 
     async def decisions(self, match_id: int) -> list[DecisionRow]: ...
@@ -110,6 +139,11 @@ class MatchStore(Protocol):
 
     async def rematches_of(self, match_id: int) -> list[MatchInfo]:
         """The matches created as rematches of ``match_id`` (``rematch_of``), newest first."""
+        ...
+
+    async def matches_started_by(self, user_id: int, since: float) -> list[MatchInfo]:
+        """The matches ``user_id`` created (in seat 0: the challenges they sent, answered or
+        not, and their matches against the AI) at ``since`` or later, oldest first."""
         ...
 
     async def finished_match(self, match_id: int) -> FinishedMatch | None: ...

@@ -86,6 +86,8 @@ NOT_DEFAULT = {
         "expiry_policy": '"forfeit"',
         "expiry_ai_level": '"hard"',
         "max_active_matches": "3",
+        "max_new_matches_per_hour": "10",
+        "challenge_cooldown_seconds": "60",
         "thread_per_match": "false",
         "three_rounds": "true",
         "ai_levels": '["normal", "hard"]',
@@ -152,6 +154,7 @@ def test_a_whole_number_is_accepted_where_decimals_are(tmp_path):
         ),
         ("[matches]\nthree_rounds = 1", "matches.three_rounds must be true or false, got 1"),
         ("[database]\npath = 3", "database.path must be a string, got 3"),
+        ('[database]\npath = ""', "database.path must name a file (or \":memory:\"), got ''"),
         (
             '[discord]\ndev_guild_id = "123"',
             "discord.dev_guild_id must be a whole number, got '123'",
@@ -183,21 +186,66 @@ def test_a_list_becomes_a_tuple(tmp_path):
 # Unknown names -------------------------------------------------------------------------
 
 
-def test_an_unknown_key_is_refused_by_name(tmp_path):
-    with pytest.raises(ConfigError, match=r"^unknown setting matches\.turn_timer$"):
-        load(tmp_path, "[matches]\nturn_timer = 3600")
+def refusal(tmp_path: Path, text: str) -> str:
+    """The ConfigError's message, with the config file's path shortened to FILE."""
+    with pytest.raises(ConfigError) as error:
+        load(tmp_path, text)
+    return str(error.value).replace(str(tmp_path / "config.toml"), "FILE")
 
 
-def test_an_unknown_table_is_refused_by_name(tmp_path):
-    with pytest.raises(ConfigError, match=r"^unknown section \[match\]$"):
-        load(tmp_path, "[match]\nturn_timer_seconds = 3600")
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "[matches]\nturn_timer = 3600",
+            "unknown setting matches.turn_timer in FILE (did you mean matches.turn_timer_seconds?)",
+        ),
+        (
+            "[discord]\ntokn = 'x'",
+            "unknown setting discord.tokn in FILE (did you mean discord.token?)",
+        ),
+        (
+            "[matches]\ncolour = 'red'",
+            "unknown setting matches.colour in FILE "
+            "(config.example.toml lists every setting of [matches])",
+        ),
+    ],
+)
+def test_an_unknown_key_is_refused_naming_the_nearest_known_one(tmp_path, text, message):
+    assert refusal(tmp_path, text) == message
 
 
-def test_a_setting_outside_any_table_is_refused(tmp_path):
-    with pytest.raises(ConfigError, match=r"^unknown setting token \(outside any \[table\]\)$"):
-        load(tmp_path, 'token = "x"\n[discord]\n')
-    with pytest.raises(ConfigError, match=r"^\[matches\] must be a table, got 3$"):
-        load(tmp_path, "matches = 3")
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[databse]\npath = 'x'", "unknown section [databse] in FILE (did you mean [database]?)"),
+        (
+            "[match]\nturn_timer_seconds = 3600",
+            "unknown section [match] in FILE (did you mean [matches]?)",
+        ),
+        ("[Logging]\n", "unknown section [Logging] in FILE (did you mean [logging]?)"),
+        (
+            "[web]\nport = 80",
+            "unknown section [web] in FILE "
+            "(the sections are [discord], [database], [matches], [logging])",
+        ),
+    ],
+)
+def test_an_unknown_section_is_refused_naming_the_nearest_known_one(tmp_path, text, message):
+    assert refusal(tmp_path, text) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('token = "x"\n[discord]\n', "unknown setting token in FILE (it belongs under [discord])"),
+        ("levl = 'INFO'", "unknown setting levl in FILE (did you mean level, under [logging]?)"),
+        ("colour = 'red'", "unknown setting colour in FILE (outside any [table])"),
+        ("matches = 3", "[matches] must be a table, got 3"),
+    ],
+)
+def test_a_setting_outside_any_table_is_refused(tmp_path, text, message):
+    assert refusal(tmp_path, text) == message
 
 
 # The token -----------------------------------------------------------------------------
@@ -278,10 +326,12 @@ def test_a_missing_file_or_bad_toml_is_named(tmp_path):
 
 def test_check_reports_ok_and_the_database(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("DISCORD_TOKEN", "from-env")
+    monkeypatch.chdir(tmp_path)  # the database path is relative to the working directory
     path = tmp_path / "config.toml"
     path.write_text('[database]\npath = "games.sqlite3"\n', encoding="utf-8")
     assert main(["--config", str(path), "--check"]) == 0
-    assert capsys.readouterr().out == "settings OK; database 'games.sqlite3'\n"
+    assert capsys.readouterr().out == "settings OK; database 'games.sqlite3' created\n"
+    assert (tmp_path / "games.sqlite3").is_file()
 
 
 def test_check_names_the_bad_setting_and_exits_2(tmp_path, monkeypatch, capsys):
@@ -289,7 +339,10 @@ def test_check_names_the_bad_setting_and_exits_2(tmp_path, monkeypatch, capsys):
     path = tmp_path / "config.toml"
     path.write_text("[matches]\nthree_round = true\n", encoding="utf-8")
     assert main(["--config", str(path), "--check"]) == 2
-    assert capsys.readouterr().err == "error: unknown setting matches.three_round\n"
+    assert capsys.readouterr().err == (
+        f"error: unknown setting matches.three_round in {path} "
+        "(did you mean matches.three_rounds?)\n"
+    )
 
 
 def test_check_runs_as_a_module(tmp_path):
@@ -302,7 +355,11 @@ def test_check_runs_as_a_module(tmp_path):
         timeout=60,
         check=False,
     )
-    assert (done.returncode, done.stdout) == (0, "settings OK; database 'hanamikoji.sqlite3'\n")
+    assert (done.returncode, done.stdout) == (
+        0,
+        "settings OK; database 'hanamikoji.sqlite3' created\n",
+    )
+    assert (tmp_path / "hanamikoji.sqlite3").is_file()
 
 
 def test_an_ai_level_the_engine_does_not_have_is_refused(tmp_path):

@@ -11,13 +11,16 @@ from typing import Any
 import discord
 import pytest
 from discord.ext import commands
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.challenge import ITEMS as CHALLENGE_ITEMS
 from bot.challenge.accept_button import AcceptButton
 from bot.challenge.decline_button import DeclineButton
 from bot.challenge.rematch_button import RematchButton
+from bot.custom_ids import Verb
 from bot.features import Feature
-from bot.match_item import MatchItem
+from bot.match_item import MatchItem, UnreadableItem
 from bot.play import ITEMS as PLAY_ITEMS
 from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect
@@ -34,9 +37,14 @@ from bot.stats.leaderboard_button import LeaderboardPageButton
 from bot.stats.record_button import RecordExportButton
 from bot.words.i18n import text
 from engine.rules import Action, CompetitionChoice, GiftChoice, Variant, parse_decision
+from engine.rules.errors import NotationError
 from engine.store.rows import ExpiryPolicy, MatchInfo, MatchStatus
 
-REGISTERED = (*PLAY_ITEMS, *CHALLENGE_ITEMS, LeaderboardPageButton, RecordExportButton)
+REGISTERED = tuple(
+    dict.fromkeys(
+        (*PLAY_ITEMS, *CHALLENGE_ITEMS, LeaderboardPageButton, RecordExportButton, UnreadableItem)
+    )
+)
 
 
 async def round_trip(item: discord.ui.DynamicItem[Any]) -> Any:
@@ -115,9 +123,83 @@ def test_ids_on_messages_sent_before_the_upgrade_find_one_item(custom_id, owner)
     assert owners == [owner]
 
 
-@pytest.mark.parametrize("custom_id", ["hk:12:5:act:5", "hk:12:5:pick:0", "hk:x:5:hand", "other"])
-def test_other_ids_find_no_item(custom_id):
+@pytest.mark.parametrize(
+    "custom_id",
+    ["hk:12:5:act:5", "hk:12:5:pick:0", "hk:x:5:hand", "hk:1:1:take:-H", "lb:1:x", "rec:"],
+)
+def test_an_id_no_verb_reads_finds_only_the_refusing_item(custom_id):
+    owners = [c for c in REGISTERED if c.__discord_ui_compiled_template__.fullmatch(custom_id)]
+    assert owners == [UnreadableItem]
+
+
+@pytest.mark.parametrize("custom_id", ["other", "hkx:1:1:hand", ""])
+def test_ids_of_other_bots_find_no_item(custom_id):
     assert not [c for c in REGISTERED if c.__discord_ui_compiled_template__.fullmatch(custom_id)]
+
+
+_FIELD = st.one_of(st.from_regex(r"[0-9]{1,30}", fullmatch=True), st.text(max_size=4), st.just(""))
+_TAIL = st.one_of(
+    st.sampled_from([v.value for v in Verb]),
+    st.builds(
+        lambda verb, arg: f"{verb}:{arg}",
+        st.sampled_from([v.value for v in Verb]),
+        st.one_of(st.text(max_size=6), st.from_regex(r"-?[A-H1-9X]{1,5}", fullmatch=True)),
+    ),
+    st.text(max_size=8),
+)
+FORGED = st.one_of(
+    st.builds(lambda m, v, tail: f"hk:{m}:{v}:{tail}", _FIELD, _FIELD, _TAIL),
+    st.builds(lambda g, p: f"lb:{g}:{p}", _FIELD, _FIELD),
+    st.builds(lambda m: f"rec:{m}", _FIELD),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(FORGED)
+async def test_every_id_of_ours_finds_one_item_that_reads_it_without_raising(custom_id):
+    owners = [c for c in REGISTERED if c.__discord_ui_compiled_template__.fullmatch(custom_id)]
+    assert len(owners) == 1, (custom_id, owners)
+    (owner,) = owners
+    found = owner.__discord_ui_compiled_template__.fullmatch(custom_id)
+    base = discord.ui.Button(custom_id=custom_id)
+    item = await owner.from_custom_id(None, base, found)  # type: ignore[arg-type]
+    assert isinstance(item, owner)
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "hk:999999999999999999999999999999:0:hand",
+        "hk:0:0:hand",
+        "hk:7:99999999999999999999:act:3",
+        "hk:9223372036854775808:0:accept",
+    ],
+)
+async def test_a_field_out_of_range_is_refused_before_the_service(client, custom_id):
+    owners = [c for c in REGISTERED if c.__discord_ui_compiled_template__.fullmatch(custom_id)]
+    (owner,) = owners
+    found = owner.__discord_ui_compiled_template__.fullmatch(custom_id)
+    base = discord.ui.Button(custom_id=custom_id)
+    item = await owner.from_custom_id(None, base, found)  # type: ignore[arg-type]
+    assert not item.readable()
+    presser = pressed_by(client, ANA)
+    assert not await item.interaction_check(presser)
+    assert presser.response.sent == [(text("en", "refusal.unreadable"), True)]
+    assert client.seen == []  # nothing reached the match
+
+
+async def test_a_take_the_rules_cannot_read_is_refused_not_raised(monkeypatch):
+    def unreadable(notation: str) -> Any:
+        raise NotationError(f"not a choice: {notation!r}")
+
+    monkeypatch.setattr("bot.play.take_button.parse_decision", unreadable)
+    found = TakeButton.__discord_ui_compiled_template__.fullmatch("hk:3:1:take:-AB")
+    item = await TakeButton.from_custom_id(None, None, found)  # type: ignore[arg-type]
+    assert item.choice is None and not item.readable()
+
+
+async def test_the_largest_ids_still_read():
+    assert (await round_trip(HandButton(2**63 - 1, 0))).readable()
 
 
 def test_every_registered_template_is_a_pattern():

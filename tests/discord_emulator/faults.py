@@ -50,6 +50,9 @@ class Hold:
 
     route: str
     method: str | None
+    answer_only: bool = False
+    """Discord does the request at once and only its answer waits: the case of a bot that
+    dies after Discord posted its message but before it read the answer."""
     arrived: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
     released: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
 
@@ -63,14 +66,20 @@ class Faults:
         self._holds: list[Hold] = []
         self.injected: list[InjectedFault] = []
 
-    def hold(self, route: str, *, method: str | None = None) -> Hold:
-        """Keep matching requests waiting until the returned hold is released."""
-        hold = Hold(route, method)
+    def hold(self, route: str, *, method: str | None = None, answer_only: bool = False) -> Hold:
+        """Keep matching requests (or only their answers) waiting until the returned hold
+        is released."""
+        hold = Hold(route, method, answer_only)
         self._holds.append(hold)
         return hold
 
-    async def wait_if_held(self, method: str, template: str, path: str) -> None:
+    async def wait_if_held(
+        self, method: str, template: str, path: str, *, answered: bool = False
+    ) -> None:
+        """Wait on the holds of this request (``answered``: the holds of its answer)."""
         for hold in self._holds:
+            if hold.answer_only != answered:
+                continue
             if not hold.released.is_set() and route_matches(
                 hold.route, hold.method, method, template, path
             ):

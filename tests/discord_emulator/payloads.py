@@ -43,7 +43,7 @@ def member_payload(
         permissions = base_permissions(world, user.id)
     payload: dict[str, Any] = {
         "roles": [str(role_id) for role_id in world.member_role_ids(user.id)],
-        "nick": None,
+        "nick": user.nick,
         "avatar": None,
         "joined_at": world.guild.joined_at,
         "premium_since": None,

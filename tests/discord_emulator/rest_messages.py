@@ -96,11 +96,17 @@ class MessageRoutes:
                 CANNOT_REPLY_WITHOUT_HISTORY,
                 "Cannot reply without permission to read message history",
             )
+        author_id = self._world.bot.id
+        earlier = self._emulator.nonces.earlier_message(body.payload, author_id)
+        if earlier is not None:
+            return json_response(self._writer.payload(self._world.message(earlier)))
         body = _fitted(body, permissions)
-        message = self._writer.build(body, channel=channel, author_id=self._world.bot.id)
+        message = self._writer.build(body, channel=channel, author_id=author_id)
         # A message unarchives an archived thread, unless it is locked ("Threads").
         await self._threads.reopen_for_message(channel, permissions)
-        return json_response(await self._writer.publish_create(message, Action.MESSAGE_CREATE))
+        payload = await self._writer.publish_create(message, Action.MESSAGE_CREATE)
+        self._emulator.nonces.remember(body.payload, author_id, message.id)
+        return json_response(payload)
 
     async def history(self, request: web.Request) -> web.Response:
         channel = self._channel(request)

@@ -21,6 +21,7 @@ from tests.discord_emulator.interactions import (
     InteractionType,
     interaction_payload,
 )
+from tests.discord_emulator.message_nonces import MessageNonces
 from tests.discord_emulator.message_writes import MessageWriter
 from tests.discord_emulator.payloads import channel_payload
 from tests.discord_emulator.permission_settings import PermissionSettings
@@ -67,6 +68,7 @@ class DiscordEmulator:
         self.clock = VirtualClock()
         self.ids = SnowflakeFactory()
         self.world = World(self.clock, self.ids)
+        self.nonces = MessageNonces(self.clock)
         self.channel: ChannelRecord = self.world.add_text_channel(channel_name)
         self.transcript = Transcript(self.world)
         self.faults = Faults()
@@ -254,7 +256,10 @@ class DiscordEmulator:
         data: dict[str, Any],
         description: str,
         source_message_id: int | None = None,
+        message_payload: dict[str, Any] | None = None,
     ) -> EmulatedInteraction:
+        """Send an interaction; ``message_payload`` replaces the source message as the
+        interaction carries it (a tampered client's click, see ``EmulatedUser.forged_click``)."""
         interaction = EmulatedInteraction(
             world=self.world,
             clock=self.clock,
@@ -269,8 +274,8 @@ class DiscordEmulator:
         )
         self.interactions[interaction.id] = interaction
         self.interactions_by_token[interaction.token] = interaction
-        message = None
-        if source_message_id is not None:
+        message = message_payload
+        if message is None and source_message_id is not None:
             message = self.writer.payload(self.world.message(source_message_id))
         await self.gateway.dispatch(
             "INTERACTION_CREATE", interaction_payload(self.world, interaction, message=message)
@@ -362,7 +367,9 @@ class DiscordEmulator:
             if limited is not None:
                 return limited
         try:
-            return await handler(request)
+            response = await handler(request)
+            await self.faults.wait_if_held(request.method, template, path, answered=True)
+            return response
         except DiscordError as error:
             return self._refuse(request, error)
         except web.HTTPNotFound:

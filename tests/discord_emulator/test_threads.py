@@ -10,7 +10,11 @@ import pytest
 
 from tests.discord_emulator import CallbackType, DiscordEmulator, ImpossibleUserAction, start_client
 from tests.discord_emulator.raw_api import RawApi
-from tests.discord_emulator.thread_archive import MAX_ACTIVE_THREADS_REACHED, THREAD_ARCHIVED
+from tests.discord_emulator.thread_archive import (
+    MAX_ACTIVE_THREADS_REACHED,
+    THREAD_ARCHIVED,
+    THREAD_LOCKED,
+)
 
 HOUR = 3600
 
@@ -222,3 +226,41 @@ async def test_a_followup_unarchives_the_thread_and_an_edit_is_refused(emulator,
     await bot.seen[-1].followup.send("more rules")
     assert not await is_archived(api, thread_id)
     assert [f.code for f in emulator.take_failures()] == [THREAD_ARCHIVED]
+
+
+# locked threads ---------------------------------------------------------------------------
+
+
+async def test_a_locked_thread_refuses_changes_without_manage_threads_even_to_its_creator(
+    emulator, api
+):
+    thread_id = await new_thread(api, emulator)
+    assert (await api.patch(f"/channels/{thread_id}", {"locked": True})).status == 200
+    await emulator.deny_bot("MANAGE_THREADS")
+    renamed = await api.patch(f"/channels/{thread_id}", {"name": "new name"})
+    archived = await api.patch(f"/channels/{thread_id}", {"archived": True})
+    assert (renamed.status, renamed.code) == (400, THREAD_LOCKED)
+    assert (archived.status, archived.code) == (400, THREAD_LOCKED)
+    assert [f.code for f in emulator.take_failures()] == [THREAD_LOCKED] * 2
+
+
+async def test_archiving_and_locking_its_own_thread_needs_manage_threads_only_to_lock(
+    emulator, api
+):
+    thread_id = await new_thread(api, emulator)
+    await emulator.deny_bot("MANAGE_THREADS")
+    locked = await api.patch(f"/channels/{thread_id}", {"archived": True, "locked": True})
+    assert (locked.status, locked.code) == (403, 50013)
+    archived = await api.patch(f"/channels/{thread_id}", {"archived": True})
+    assert archived.status == 200 and archived.body["thread_metadata"]["locked"] is False
+    assert [f.code for f in emulator.take_failures()] == [50013]
+
+
+async def test_buttons_in_a_locked_thread_are_disabled_even_while_it_is_active(emulator, api, bot):
+    thread_id = await new_thread(api, emulator)
+    counter = await emulator.user("ana").slash("hanamikoji counter", channel=thread_id)
+    await counter.first_response()
+    assert counter.message is not None
+    assert (await api.patch(f"/channels/{thread_id}", {"locked": True})).status == 200
+    with pytest.raises(ImpossibleUserAction, match="locked"):
+        await emulator.user("ben").click(counter.message, "Count 0")

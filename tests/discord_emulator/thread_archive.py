@@ -5,7 +5,9 @@ Threads") and resources/channel ("Modify Channel", thread members): a thread arc
 `auto_archive_duration` minutes without activity (a message, unarchiving, or a new
 duration); in an archived thread nobody edits messages, adds members or uses application
 commands, and only deletions happen; sending a message unarchives it unless it is locked;
-a guild holds at most `World.max_active_threads` active threads.
+a guild holds at most `World.max_active_threads` active threads. In a locked thread, archived
+or not, only members with Manage Threads post, edit messages or change the thread ("Locked
+Threads"), and only they unarchive it.
 """
 
 from __future__ import annotations
@@ -138,6 +140,8 @@ class ThreadArchive:
         changed = {key for key in changes if changes[key] != _current(channel, key)}
         if changed & _MODERATOR_FIELDS and not moderator:
             raise missing_permissions()
+        if changed and channel.locked and not moderator:
+            raise thread_locked()  # even its creator: "Locked Threads"
         creator = channel.owner_id == editor_id
         if changed & _CREATOR_FIELDS - {"archived"} and not (moderator or creator):
             raise missing_permissions()

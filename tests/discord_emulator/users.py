@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +110,13 @@ class EmulatedUser:
         threads.set_archived(channel, archived=False)
         await threads.announce(threads.thread_update(channel))
 
+    def _refuse_if_locked(self, channel_id: int) -> None:
+        """Discord's client disables the components of messages in a locked thread, even
+        for members with Manage Threads (discord-api-docs issues 6907 and 7900)."""
+        channel = self._world.channel(channel_id)
+        if channel.is_thread and channel.locked:
+            raise ImpossibleUserAction(f"components are disabled in locked thread {channel.id}")
+
     # reading --------------------------------------------------------------------------
 
     def can_see(self, message: MessageRef) -> bool:
@@ -186,6 +194,7 @@ class EmulatedUser:
         if found.custom_id is None:
             raise ImpossibleUserAction(f"button {button!r} is a link; clicking it reaches no bot")
         await self._reopen_to_interact(record.channel_id)
+        self._refuse_if_locked(record.channel_id)
         return await self._emulator.start_interaction(
             kind=InteractionType.MESSAGE_COMPONENT,
             user_id=self.id,
@@ -193,6 +202,30 @@ class EmulatedUser:
             source_message_id=record.id,
             data={"custom_id": found.custom_id, "component_type": 2},
             description=f"click on {button!r} by {self.name}",
+        )
+
+    async def forged_click(
+        self, message: MessageRef, button: str, custom_id: str
+    ) -> EmulatedInteraction:
+        """A tampered client's click on the button with this label (or custom_id), claiming
+        `custom_id` instead of the button's own, in the interaction and in the message it
+        carries (as an old message from an earlier bot, or a garbled one, would)."""
+        record = self._message(message)
+        found = MessageSnapshot.of(record).button(button)
+        payload = copy.deepcopy(self._emulator.writer.payload(record))
+        for row in payload.get("components") or []:
+            for component in row.get("components") or []:
+                if component.get("custom_id") == found.custom_id:
+                    component["custom_id"] = custom_id
+        await self._reopen_to_interact(record.channel_id)
+        return await self._emulator.start_interaction(
+            kind=InteractionType.MESSAGE_COMPONENT,
+            user_id=self.id,
+            channel_id=record.channel_id,
+            source_message_id=record.id,
+            data={"custom_id": custom_id, "component_type": 2},
+            description=f"forged click {custom_id!r} on {button!r} by {self.name}",
+            message_payload=payload,
         )
 
     async def select(
@@ -222,6 +255,7 @@ class EmulatedUser:
             if wrong:
                 raise ImpossibleUserAction(f"select {found.custom_id!r} has no option(s) {wrong}")
         await self._reopen_to_interact(record.channel_id)
+        self._refuse_if_locked(record.channel_id)
         return await self._emulator.start_interaction(
             kind=InteractionType.MESSAGE_COMPONENT,
             user_id=self.id,

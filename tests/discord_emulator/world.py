@@ -35,6 +35,9 @@ class UserRecord:
     """Permission bits on top of @everyone's, as a role would give (e.g. Manage Server)."""
     locale: str = "en-US"
     """The language of this user's Discord client, sent as `locale` on interactions."""
+    nick: str | None = None
+    """The member's nickname in the guild (Discord tells a bot without the members intent
+    of a change only through interactions and member fetches)."""
 
 
 @dataclasses.dataclass

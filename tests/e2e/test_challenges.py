@@ -1,6 +1,7 @@
 """Starting matches: challenges, refusals, declines, expiry, the AI, settings."""
 
 import asyncio
+import re
 
 import pytest
 
@@ -200,3 +201,64 @@ async def test_a_rematch_press_survives_a_restart(emulator, start_bot):
     (rematch,) = await restarted.service.queries.open_matches_for(ana.id)
     assert rematch.status is MatchStatus.ACTIVE and set(rematch.players) == {ana.id, ben.id}
     assert not ana.message(result).buttons(), "the new match started: the button is gone"
+
+
+EDIT_THROUGH_WEBHOOK = "/webhooks/{application_id}/{token}/messages/{message_id}"
+
+
+async def test_a_stale_rematch_button_pressed_after_a_restart_starts_nothing(emulator, start_bot):
+    from tests.e2e.players import challenge_and_accept
+
+    bot = await start_bot()
+    match = await challenge_and_accept(emulator, bot)
+    ana, ben = match.players
+    ask = await answered(await ana.slash("hanamikoji resign", channel=match.thread_id))
+    await answered(await ana.click(ask, "Yes, resign"))
+    await settle(emulator, bot)
+    result = next(m for m in ana.messages(match.thread_id) if m.buttons() and "Rematch" in m.text())
+    await rematch_pressed(emulator, bot, await ana.click(result, "Rematch"))
+    # The press that starts the rematch cannot take the button away: Discord refuses the edit.
+    emulator.faults.server_error(EDIT_THROUGH_WEBHOOK, method="PATCH", status=404)
+    await rematch_pressed(emulator, bot, await ben.click(result, "Rematch"))
+    (rematch,) = await bot.service.queries.open_matches_for(ana.id)
+    assert ana.message(result).buttons(), "the old button is still there"
+    await bot.close()
+
+    restarted = await start_bot()
+    for presser in (ben, ana):
+        press = await presser.click(result, "Rematch")
+        refused = await rematch_pressed(emulator, restarted, press)
+        assert refused.ephemeral and "already started" in refused.text()
+    (still,) = await restarted.service.queries.open_matches_for(ana.id)
+    assert still.match_id == rematch.match_id
+    assert await restarted.service.store.get_match(rematch.match_id + 1) is None, "no third match"
+
+
+async def test_challenging_the_same_member_again_at_once_is_refused_saying_when(emulator, bot):
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
+    again = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
+    assert again.ephemeral and "already challenged them" in again.text()
+    await answered(await ana.click(challenge, "Decline"))  # withdrawn
+    await settle(emulator, bot)
+
+    refused = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
+    assert refused.ephemeral and "You challenged them a moment ago" in refused.text()
+    assert re.search(r"again <t:\d+:R>\.$", refused.text()), refused.text()
+    (only,) = ben.messages()
+    assert only.id == challenge.id, "ben was shown, and pinged by, one challenge"
+
+
+async def test_the_hourly_limit_on_new_matches_is_refused_saying_when(emulator, start_bot):
+    bot = await start_bot(max_new_matches_per_hour=2)
+    ana = emulator.user("ana")
+    for _ in range(2):
+        await answered(await ana.slash("hanamikoji ai"))
+        await settle(emulator, bot)
+        (info,) = await bot.service.queries.open_matches_for(ana.id)
+        await bot.service.commands.resign(info.match_id, ana.id)
+        await settle(emulator, bot)
+    refused = await answered(await ana.slash("hanamikoji ai"))
+    assert refused.ephemeral and "started 2 matches in the last hour" in refused.text()
+    assert re.search(r"another <t:\d+:R>\.$", refused.text()), refused.text()
+    assert await bot.service.queries.open_matches_for(ana.id) == []

@@ -82,6 +82,11 @@ async def _seed_ranking(database, guild_id: int, players: list[int], newcomers) 
     newcomers play each other once (all by resignation)."""
     pairings = [(w, loser) for i, w in enumerate(players) for loser in players[i + 1 : i + 4]]
     service = MatchService(SqliteMatchStore(database), ServiceConfig(max_active_matches=100))
+
+    async def shown(event) -> None:  # played with no bot: nothing to announce later
+        service.announced(event)
+
+    service.subscribe(shown)
     await service.start()
     for winner, loser in [*pairings, newcomers]:
         challenge = await service.commands.challenge(winner, loser, guild_id, None)

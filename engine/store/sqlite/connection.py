@@ -1,4 +1,5 @@
-"""Opening a SQLite database: refusing a newer or corrupt file untouched, then migrating it.
+"""Opening a SQLite database: refusing a path it cannot use, or a newer or corrupt file,
+untouched, then migrating it.
 
 Migrations are the ordered SQL files of :mod:`engine.store.migrations`, applied together
 in one transaction; the schema version is kept in ``PRAGMA user_version``.
@@ -6,18 +7,29 @@ in one transaction; the schema version is kept in ``PRAGMA user_version``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import sqlite3
 from pathlib import Path
 
 import aiosqlite
 
-from engine.store.errors import CorruptDatabase, SchemaTooNew
+from engine.store.errors import CannotOpenDatabase, CorruptDatabase, SchemaTooNew
 from engine.store.migration_files import load_migrations
 
 log = logging.getLogger(__name__)
 
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+# SQLite's (primary) result codes for "this path cannot be opened or written", as opposed
+# to a file that opens but holds no readable database; each with what it means here.
+_CANNOT_OPEN = {
+    sqlite3.SQLITE_CANTOPEN: "SQLite cannot open or create a database file there",
+    sqlite3.SQLITE_READONLY: "not writable",
+    sqlite3.SQLITE_PERM: "no permission",
+    sqlite3.SQLITE_AUTH: "no permission",
+}
 
 
 def is_in_memory(path: str) -> bool:
@@ -27,13 +39,34 @@ def is_in_memory(path: str) -> bool:
 async def connect_and_migrate(
     path: str, *, synchronous: str, check_integrity: bool
 ) -> aiosqlite.Connection:
-    """A connection to ``path`` with rows addressable by column name, migrated to the latest."""
+    """A connection to ``path`` with rows addressable by column name, migrated to the latest.
+
+    Raises :class:`CannotOpenDatabase` for a path that cannot hold the database (a missing
+    folder, a directory, no permission), and :class:`SchemaTooNew` or
+    :class:`CorruptDatabase` for a file it must not touch.
+    """
+    in_memory = is_in_memory(path)
+    if not in_memory and path:  # "" is SQLite's private temporary database
+        _refuse_unusable_path(path)
+    try:
+        return await _connect_and_migrate(
+            path, in_memory, synchronous=synchronous, check_integrity=check_integrity
+        )
+    except sqlite3.Error as error:
+        refusal = _cannot_open(path, error)
+        if refusal is None:
+            raise
+        raise refusal from None
+
+
+async def _connect_and_migrate(
+    path: str, in_memory: bool, *, synchronous: str, check_integrity: bool
+) -> aiosqlite.Connection:
     migrations = load_migrations()
     latest = migrations[-1].version
-    in_memory = is_in_memory(path)
-    if not in_memory and _has_content(path):
+    if not in_memory and path and _has_content(path):
         await _preflight(path, latest, check_integrity=check_integrity)
-    conn = await aiosqlite.connect(path, isolation_level=None)
+    conn = await _connect(path)
     try:
         conn.row_factory = aiosqlite.Row
         await conn.execute("PRAGMA busy_timeout = 5000")
@@ -66,7 +99,8 @@ async def connect_and_migrate(
 async def _preflight(path: str, latest: int, *, check_integrity: bool) -> None:
     """Refuse a newer or corrupt database through a read-only connection (changes nothing)."""
     try:
-        async with aiosqlite.connect(_read_only_uri(path), uri=True) as conn:
+        conn = await _connect(_read_only_uri(path), uri=True)
+        try:
             found = await _user_version(conn)
             if found > latest:
                 raise SchemaTooNew(path, found, latest)
@@ -75,8 +109,55 @@ async def _preflight(path: str, latest: int, *, check_integrity: bool) -> None:
                 problems = [str(row[0]) for row in rows if row[0] != "ok"]
                 if problems:
                     raise CorruptDatabase(path, "; ".join(problems[:3]))
+        finally:
+            await conn.close()
     except sqlite3.DatabaseError as error:
-        raise CorruptDatabase(path, str(error)) from None
+        raise _cannot_open(path, error) or CorruptDatabase(path, str(error)) from None
+
+
+async def _connect(database: str, *, uri: bool = False) -> aiosqlite.Connection:
+    """``aiosqlite.connect`` in autocommit mode, its worker thread ended when opening fails.
+
+    aiosqlite then stops the thread without waiting for it, and a thread still reporting to
+    an event loop that closed meanwhile prints an "Event loop is closed" traceback
+    (omnilib/aiosqlite#241): as it would when start-up stops at once on a bad path.
+    """
+    connection = aiosqlite.connect(database, uri=uri, isolation_level=None)
+    try:
+        return await connection
+    except Exception:
+        await asyncio.to_thread(connection._thread.join)
+        raise
+
+
+def _refuse_unusable_path(path: str) -> None:
+    """Name what is wrong with a path SQLite could not use, before SQLite says it vaguely."""
+    file = Path(path)
+    folder = file.parent
+    try:
+        if file.is_dir():
+            raise CannotOpenDatabase(path, "it is a directory, not a database file")
+        if not folder.exists():
+            raise CannotOpenDatabase(path, f"the folder {str(folder)!r} does not exist")
+        if not folder.is_dir():
+            raise CannotOpenDatabase(path, f"{str(folder)!r} is not a folder")
+        if file.exists() and not file.is_file():
+            raise CannotOpenDatabase(path, "it is not a regular file (a device, pipe or socket)")
+        if file.exists() and not os.access(file, os.R_OK | os.W_OK):
+            raise CannotOpenDatabase(path, "not writable: this user may not read and write it")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            # Even for an existing database: WAL mode keeps its -wal and -shm files beside it.
+            raise CannotOpenDatabase(
+                path, f"not writable: this user may not create files in {str(folder)!r}"
+            )
+    except OSError as error:  # e.g. a folder on the way that this user may not enter
+        raise CannotOpenDatabase(path, error.strerror or str(error)) from None
+
+
+def _cannot_open(path: str, error: sqlite3.Error) -> CannotOpenDatabase | None:
+    """The refusal for an error that means SQLite cannot use this path, else None."""
+    meaning = _CANNOT_OPEN.get(getattr(error, "sqlite_errorcode", -1) & 0xFF)
+    return None if meaning is None else CannotOpenDatabase(path, f"{meaning} ({error})")
 
 
 def _has_content(path: str) -> bool:

@@ -39,15 +39,20 @@ _SELECT_MATCH = f"SELECT {', '.join(MATCH_COLUMNS)} FROM matches"
 SELECT_MATCH = f"{_SELECT_MATCH} WHERE id = :match_id"
 SELECT_OPEN_MATCHES = f"{_SELECT_MATCH} WHERE status IN ('pending', 'active') ORDER BY id"
 SELECT_REMATCHES = f"{_SELECT_MATCH} WHERE rematch_of = :match_id ORDER BY id DESC"
+SELECT_STARTED_BY = (
+    f"{_SELECT_MATCH} WHERE player0_id = :user_id AND created_at >= :since ORDER BY created_at, id"
+)
 SELECT_MAX_ID = "SELECT COALESCE(MAX(id), 0) AS max_id FROM matches"
 
 INSERT_MATCH = (
     f"INSERT INTO matches ({', '.join(MATCH_COLUMNS)})"
     f" VALUES ({', '.join(':' + c for c in MATCH_COLUMNS)})"
 )
+# The challenge's message stops being the match's message: the board is posted anew.
 START_MATCH = (
     "UPDATE matches SET status = 'active', seed = :seed, first_player = :first_player,"
-    " started_at = :started_at, turn_deadline = :turn_deadline WHERE id = :match_id"
+    " started_at = :started_at, turn_deadline = :turn_deadline, board_message_id = NULL"
+    " WHERE id = :match_id"
 )
 CLOSE_CHALLENGE = "UPDATE matches SET status = :status, ended_at = :ended_at WHERE id = :match_id"
 FINISH_MATCH = (

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChang
 from engine.rules.outcome import Termination
 from engine.store.errors import StoreError
 from engine.store.rows import (
+    Announcement,
     DecisionRow,
     FinishedMatch,
     GuildSettings,
@@ -31,6 +33,7 @@ from engine.store.rows import (
     MatchStatus,
     UserSettings,
 )
+from engine.store.sqlite import announcements as outbox
 from engine.store.sqlite import matches, rematches, results, settings
 from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrate, is_in_memory
 from engine.store.sqlite.writer import GroupCommitWriter, Params, Statement
@@ -124,10 +127,13 @@ class SqliteMatchStore:
 
     # -- writes --------------------------------------------------------------------------
 
-    async def create_match(self, match: MatchInfo) -> MatchInfo:
+    async def create_match(
+        self, match: MatchInfo, announcements: Sequence[Announcement] = ()
+    ) -> MatchInfo:
         match_id = self._next_id
         self._next_id += 1
-        await self._write([(matches.INSERT_MATCH, matches.match_params(match_id, match))])
+        insert = (matches.INSERT_MATCH, matches.match_params(match_id, match))
+        await self._write([insert, *outbox.inserts(announcements, match_id)])
         return replace(match, match_id=match_id)
 
     async def start_match(
@@ -138,6 +144,7 @@ class SqliteMatchStore:
         first_player: int,
         started_at: float,
         turn_deadline: float | None,
+        announcements: Sequence[Announcement] = (),
     ) -> None:
         params = {
             "match_id": match_id,
@@ -146,20 +153,31 @@ class SqliteMatchStore:
             "started_at": started_at,
             "turn_deadline": turn_deadline,
         }
-        await self._write([(matches.START_MATCH, params)])
+        await self._write([(matches.START_MATCH, params), *outbox.inserts(announcements)])
 
-    async def close_challenge(self, match_id: int, status: MatchStatus, at: float) -> None:
+    async def close_challenge(
+        self,
+        match_id: int,
+        status: MatchStatus,
+        at: float,
+        announcements: Sequence[Announcement] = (),
+    ) -> None:
         params = {"match_id": match_id, "status": str(status), "ended_at": at}
-        await self._write([(matches.CLOSE_CHALLENGE, params)])
+        await self._write([(matches.CLOSE_CHALLENGE, params), *outbox.inserts(announcements)])
 
-    async def append_decision(self, match_id: int, decision: DecisionRow) -> None:
-        await self._write([matches.append_decision(match_id, decision)])
+    async def append_decision(
+        self, match_id: int, decision: DecisionRow, announcements: Sequence[Announcement] = ()
+    ) -> None:
+        await self._write(
+            [matches.append_decision(match_id, decision), *outbox.inserts(announcements)]
+        )
 
     async def finish_match(
         self,
         result: FinishedMatch,
         last_decision: DecisionRow | None,
         rated: RatedMatch | None = None,
+        announcements: Sequence[Announcement] = (),
     ) -> None:
         statements: list[Statement] = []
         if last_decision is not None:
@@ -169,14 +187,21 @@ class SqliteMatchStore:
         statements.append(results.insert_result(result))
         if rated is not None:
             statements += results.rating_statements(rated)
-        await self._write(statements)
+        await self._write(statements + outbox.inserts(announcements))
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
         params = {"match_id": match_id, "reason": reason, "ended_at": at}
         await self._write([(matches.MARK_BROKEN, params)])
 
-    async def set_reminded(self, match_id: int, version: int) -> None:
-        await self._write([(matches.SET_REMINDED, {"match_id": match_id, "version": version})])
+    async def set_reminded(
+        self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
+    ) -> None:
+        params = {"match_id": match_id, "version": version}
+        await self._write([(matches.SET_REMINDED, params), *outbox.inserts(announcements)])
+
+    async def announced(self, delivered: Sequence[tuple[int, str]]) -> None:
+        if delivered:
+            await self._write(outbox.deletes(delivered))
 
     async def set_location(
         self, match_id: int, thread_id: int | None, board_message_id: int | None
@@ -207,6 +232,9 @@ class SqliteMatchStore:
             decisions[row["match_id"]].append(matches.decision_from_row(row))
         return [(m, decisions[m.match_id]) for m in found]
 
+    async def undelivered(self) -> list[Announcement]:
+        return [outbox.from_row(row) for row in await self._fetch(outbox.SELECT_UNDELIVERED)]
+
     async def get_match(self, match_id: int) -> MatchInfo | None:
         rows = await self._fetch(matches.SELECT_MATCH, {"match_id": match_id})
         return matches.match_from_row(rows[0]) if rows else None
@@ -221,6 +249,11 @@ class SqliteMatchStore:
 
     async def rematches_of(self, match_id: int) -> list[MatchInfo]:
         rows = await self._fetch(matches.SELECT_REMATCHES, {"match_id": match_id})
+        return [matches.match_from_row(row) for row in rows]
+
+    async def matches_started_by(self, user_id: int, since: float) -> list[MatchInfo]:
+        params = {"user_id": user_id, "since": since}
+        rows = await self._fetch(matches.SELECT_STARTED_BY, params)
         return [matches.match_from_row(row) for row in rows]
 
     async def finished_match(self, match_id: int) -> FinishedMatch | None:

@@ -5,17 +5,25 @@ anyway. Rather than one transaction per write, writes queue up while the previou
 commits and then go out together in one transaction; each caller is answered only after
 the commit that holds its write. A batch that fails is rolled back and its writes retried
 one transaction each, so one bad write fails alone.
+
+A full disk fails every write alike, so it is not retried: each write fails with
+:class:`~engine.store.errors.StorageFull`, and the log says so once when the disk fills
+and once when commits go through again, not once per refused write.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
+
+from engine.store.errors import StorageFull
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +32,11 @@ Params = Mapping[str, Any]
 Statement = tuple[str, Params]
 
 _MAX_BATCH = 1000
+
+SPACE_AGAIN_QUIET_SECONDS = 5.0
+"""A commit ends the full state only this long after the last refused write: at the edge
+of full, a write that needs no new room (an update, a delete) still commits between
+refused ones, and the log should not flap."""
 
 FastPath = Callable[[str, list[Params]], tuple[str, Params] | None]
 """Turns a batch that is one run of a single statement into one multi-row statement."""
@@ -49,6 +62,9 @@ class GroupCommitWriter:
         """Held while a batch transaction is open, so reads never see half a batch."""
         self.batches = 0
         """How many transactions were committed (for benchmarks)."""
+        self._full_path: str | None = None
+        """The database's path while the disk is full (from the first refused write)."""
+        self._last_refused = 0.0
 
     async def write(self, statements: list[Statement]) -> None:
         """Queue statements as one atomic write; return once they are committed."""
@@ -74,18 +90,55 @@ class GroupCommitWriter:
             del self._queue[:_MAX_BATCH]
             try:
                 await self._commit(batch)
-            except Exception:
+            except Exception as raised:
+                error = await self._storage_full(raised)
+                if isinstance(error, StorageFull) or len(batch) == 1:
+                    # One by one would fail alike (or is what was just tried).
+                    for write in batch:
+                        _settle(write.done, error)
+                    continue
                 log.warning("a batch of %d writes failed; retrying one by one", len(batch))
                 for write in batch:
                     try:
                         await self._commit([write])
-                    except Exception as error:
-                        _settle(write.done, error)
+                    except Exception as alone:
+                        _settle(write.done, await self._storage_full(alone))
                     else:
                         _settle(write.done, None)
             else:
                 for write in batch:
                     _settle(write.done, None)
+
+    async def _storage_full(self, error: Exception) -> Exception:
+        """``error`` as :class:`StorageFull` if the disk is full (logged once), else as is."""
+        if not _is_full(error):
+            return error
+        self._last_refused = time.monotonic()
+        if self._full_path is None:
+            self._full_path = await self._database_path()
+            log.error(
+                "the disk is full: moves are refused until there is space (database %s)",
+                self._full_path,
+            )
+        full = StorageFull(self._full_path)
+        full.__cause__ = error
+        return full
+
+    def _committed(self) -> None:
+        self.batches += 1
+        quiet = time.monotonic() - self._last_refused >= SPACE_AGAIN_QUIET_SECONDS
+        if self._full_path is not None and quiet:
+            log.warning(
+                "the disk has space again: moves are accepted (database %s)", self._full_path
+            )
+            self._full_path = None
+
+    async def _database_path(self) -> str:
+        try:
+            rows = await self._conn.execute_fetchall("PRAGMA database_list")
+        except sqlite3.Error:
+            return "?"
+        return next((str(row[2]) or ":memory:" for row in rows if row[1] == "main"), "?")
 
     async def _commit(self, batch: list[_Write]) -> None:
         conn = self._conn
@@ -97,7 +150,7 @@ class GroupCommitWriter:
                     # One statement is its own atomic transaction: one trip to the database
                     # thread instead of three (BEGIN, INSERT, COMMIT).
                     await conn.execute(*single)
-                    self.batches += 1
+                    self._committed()
                     return
             await conn.execute("BEGIN IMMEDIATE")
             try:
@@ -111,7 +164,7 @@ class GroupCommitWriter:
                 if conn.in_transaction:
                     await conn.execute("ROLLBACK")
                 raise
-        self.batches += 1
+        self._committed()
 
 
 def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
@@ -121,6 +174,14 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
         future.set_result(None)
     else:
         future.set_exception(error)
+
+
+def _is_full(error: BaseException) -> bool:
+    """SQLITE_FULL, whatever its extended code: the disk, or the database's size limit."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return (
+        isinstance(error, sqlite3.Error) and code is not None and code & 0xFF == sqlite3.SQLITE_FULL
+    )
 
 
 def _group(statements: Iterable[Statement]) -> list[tuple[str, list[Params]]]:

@@ -16,6 +16,7 @@ from engine.service import (
     ServiceConfig,
     SubmitResult,
 )
+from engine.service.events import MatchResumed
 from engine.store.sqlite import SqliteMatchStore
 
 START = 1_700_000_000.0
@@ -24,13 +25,23 @@ ServiceFactory = Callable[..., Awaitable[MatchService]]
 
 
 class Recorder:
-    """A subscriber that keeps every event it hears."""
+    """A subscriber that keeps every event it hears and, as the Discord layer does,
+    confirms each announcement once it has it (unless ``confirms`` is False, a bot that
+    died before showing anything). ``MatchResumed`` goes to ``resumed``."""
 
-    def __init__(self) -> None:
+    def __init__(self, confirms: bool = True) -> None:
         self.events: list[Event] = []
+        self.resumed: list[MatchResumed] = []
+        self.confirms = confirms
+        self.service: MatchService | None = None
 
     async def __call__(self, event: Event) -> None:
-        self.events.append(event)
+        if isinstance(event, MatchResumed):
+            self.resumed.append(event)
+        else:
+            self.events.append(event)
+        if self.confirms and self.service is not None:
+            self.service.announced(event)
 
     def of(self, kind: type) -> list:
         return [e for e in self.events if isinstance(e, kind)]
@@ -53,7 +64,8 @@ async def make_service(db_path: Path, clock: ManualClock) -> AsyncIterator[Servi
 
     async def make(**overrides: object) -> MatchService:
         agent_factory = overrides.pop("agent_factory", None)
-        recorder = overrides.pop("recorder", None)
+        # As in production, something always shows (and confirms) the announcements.
+        recorder = overrides.pop("recorder", None) or Recorder()
         seed = overrides.pop("seed", 7)
         config = ServiceConfig(
             **{"ai_move_delay_seconds": 0.0, "turn_timer_seconds": 600.0, **overrides},  # type: ignore[arg-type]
@@ -66,8 +78,8 @@ async def make_service(db_path: Path, clock: ManualClock) -> AsyncIterator[Servi
             rng=random.Random(seed),
             **kwargs,  # type: ignore[arg-type]
         )
-        if recorder is not None:
-            service.subscribe(recorder)  # type: ignore[arg-type]
+        recorder.service = service  # type: ignore[attr-defined]
+        service.subscribe(recorder)  # type: ignore[arg-type]
         await service.start()
         started.append(service)
         return service

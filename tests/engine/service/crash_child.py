@@ -16,7 +16,12 @@ from engine.store.sqlite import SqliteMatchStore
 
 PAIRS = ((1, 2), (3, 4), (5, 6))
 AI_PLAYER = 9
-CONFIG = ServiceConfig(turn_timer_seconds=86400, max_active_matches=1000, ai_move_delay_seconds=0)
+CONFIG = ServiceConfig(
+    turn_timer_seconds=86400,
+    max_active_matches=1000,
+    ai_move_delay_seconds=0,
+    max_new_matches_per_hour=1_000_000,  # one pair starts match after match here
+)
 
 
 def say(line: str) -> None:

@@ -128,8 +128,42 @@ async def test_open_matches_are_limited_per_user(make_service):
     await service.commands.start_ai_match(101, "easy", guild_id=1, channel_id=2)
     with pytest.raises(TooManyActiveMatches, match="user 101 already has 2 open matches"):
         await service.commands.challenge(101, 303, guild_id=1, channel_id=2)
+    # A challenge user 101 receives waits (it does not count against their limit) ...
+    received = await service.commands.challenge(404, 101, guild_id=1, channel_id=2)
+    # ... but they cannot accept it while at the limit, and it stays open for later.
+    with pytest.raises(TooManyActiveMatches, match="user 101 already has 2 open matches"):
+        await service.commands.accept(received.match_id, 101)
+    assert (await service.queries.match_info(received.match_id)).status is MatchStatus.PENDING
+
+
+async def test_challenges_a_member_receives_do_not_fill_their_limit(make_service):
+    service = await make_service(max_active_matches=2)
+    for challenger in (301, 302, 303, 304, 305):
+        await service.commands.challenge(challenger, 101, guild_id=1, channel_id=2)
+    # Five waiting challenges, and user 101 can still start a match of their own ...
+    ai_match = await service.commands.start_ai_match(101, "easy", guild_id=1, channel_id=2)
+    assert ai_match.status is MatchStatus.ACTIVE
+    # ... and accept one of them, up to their limit of two open matches.
+    received = await service.queries.open_matches_for(101)
+    first, second = [m for m in received if m.status is MatchStatus.PENDING][:2]
+    assert (await service.commands.accept(first.match_id, 101)).status is MatchStatus.ACTIVE
     with pytest.raises(TooManyActiveMatches, match="user 101"):
-        await service.commands.challenge(404, 101, guild_id=1, channel_id=2)
+        await service.commands.accept(second.match_id, 101)
+    # Once a match ends, there is room to accept again.
+    await service.commands.resign(ai_match.match_id, 101)
+    assert (await service.commands.accept(second.match_id, 101)).status is MatchStatus.ACTIVE
+
+
+async def test_simultaneous_accepts_cannot_slip_past_the_limit(make_service):
+    service = await make_service(max_active_matches=2)
+    challenges = [
+        await service.commands.challenge(500 + i, 101, guild_id=1, channel_id=2) for i in range(6)
+    ]
+    results = await asyncio.gather(
+        *(service.commands.accept(c.match_id, 101) for c in challenges), return_exceptions=True
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 2
+    assert all(isinstance(r, TooManyActiveMatches) for r in results if isinstance(r, Exception))
 
 
 async def test_simultaneous_challenges_cannot_slip_past_the_limit(make_service):

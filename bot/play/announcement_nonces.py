@@ -1,0 +1,57 @@
+"""Nonces that make showing an announcement twice harmless.
+
+An announcement is shown again after a restart when the bot died before recording that it
+was shown (:mod:`engine.service.outbox`). Each message it posts carries a nonce made from
+the match, the announcement and the message's place in it, sent with ``enforce_nonce``
+(discord.py always sets it with a nonce): Discord then returns the message already posted
+instead of posting it again, for "the past few minutes" (Create Message). Past that
+window a repeat is possible, and only for a bot that was down that long mid-delivery.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class _Announcing:
+    key: str
+    posts: int = 0
+
+
+_current: ContextVar[_Announcing | None] = ContextVar("announcing", default=None)
+
+
+@contextmanager
+def announcing(match_id: int, key: str) -> Iterator[None]:
+    """Messages posted inside (by this task) belong to announcement ``key`` of the match."""
+    token = _current.set(_Announcing(f"{match_id}/{key}"))
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def next_nonce(purpose: str | None = None) -> str | None:
+    """The nonce of the next message of the announcement being shown (None outside one).
+
+    Messages are told apart by ``purpose`` where given (the board, posted only when
+    missing), else by their order, which is the same each time it is shown.
+    """
+    current = _current.get()
+    if current is None:
+        return None
+    if purpose is None:
+        current.posts += 1
+        purpose = str(current.posts)
+    digest = hashlib.blake2b(f"{current.key}/{purpose}".encode(), digest_size=12)
+    return digest.hexdigest()  # 24 characters: Discord takes up to 25
+
+
+def with_nonce(nonce: str | None) -> dict[str, str]:
+    """The ``send`` arguments that carry ``nonce`` (none without one)."""
+    return {} if nonce is None else {"nonce": nonce}

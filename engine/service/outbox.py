@@ -1,0 +1,127 @@
+"""The outbox: what the public must be told is committed with the change that causes it,
+and kept until the Discord layer confirms it was shown.
+
+The events that change what people see in Discord — a match starting, a move, an offer,
+a round's summary, a reminder, the result, an expired challenge — become
+:class:`~engine.store.rows.Announcement` rows of the very write that commits their cause.
+They are published as before; the subscriber that shows one calls
+:meth:`MatchService.announced` once Discord has taken it (or refused it for good). At
+start-up every announcement still stored is published again, oldest first, so a crash
+between a commit and Discord costs a delay, never a message. Confirmations are written in
+the background, batched: one lost in a crash only means that announcement is shown again,
+which the Discord layer makes harmless (messages carry a nonce, the board is an edit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+
+from engine.service import event_codec
+from engine.service.event_bus import EventBus
+from engine.service.events import (
+    ChallengeExpired,
+    ChoiceNeeded,
+    DecisionApplied,
+    Event,
+    MatchEnded,
+    MatchStarted,
+    Reminder,
+    RoundScored,
+)
+from engine.store.match_store import MatchStore
+from engine.store.rows import Announcement
+
+log = logging.getLogger(__name__)
+
+ANNOUNCED = (
+    MatchStarted,
+    DecisionApplied,
+    ChoiceNeeded,
+    RoundScored,
+    Reminder,
+    MatchEnded,
+    ChallengeExpired,
+)
+"""The kinds of event kept in the outbox; the others are only published."""
+
+
+def announcement_key(event: Event) -> str | None:
+    """The event's key within its match (None for a kind that is not announced)."""
+    if isinstance(event, DecisionApplied):
+        return f"decision@{event.version}"
+    if isinstance(event, ChoiceNeeded):
+        return f"choice@{event.version}"
+    if isinstance(event, RoundScored):
+        return f"round@{event.version}"
+    if isinstance(event, Reminder):
+        return f"reminder@{event.version}"
+    if isinstance(event, MatchStarted):
+        return "started"
+    if isinstance(event, MatchEnded):
+        return "ended"
+    if isinstance(event, ChallengeExpired):
+        return "expired"
+    return None
+
+
+class Outbox:
+    """Turns events into announcements, publishes stored ones again, collects confirmations."""
+
+    def __init__(self, store: MatchStore, bus: EventBus) -> None:
+        self._store = store
+        self._bus = bus
+        self._confirmed: list[tuple[int, str]] = []
+        self._writing: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def announcements(events: Iterable[Event], at: float) -> list[Announcement]:
+        """The rows to commit with the change that causes ``events``."""
+        rows = []
+        for event in events:
+            key = announcement_key(event)
+            if key is not None:
+                rows.append(Announcement(event.match_id, key, event_codec.encode(event), at))
+        return rows
+
+    def publish(self, stored: Iterable[Announcement]) -> None:
+        """Publish stored announcements again (``MatchStore.undelivered``, oldest first)."""
+        for row in stored:
+            try:
+                event = event_codec.decode(row.match_id, row.body)
+            except event_codec.EventCodecError as error:
+                log.error("match %d: dropping announcement %r: %s", row.match_id, row.key, error)
+                self._confirm((row.match_id, row.key))
+                continue
+            self._bus.publish(event)
+
+    def announced(self, event: Event) -> None:
+        """The Discord layer showed ``event`` (or Discord refused it for good)."""
+        key = announcement_key(event)
+        if key is not None:
+            self._confirm((event.match_id, key))
+
+    async def flush(self) -> None:
+        """Write the confirmations collected so far (waits for one under way)."""
+        while self._writing is not None and not self._writing.done():
+            await asyncio.shield(self._writing)
+        if self._confirmed:
+            self._writing = asyncio.create_task(self._write())
+            await self._writing
+
+    def _confirm(self, delivered: tuple[int, str]) -> None:
+        self._confirmed.append(delivered)
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        # Confirmations arriving while one batch is written go in the next.
+        while self._confirmed:
+            batch, self._confirmed = self._confirmed, []
+            try:
+                await self._store.announced(batch)
+            except Exception as error:
+                # Not fatal: they are shown again after a restart, harmlessly.
+                log.warning("could not record %d shown announcements: %s", len(batch), error)
+                return

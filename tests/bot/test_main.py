@@ -1,0 +1,174 @@
+"""`python -m bot` as an operator runs it: a bad setting or database path is one line naming
+what is wrong, with a non-zero exit and no traceback; `--check` opens the database for real."""
+
+import json
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.store.migration_files import latest_version
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def unused_port() -> int:
+    """A local port nothing listens on, so a bot that tried to log in would fail at once."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def python_m_bot(tmp_path: Path, settings: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot --config FILE *args` in tmp_path, Discord pointed at a closed port."""
+    port = unused_port()
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[discord]\napi_base = "http://127.0.0.1:{port}/api/v10"\n'
+        f'gateway_url = "ws://127.0.0.1:{port}/"\n{settings}',
+        encoding="utf-8",
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "--config", str(config), *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"DISCORD_TOKEN": "from-env", "PATH": "", "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+
+
+def with_database(path: str | Path) -> str:
+    return f"[database]\npath = {json.dumps(str(path))}\n"
+
+
+def the_one_error(done: subprocess.CompletedProcess[str]) -> str:
+    """The single line a refused start prints, checked to be alone and without a traceback."""
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    return line
+
+
+# Settings ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (
+            '[databse]\npath = "x.sqlite3"\n',
+            "error: unknown section [databse] in {config} (did you mean [database]?)",
+        ),
+        (
+            "[matches]\nthree_round = true\n",
+            "error: unknown setting matches.three_round in {config} "
+            "(did you mean matches.three_rounds?)",
+        ),
+        (
+            '[matches]\nturn_timer_seconds = "1 day"\n',
+            "error: matches.turn_timer_seconds must be a number, got '1 day'",
+        ),
+    ],
+    ids=["unknown-section", "unknown-key", "wrong-type"],
+)
+@pytest.mark.parametrize("check", [True, False], ids=["check", "run"])
+def test_a_bad_setting_is_one_line_and_exit_2(tmp_path, settings, message, check):
+    done = python_m_bot(tmp_path, settings, *(["--check"] if check else []))
+    assert the_one_error(done) == message.format(config=tmp_path / "config.toml")
+    assert done.returncode == 2
+
+
+# python -m bot --check: the database ----------------------------------------------------
+
+
+def test_check_creates_a_new_database_as_the_bot_would(tmp_path):
+    database = tmp_path / "games.sqlite3"
+    done = python_m_bot(tmp_path, with_database(database), "--check")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        f"settings OK; database {str(database)!r} created\n",
+        "",
+    )
+    with sqlite3.connect(database) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+    conn.close()
+
+    again = python_m_bot(tmp_path, with_database(database), "--check")
+    assert (again.returncode, again.stdout) == (
+        0,
+        f"settings OK; database {str(database)!r} opened\n",
+    )
+
+
+def test_check_refuses_a_database_in_a_missing_folder(tmp_path):
+    database = tmp_path / "nowhere" / "games.sqlite3"
+    done = python_m_bot(tmp_path, with_database(database), "--check")
+    assert the_one_error(done) == (
+        f"error: cannot open database {str(database)!r}: "
+        f"the folder {str(tmp_path / 'nowhere')!r} does not exist"
+    )
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_check_refuses_a_database_under_proc(tmp_path):
+    # Which words depend on the user (root may write in /proc itself, but SQLite cannot).
+    done = python_m_bot(tmp_path, with_database("/proc/hanamikoji.sqlite3"), "--check")
+    line = the_one_error(done)
+    assert line.startswith("error: cannot open database '/proc/hanamikoji.sqlite3': ")
+    assert "corrupt" not in line
+
+
+def test_check_refuses_a_directory(tmp_path):
+    (tmp_path / "games").mkdir()
+    done = python_m_bot(tmp_path, with_database(tmp_path / "games"), "--check")
+    assert the_one_error(done) == (
+        f"error: cannot open database {str(tmp_path / 'games')!r}: "
+        "it is a directory, not a database file"
+    )
+
+
+def test_check_refuses_a_file_that_is_not_a_database_and_leaves_it_alone(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes, not a database\n" * 20, encoding="utf-8")
+    done = python_m_bot(tmp_path, with_database(notes), "--check")
+    assert the_one_error(done) == (
+        f"error: database {str(notes)!r} is corrupt or not a SQLite database "
+        "(file is not a database); restore it from a backup (the file was not modified)"
+    )
+    assert notes.read_text(encoding="utf-8") == "my notes, not a database\n" * 20
+
+
+def test_check_refuses_a_database_from_a_newer_bot(tmp_path):
+    database = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(database) as conn:
+        conn.execute("CREATE TABLE future (x)")
+        conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    done = python_m_bot(tmp_path, with_database(database), "--check")
+    assert the_one_error(done).startswith(
+        f"error: database {str(database)!r} has schema version 99, but this bot knows only up to"
+    )
+
+
+# python -m bot: the database is opened before logging in -------------------------------
+
+
+@pytest.mark.parametrize("where", ["directory", "missing-folder"])
+def test_a_bad_database_path_stops_the_bot_before_discord_in_one_line(tmp_path, where):
+    if where == "directory":
+        database = tmp_path / "games"
+        database.mkdir()
+        problem = "it is a directory, not a database file"
+    else:
+        database = tmp_path / "nowhere" / "games.sqlite3"
+        problem = f"the folder {str(database.parent)!r} does not exist"
+    done = python_m_bot(tmp_path, with_database(database))
+    line = the_one_error(done)
+    assert done.returncode == 1
+    assert line.endswith(f" ERROR bot: cannot open database {str(database)!r}: {problem}")

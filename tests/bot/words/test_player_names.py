@@ -1,0 +1,168 @@
+"""Players' names: per server (a nickname never leaves its server), looked up once when
+unknown, and markdown-safe wherever Discord renders text."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.words.player_names import PlayerNames, markdown_safe, needed_no_escaping, one_line
+from engine.store.rows import AI_USER_ID
+
+ANA = 101
+SERVER_A, SERVER_B = 1, 2
+
+_ESCAPED = re.compile(r"\\([^0-9A-Za-z\s])")
+
+
+def as_read(shown: str) -> str:
+    """What a Discord reader sees: escaped characters as themselves."""
+    return _ESCAPED.sub(r"\1", shown).replace("@\u200b", "@")
+
+
+def as_parsed(shown: str) -> str:
+    """What Discord's parser meets: an escaped character starts no markup."""
+    return _ESCAPED.sub("\x00", shown)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "```@everyone",
+        "[x](https://e.vil)",
+        "https://e.vil",
+        "<@123456789012345678>",
+        "@here",
+        "# header",
+        "> quote",
+        "||spoiler||",
+        "**bold** _it_ ~~s~~",
+        "<t:0:R>",
+        "a\\",
+        "- item",
+        "1. first",
+        "-# small",
+    ],
+)
+def test_a_markdown_name_reads_as_written_and_makes_no_markup(name):
+    shown = markdown_safe(name)
+    assert as_read(shown) == name
+    parsed = as_parsed(shown)
+    for markup in ("](", "://", "```", "||", "**", "~~", "<@", "<t:", "@everyone", "@here"):
+        assert markup not in parsed, (name, shown)
+    assert not parsed.startswith(("#", ">", "-"))
+
+
+@given(st.text(st.characters(blacklist_characters="\u200b"), max_size=40))
+def test_any_name_reads_as_written_on_one_line(name):
+    shown = markdown_safe(name)
+    assert "\n" not in shown and "\r" not in shown
+    assert as_read(shown) == one_line(name)
+
+
+def test_two_names_cannot_make_a_link_between_them():
+    first, second = markdown_safe("[x"), markdown_safe("](https://e.vil)")
+    assert "](" not in as_parsed(f"{first} vs {second}")
+
+
+def test_a_plain_name_is_unchanged_and_may_go_in_a_code_block():
+    assert markdown_safe("ana") == "ana"
+    assert needed_no_escaping(markdown_safe("ana"))
+    assert not needed_no_escaping(markdown_safe("a`b"))
+    assert not needed_no_escaping(markdown_safe("@here"))
+
+
+# -- per server ---------------------------------------------------------------------------
+
+
+def member(guild_id: int, nick: str | None, global_name: str = "Ana") -> Any:
+    return SimpleNamespace(
+        id=ANA,
+        guild=SimpleNamespace(id=guild_id),
+        display_name=nick or global_name,
+        global_name=global_name,
+        name="ana",
+    )
+
+
+class FakeGuild:
+    def __init__(self, guild_id: int, nick: str | None, *, present: bool = True) -> None:
+        self.id, self.nick, self.present = guild_id, nick, present
+        self.fetched = 0
+
+    def get_member(self, user_id: int) -> None:
+        return None  # no members intent: the cache holds nobody
+
+    async def fetch_member(self, user_id: int) -> Any:
+        self.fetched += 1
+        if not self.present:
+            raise discord.NotFound(
+                SimpleNamespace(status=404, reason="Not Found"),
+                {"code": 10007, "message": "Unknown Member"},
+            )
+        return member(self.id, self.nick)
+
+
+class FakeClient:
+    def __init__(self, *guilds: FakeGuild) -> None:
+        self.guilds = {g.id: g for g in guilds}
+        self.user_fetches = 0
+
+    def get_guild(self, guild_id: int) -> FakeGuild | None:
+        return self.guilds.get(guild_id)
+
+    def get_user(self, user_id: int) -> None:
+        return None
+
+    async def fetch_user(self, user_id: int) -> Any:
+        self.user_fetches += 1
+        return SimpleNamespace(id=user_id, display_name="Ana", global_name="Ana", name="ana")
+
+
+def names_with(*guilds: FakeGuild) -> tuple[PlayerNames, FakeClient]:
+    client = FakeClient(*guilds)
+    return PlayerNames(client), client  # type: ignore[arg-type]
+
+
+async def test_a_nickname_shows_only_in_its_own_server():
+    names, _ = names_with()
+    names.remember(member(SERVER_A, "Ana of A"))
+    names.remember(member(SERVER_B, "Ana of B"))
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana of A"
+    assert await names.raw_name(ANA, guild_id=SERVER_B) == "Ana of B"
+    assert await names.raw_name(ANA) == "Ana"  # a DM: the user's own name
+
+
+async def test_a_member_not_seen_yet_is_fetched_from_their_server_once():
+    server_a, server_b = FakeGuild(SERVER_A, "Ana of A"), FakeGuild(SERVER_B, None)
+    names, _ = names_with(server_a, server_b)
+    names.remember(member(SERVER_B, "Ana of B"))  # seen in B only
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana of A"
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana of A"
+    assert server_a.fetched == 1
+    assert server_b.fetched == 0
+
+
+async def test_someone_who_left_the_server_shows_their_own_name():
+    gone = FakeGuild(SERVER_A, "old nick", present=False)
+    names, client = names_with(gone)
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
+    assert gone.fetched == 1 and client.user_fetches == 1
+
+
+async def test_text_gets_the_safe_form_and_pictures_the_raw_one():
+    names, _ = names_with()
+    names.remember(member(SERVER_A, "[x](https://e.vil)"))
+    players = (ANA, AI_USER_ID)
+    raw = await names.raw_pair(players, "easy", "en", guild_id=SERVER_A)
+    assert raw == ("[x](https://e.vil)", "AI (easy)")
+    shown = await names.pair(players, "easy", "en", guild_id=SERVER_A)
+    assert shown == (markdown_safe(raw[0]), markdown_safe(raw[1]))
+    assert as_read(shown[0]) == raw[0]
