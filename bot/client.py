@@ -13,6 +13,7 @@ from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from bot.command_sync import marker_beside, sync_if_changed
 from bot.config import BotConfig
 from bot.discord_plumbing.direct_messages import DirectMessages
 from bot.discord_plumbing.places import Places
@@ -115,11 +116,12 @@ class HanamikojiBot(commands.Bot):
         # Start the service only once every feature listens: a deadline that passed while
         # the bot was down fires at start, and its event must find its subscribers.
         await self.service.start()
-        await self.tree.sync()
+        marker = marker_beside(self.config.database.path)
+        await sync_if_changed(self.tree, marker)
         if self.config.discord.dev_guild_id is not None:
             guild = discord.Object(self.config.discord.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            await sync_if_changed(self.tree, marker, guild)
         log.info("commands synced; %d stored matches set aside as broken", len(self.service.broken))
 
     async def wait_idle(self) -> None:

@@ -75,6 +75,9 @@ class DatabaseSettings:
         if not self.path:
             # SQLite would open a temporary database and lose every match at exit.
             raise ValueError("path must name a file (or \":memory:\"), got ''")
+        if "\0" in self.path:
+            # No file name can hold one; SQLite and the OS would fail with a traceback.
+            raise ValueError(f"path must not contain a NUL character, got {self.path!r}")
 
 
 @dataclass(frozen=True, slots=True)

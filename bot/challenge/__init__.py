@@ -37,7 +37,12 @@ async def setup(bot: commands.Bot) -> None:
     parts = shared_parts(bot)
     service = parts.service
     open_challenges = OpenChallenges(
-        service.queries, parts.names, parts.languages, parts.places, confirm=service.announced
+        service.queries,
+        parts.names,
+        parts.languages,
+        parts.places,
+        confirm=service.announced,
+        ready=bot.wait_until_ready,
     )
     deps = ChallengeDeps(
         queries=service.queries,

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.discord_plumbing.places import Places
-from bot.discord_plumbing.retrier import is_transient
+from bot.discord_plumbing.retrier import worth_showing_later
 from bot.words.durations import duration_text
 from bot.words.i18n import text
 from bot.words.player_names import PlayerNames
@@ -60,6 +60,10 @@ def closed(lang: str, names: tuple[str, str], what: str, *, started: bool = Fals
     return discord.Embed(title=title, description=what, colour=colour)
 
 
+async def _ready_now() -> None:
+    """For an OpenChallenges with no Gateway to wait for (tests)."""
+
+
 class OpenChallenges:
     """Closes a challenge nobody answered (answers edit it on click): through the
     challenge's own interaction, which needs no channel permission, or after a restart,
@@ -72,7 +76,10 @@ class OpenChallenges:
         languages: ServerLanguages,
         places: Places,
         confirm: Callable[[Event], None] = lambda event: None,
+        ready: Callable[[], Awaitable[None]] = _ready_now,
     ) -> None:
+        self._ready = ready
+        """Until the Gateway has sent the servers."""
         self._queries = queries
         self._confirm = confirm
         """Tells the service an expiry is shown (else it is shown again after a restart)."""
@@ -103,15 +110,19 @@ class OpenChallenges:
 
     async def _close_expired(self, event: ChallengeExpired) -> None:
         match_id = event.match_id
+        await self._ready()  # shown again at start-up, it needs the servers from the Gateway
         try:
             await self._close(match_id)
-        except discord.HTTPException as error:
-            if is_transient(error):
-                log.warning("challenge %s: not closed yet (%s); after a restart", match_id, error)
+        except Exception as error:
+            if worth_showing_later(error):
+                # Left unconfirmed: the next start shows it (an expired challenge refuses
+                # Accept anyway, so there is no hurry).
+                log.warning("challenge %s: not closed yet (%r)", match_id, error)
                 return
-            log.warning("challenge %s: Discord refused closing it: %s", match_id, error)
-        except Exception:
-            log.exception("challenge %s: could not close it", match_id)
+            if isinstance(error, discord.HTTPException):
+                log.warning("challenge %s: Discord refused closing it: %s", match_id, error)
+            else:
+                log.exception("challenge %s: could not close it", match_id)
         self._confirm(event)
 
     async def _close(self, match_id: int) -> None:

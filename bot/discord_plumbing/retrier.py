@@ -22,6 +22,9 @@ from typing import TypeVar
 import aiohttp
 import discord
 
+from engine.service import ServiceClosed
+from engine.store.errors import StoreError
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -36,6 +39,16 @@ match shows the state anyway."""
 def is_rate_limited(error: BaseException) -> bool:
     """Discord refused the request without doing it; it will take it later."""
     return isinstance(error, discord.HTTPException) and error.status == 429
+
+
+def worth_showing_later(error: BaseException) -> bool:
+    """Something to show could not be shown now but may be later: Discord unavailable or
+    rate-limiting past the retrier's patience, the connection lost, the bot shutting down,
+    the database refusing (a full disk). Anything else is a refusal for good, or a bug."""
+    if isinstance(error, discord.HTTPException):
+        return is_transient(error)
+    later = aiohttp.ClientError | ConnectionError | TimeoutError | ServiceClosed | StoreError
+    return isinstance(error, later)
 
 
 def is_transient(error: BaseException) -> bool:
@@ -56,17 +69,35 @@ class Retrier:
         """Shutting down: a request that fails now fails for good."""
         self._closing.set()
 
+    @property
+    def closing(self) -> bool:
+        return self._closing.is_set()
+
     async def until_accepted(
-        self, what: str, request: Callable[[], Awaitable[T]], *, creates: bool = False
+        self,
+        what: str,
+        request: Callable[[], Awaitable[T]],
+        *,
+        creates: bool = False,
+        deduplicated_for: float | None = None,
     ) -> T:
         """The result of `request()`, calling it again after transient failures; one that
-        `creates` something (a message, a thread) only after a 429.
+        `creates` something (a message, a thread) only after a 429 — or, when Discord
+        recognises a repeat for `deduplicated_for` seconds (a message's nonce), after any
+        transient failure within that time of the first try.
 
         `request` must build its message afresh each call (discord.py closes files it sent).
         """
-        worth_retrying = is_rate_limited if creates else is_transient
         loop = asyncio.get_running_loop()
-        give_up = loop.time() + GIVE_UP_AFTER
+        first_try = loop.time()
+
+        def worth_retrying(error: BaseException) -> bool:
+            if not creates or is_rate_limited(error):
+                return is_transient(error)
+            recognised = deduplicated_for is not None and loop.time() - first_try < deduplicated_for
+            return recognised and is_transient(error)
+
+        give_up = first_try + GIVE_UP_AFTER
         pause = FIRST_PAUSE
         while True:
             try:

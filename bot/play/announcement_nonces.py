@@ -16,6 +16,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+NONCE_TRUSTED_SECONDS = 60.0
+"""How long after a first try a post with a nonce may be sent again after a 5xx: Discord
+recognises a repeat for "a few minutes"; a minute is well inside that."""
+
 
 @dataclass(slots=True)
 class _Announcing:

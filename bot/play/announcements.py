@@ -15,7 +15,7 @@ from bot.play.board_text import outcome_line, round_summary
 from bot.play.match_place import MatchPlace, mention_of
 from bot.play.offer_ask import OfferAsks
 from bot.play.presence import Presence
-from bot.play.thread import close_thread, locks_when_over, open_thread
+from bot.play.thread import add_players, close_thread, locks_when_over, open_thread
 from bot.stats.rating_line import rating_change_line
 from bot.words.i18n import text
 from engine.service import MatchPlacements, MatchQueries, MatchSettings
@@ -111,15 +111,23 @@ class Announcements:
 
     async def _set_table(self, info: MatchInfo) -> MatchInfo:
         """The match's thread (where the server wants one) and board, each made once: shown
-        again after a restart, the start finds them. A board already there is left to the
-        board editor, which brings it up to date."""
+        again after a restart, the start finds them. The thread is remembered as soon as it
+        exists, before its players are added, so a restart never opens a second one. A
+        board already there is left to the board editor, which brings it up to date."""
         placement = info.placement
+        thread: discord.abc.Messageable | None = None
         if placement.thread_id is None and placement.board_message_id is None:
             lang = await self._place.public_language(info)
             thread = await self._open_thread(lang, info, await self._place.raw_names(info))
             if thread is not None:
                 info = await self._placements.set_location(info.match_id, thread_id=thread.id)
         if info.placement.board_message_id is None:
+            # The players before the board: a restart that finds no board adds them again,
+            # which changes nothing for one already in.
+            if thread is None:
+                thread = await self._place.places.channel(info.placement.thread_id)
+            if isinstance(thread, discord.Thread):
+                await add_players(thread, info)
             await self._board.post_board(info)
             info = await self._queries.match_info(info.match_id)
         return info
@@ -148,6 +156,12 @@ class Announcements:
             await self._offers.answered(event, lang, names)
         lines = [text(lang, "table.timed_out", name=names[event.player])] if event.automatic else []
         table = await self._queries.public_view(event.match_id)
+        if table.version != event.version:
+            # Shown late (after a restart): the match went on, so nobody is told it is their
+            # turn now; what happened still gets its line.
+            if lines:
+                await self._place.post(info, "\n".join(lines))
+            return
         nxt = table.current_player
         # After a round ends its summary names who starts the next one; an open offer is
         # announced by ChoiceNeeded.
@@ -169,6 +183,8 @@ class Announcements:
         when away."""
         if event.user_id == AI_USER_ID:
             return
+        if (await self._queries.public_view(event.match_id)).version != event.version:
+            return  # answered while the bot was down: the board shows what came of it
         info = await self._queries.match_info(event.match_id)
         self._notify(info, event.user_id)
         if not self._presence.is_away(event.match_id, event.user_id):
@@ -192,7 +208,11 @@ class Announcements:
             lang, "summary.next_round", round=table.round_number, name=names[table.starting_player]
         )
         embed.description = f"{summary}\n\n{nxt}"
-        if starter != AI_USER_ID and table.current_player == table.starting_player:
+        if (
+            starter != AI_USER_ID
+            and table.current_player == table.starting_player
+            and table.version == event.version
+        ):
             self._notify(info, starter)
             if self._presence.is_away(event.match_id, starter):
                 mention = text(lang, "table.your_turn", mention=mention_of(starter))
@@ -201,6 +221,8 @@ class Announcements:
         await self._place.post(info, "", embed=embed)
 
     async def _on_reminder(self, event: Reminder) -> None:
+        if (await self._queries.public_view(event.match_id)).version != event.version:
+            return  # the turn it was about is over
         info = await self._queries.match_info(event.match_id)
         lang = await self._place.public_language(info)
         line = text(

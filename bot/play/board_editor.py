@@ -10,7 +10,7 @@ import discord
 
 from bot.discord_plumbing.channel_permissions import bot_permissions_in, can_send, fit_message
 from bot.discord_plumbing.pages import Page, message_kwargs
-from bot.play.announcement_nonces import next_nonce, with_nonce
+from bot.play.announcement_nonces import NONCE_TRUSTED_SECONDS, next_nonce, with_nonce
 from bot.play.board import board_page
 from bot.play.match_place import MatchPlace
 from bot.words.i18n import text
@@ -83,7 +83,8 @@ class BoardEditor:
         message: discord.Message = await self._place.retrier.until_accepted(
             f"match {info.match_id}: the board",
             lambda: place.send(**fit_message(place, {**message_kwargs(page), **with_nonce(nonce)})),
-            creates=nonce is None,
+            creates=True,
+            deduplicated_for=None if nonce is None else NONCE_TRUSTED_SECONDS,
         )
         await self._placements.set_location(info.match_id, board_message_id=message.id)
         if (await self._queries.public_view(info.match_id)).version != table.version:

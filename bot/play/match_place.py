@@ -10,7 +10,7 @@ import discord
 
 from bot.discord_plumbing.channel_permissions import can_send, fit_message
 from bot.discord_plumbing.places import Places
-from bot.play.announcement_nonces import next_nonce, with_nonce
+from bot.play.announcement_nonces import NONCE_TRUSTED_SECONDS, next_nonce, with_nonce
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.store.rows import MatchInfo
@@ -72,6 +72,7 @@ class MatchPlace:
                 allowed_mentions=allowed,
                 **fit_message(place, {"content": content, **kwargs, **with_nonce(nonce)}),
             ),
-            creates=nonce is None,
+            creates=True,
+            deduplicated_for=None if nonce is None else NONCE_TRUSTED_SECONDS,
         )
         return message

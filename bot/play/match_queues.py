@@ -5,8 +5,9 @@ order. The board is edited beside the thread messages, not after them, and sever
 quick succession cost one edit. A match's bookkeeping is dropped once it is idle.
 
 An event shown (or refused by Discord for good) is confirmed to the service, which then
-forgets it; one that failed otherwise (Discord down past the retrier's patience, the bot
-shutting down) stays in the service's outbox and is shown again at the next start.
+forgets it; one that could not be shown yet (Discord down past the retrier's patience, the
+connection lost, a full disk) is queued again a minute later, and stays in the service's
+outbox meanwhile, so a restart shows it too.
 """
 
 from __future__ import annotations
@@ -16,16 +17,17 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-import aiohttp
 import discord
 
-from bot.discord_plumbing.retrier import is_transient
+from bot.discord_plumbing.retrier import worth_showing_later
 from bot.play.announcement_nonces import announcing
-from engine.service import ServiceClosed
 from engine.service.events import Event
 from engine.service.outbox import announcement_key
 
 log = logging.getLogger(__name__)
+
+SHOW_AGAIN_SECONDS = 60.0
+"""How long an event that could not be shown waits before it is tried again."""
 
 
 class MatchChannels:
@@ -47,10 +49,13 @@ class MatchQueues:
         refresh_board: Callable[[int], Awaitable[None]],
         confirm: Callable[[Event], None],
         ready: Callable[[], Awaitable[None]],
+        closing: Callable[[], bool] = lambda: False,
     ) -> None:
         self._show = show
         self._refresh_board = refresh_board
         self._confirm = confirm
+        self._closing = closing
+        """True once the bot shuts down: nothing is queued again then."""
         self._ready = ready
         """Until the Gateway has sent the servers: what is shown at start-up needs them (a
         thread's permissions are its channel's)."""
@@ -122,26 +127,32 @@ class MatchQueues:
             try:
                 with announcing(match_id, key):
                     await self._show(event)
-            except discord.HTTPException as error:
-                if is_transient(error):
+            except Exception as error:
+                if worth_showing_later(error):
                     log.warning(
-                        "match %s: Discord is unavailable for %s (%s); shown after a restart",
+                        "match %s: %s not shown yet (%r); trying again in %.0f s",
                         match_id,
                         key,
                         error,
+                        SHOW_AGAIN_SECONDS,
                     )
+                    self._show_again_later(event)
                     continue
-                log.warning("match %s: Discord refused %s for good: %s", match_id, key, error)
-            except (ServiceClosed, aiohttp.ClientError, ConnectionError, TimeoutError) as error:
-                log.warning(
-                    "match %s: %s not shown (%s); shown after a restart", match_id, key, error
-                )
-                continue
-            except Exception:
-                # A bug in showing it: shown again at every start, it would fail every time.
-                log.exception("match %s: could not show %r", match_id, event)
+                if isinstance(error, discord.HTTPException):
+                    log.warning("match %s: Discord refused %s for good: %s", match_id, key, error)
+                else:
+                    # A bug in showing it: shown again at every start, it would fail each time.
+                    log.exception("match %s: could not show %r", match_id, event)
             self._confirm(event)
         self._forget_if_idle(match_id, match)
+
+    def _show_again_later(self, event: Event) -> None:
+        def again() -> None:
+            if not self._closing():
+                self.put(event)
+
+        if not self._closing():
+            asyncio.get_running_loop().call_later(SHOW_AGAIN_SECONDS, again)
 
     def _forget_if_idle(self, match_id: int, match: MatchChannels) -> None:
         """Drop a match's bookkeeping once nothing of it is queued, running or on screen,

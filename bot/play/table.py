@@ -62,7 +62,11 @@ class Table:
             board_settled=self._board_settled,
         )
         self._queues = MatchQueues(
-            self._announcements.show, self._board.refresh_board, confirm, ready
+            self._announcements.show,
+            self._board.refresh_board,
+            confirm,
+            ready,
+            closing=lambda: places.retrier.closing,
         )
 
     # The queues are built last; these reach them once they exist.

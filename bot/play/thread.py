@@ -1,4 +1,4 @@
-"""The match's thread: opened in the challenge's channel when the server wants one, with
+"""The match's thread: opened in the challenge's channel when the server wants one, then
 both players added; where Discord refuses, the match is played in the channel and a line
 says why."""
 
@@ -22,6 +22,10 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """A week, Discord's longest and as long as the longest turn timer, so a thread archives
 only when a match has been quiet for days; the bot unarchives it when the match goes on."""
 
+FINISHED_THREAD_ARCHIVE_MINUTES: Literal[60] = 60
+"""Discord's shortest: a finished match between people leaves the server's active threads
+an hour after its last message, its Rematch button pressable until then."""
+
 
 async def open_thread(
     places: Places,
@@ -30,7 +34,11 @@ async def open_thread(
     names: tuple[str, str],
     say: Callable[[str], Awaitable[None]],
 ) -> discord.Thread | None:
-    """A public thread for the match, or None (having said why in the channel)."""
+    """A public thread for the match, or None (having said why in the channel).
+
+    Its players are not in it yet: the caller remembers the thread first, then calls
+    :func:`add_players`, so a restart in between finds the thread rather than opening a
+    second one."""
     channel = await places.channel(info.channel_id)
     if not isinstance(channel, discord.TextChannel):
         return None
@@ -59,12 +67,17 @@ async def open_thread(
         reason = text(lang, "table.no_thread_refused", error=error.text or error.status)
         await say(text(lang, "table.no_thread", reason=reason))
         return None
+    return thread
+
+
+async def add_players(thread: discord.Thread, info: MatchInfo) -> None:
+    """Add the match's people to its thread, so it shows in their thread list; adding someone
+    already in changes nothing, so a restart may do it again."""
     for user_id in info.players:
         if user_id != AI_USER_ID:
             with contextlib.suppress(discord.HTTPException):
                 # They can still open the thread from the channel if this fails.
                 await thread.add_user(discord.Object(user_id))
-    return thread
 
 
 async def locks_when_over(places: Places, info: MatchInfo) -> bool:
@@ -84,15 +97,17 @@ def _moderates(thread: discord.Thread) -> bool:
 
 
 async def close_thread(places: Places, info: MatchInfo) -> None:
-    """Archive the thread of a match that is over, so finished matches do not fill the
-    server's active threads (Discord caps them, and refuses new threads at the cap).
+    """Once a match's result is posted, see that its thread leaves the server's active
+    threads (Discord caps them, and refuses new threads at the cap).
 
-    A match against the AI is also locked: nobody reopens it by chatting, which needs
-    Manage Threads (topics/threads, "Locked Threads"); without it the thread is only
-    archived. A match between people is only archived: a message or a Rematch press
-    reopens it (Discord's client unarchives a thread before a button press from it).
-    Archiving needs nothing more, the bot having created the thread ("Editing & Deleting
-    Threads").
+    A match against the AI is archived at once, and locked given Manage Threads so nobody
+    reopens it by chatting (topics/threads, "Locked Threads"); its result then offers no
+    button. A match between people is not archived: Discord's clients may grey out the
+    buttons of an archived thread (web and mobile unarchive it before sending a press, and
+    a press whose unarchiving fails never reaches the bot), and its Rematch button must
+    work. Its auto-archive duration is cut to an hour instead, so it archives itself an
+    hour after its last message. Archiving and the duration need nothing more, the bot
+    having created the thread ("Editing & Deleting Threads"); locking needs Manage Threads.
     """
     if info.placement.thread_id is None:
         return
@@ -102,7 +117,9 @@ async def close_thread(places: Places, info: MatchInfo) -> None:
     me = thread.guild.me
     moderator = _moderates(thread)
     if not moderator and thread.owner_id != me.id:
-        log.info("match %s: thread %s left open (not ours to archive)", info.match_id, thread.id)
+        log.info("match %s: thread %s left open (not ours to close)", info.match_id, thread.id)
+        return
+    if not info.is_ai_match and thread.auto_archive_duration == FINISHED_THREAD_ARCHIVE_MINUTES:
         return
     lock = info.is_ai_match and moderator
     if info.is_ai_match and not lock:
@@ -114,6 +131,8 @@ async def close_thread(places: Places, info: MatchInfo) -> None:
 
     async def close() -> discord.Thread:
         # One request: an archived thread refuses every edit but unarchiving.
+        if not info.is_ai_match:
+            return await thread.edit(auto_archive_duration=FINISHED_THREAD_ARCHIVE_MINUTES)
         if lock:
             return await thread.edit(archived=True, locked=True)
         return await thread.edit(archived=True)

@@ -10,9 +10,11 @@ as plain text or what the bot draws itself: pictures, alt text, thread names.
 
 from __future__ import annotations
 
+import enum
 import logging
 import re
 
+import aiohttp
 import discord
 
 from bot.words.i18n import DEFAULT_LANGUAGE, language_of, text
@@ -45,6 +47,20 @@ def needed_no_escaping(shown: str) -> bool:
     """Whether a markdown-safe name reads the same as the name itself, so it may also go
     where a backslash would show, such as a code block (it has no backtick to close one)."""
     return "\\" not in shown and "\u200b" not in shown
+
+
+NOT_A_MEMBER_CODES = frozenset({10007, 10013})
+"""Discord's error codes for a user who is no member of the server: Unknown Member, and
+Unknown User (the account is gone)."""
+
+
+class _Lookup(enum.Enum):
+    """Why a member look-up found no member."""
+
+    NOT_A_MEMBER = "not a member"
+    """Discord said so (Unknown Member): the user's own name may stand for this server."""
+    FAILED = "failed"
+    """The server is not cached yet, or Discord did not answer: try again next time."""
 
 
 NameKey = tuple[int | None, int]
@@ -90,35 +106,44 @@ class PlayerNames:
             return known
         if guild_id is not None:
             member = await self._member(guild_id, user_id)
-            if member is not None:
+            if not isinstance(member, _Lookup):
                 self.remember(member)
                 return self._names[(guild_id, user_id)]
-            # Not a member any more (or unknown): their own name, remembered for this server.
             shown = await self.raw_name(user_id, lang=lang)
-            self._names[(guild_id, user_id)] = shown
+            # Only a definite "not a member" may stand for good; after a failed look-up
+            # the next call asks again, so a nickname is not lost to a passing outage.
+            if member is _Lookup.NOT_A_MEMBER and (None, user_id) in self._names:
+                self._names[(guild_id, user_id)] = shown
             return shown
         try:
             user = self._client.get_user(user_id) or await self._client.fetch_user(user_id)
-        except discord.HTTPException:
-            log.warning("could not look up the name of user %s", user_id)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+            log.warning("could not look up the name of user %s: %s", user_id, error)
             return f"#{user_id % 10_000:04d}"
         self.remember(user)
         return self._names[(None, user_id)]
 
-    async def _member(self, guild_id: int, user_id: int) -> discord.Member | None:
+    async def _member(self, guild_id: int, user_id: int) -> discord.Member | _Lookup:
         """The member from the cache, else from Discord (``GET /guilds/{id}/members/{user}``
-        needs no privileged intent)."""
+        needs no privileged intent); or why there is none."""
         guild = self._client.get_guild(guild_id)
-        if guild is None:
-            return None
+        if guild is None:  # not ready yet, or the bot left the server
+            log.info("server %s not in the cache; name of %s not looked up", guild_id, user_id)
+            return _Lookup.FAILED
         member = guild.get_member(user_id)
         if member is not None:
             return member
         try:
             return await guild.fetch_member(user_id)
-        except discord.HTTPException as error:
-            log.info("no member %s in server %s: %s", user_id, guild_id, error)
-            return None
+        except discord.NotFound as error:
+            if error.code in NOT_A_MEMBER_CODES:
+                log.info("no member %s in server %s", user_id, guild_id)
+                return _Lookup.NOT_A_MEMBER
+            log.warning("could not look up member %s in server %s: %s", user_id, guild_id, error)
+            return _Lookup.FAILED
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+            log.warning("could not look up member %s in server %s: %s", user_id, guild_id, error)
+            return _Lookup.FAILED
 
     async def raw_pair(
         self,

@@ -93,8 +93,8 @@ def _from_json(hint: Any, value: Any) -> Any:
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         nested = typing.get_type_hints(hint)
         return hint(**{name: _from_json(nested[name], item) for name, item in value.items()})
-    if hint is float and isinstance(value, int):
+    if hint is float and type(value) is int:
         return float(value)
-    if hint in (int, float, str, bool) and isinstance(value, hint):
+    if hint in (int, float, str, bool) and type(value) is hint:  # True is not an int here
         return value
     raise ValueError(f"{value!r} is not a {hint}")

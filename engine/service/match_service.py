@@ -54,6 +54,11 @@ log = logging.getLogger(__name__)
 
 _CLOSE_TIMEOUT = 5.0
 
+RESTART_GRACE_SECONDS = 60.0
+"""After a start, a player has at least this long (or a whole turn, if shorter) to make a
+decision whose deadline passed while the bot was down: nobody could play then, so the
+timer must not play or forfeit for them the moment the bot is back."""
+
 
 class MatchService:
     """Owns every match from challenge to end; see the module docstring for guarantees."""
@@ -100,6 +105,7 @@ class MatchService:
             live.last_automatic = last_automatic
             ctx.matches.add(live)
         ctx.started = True
+        self._grant_restart_grace()
         # What the bot had not shown yet goes first, in order, then every match under way
         # is brought up to date; timers come after, so their events follow both.
         ctx.outbox.publish(undelivered)
@@ -118,6 +124,17 @@ class MatchService:
             len(ctx.matches),
             len(undelivered),
         )
+
+    def _grant_restart_grace(self) -> None:
+        """Deadlines that passed, or come before players can see the table again, move to
+        a little later (in memory: the next restart grants the same, never less)."""
+        now = self._ctx.clock.now()
+        for live in self._ctx.matches:
+            if live.state is None or live.state.is_over or live.deadline is None:
+                continue
+            grace = min(live.info.turn_seconds, RESTART_GRACE_SECONDS)
+            if live.deadline < now + grace:
+                live.deadline = now + grace
 
     async def close(self) -> None:
         """Stop timers, let in-flight decisions finish, deliver queued events, close the store."""

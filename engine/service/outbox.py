@@ -15,6 +15,7 @@ which the Discord layer makes harmless (messages carry a nonce, the board is an 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Iterable
 
@@ -34,6 +35,10 @@ from engine.store.match_store import MatchStore
 from engine.store.rows import Announcement
 
 log = logging.getLogger(__name__)
+
+CONFIRM_RETRY_SECONDS = 5.0
+"""How long confirmations that could not be written wait before the next try: lost, they
+would be shown again at the next start, possibly past Discord's nonce window."""
 
 ANNOUNCED = (
     MatchStarted,
@@ -74,6 +79,7 @@ class Outbox:
         self._bus = bus
         self._confirmed: list[tuple[int, str]] = []
         self._writing: asyncio.Task[None] | None = None
+        self._closing = False
 
     @staticmethod
     def announcements(events: Iterable[Event], at: float) -> list[Announcement]:
@@ -103,9 +109,13 @@ class Outbox:
             self._confirm((event.match_id, key))
 
     async def flush(self) -> None:
-        """Write the confirmations collected so far (waits for one under way)."""
-        while self._writing is not None and not self._writing.done():
-            await asyncio.shield(self._writing)
+        """Write the confirmations collected so far, once, without waiting to retry: the
+        store is about to close."""
+        self._closing = True
+        if self._writing is not None and not self._writing.done():
+            self._writing.cancel()  # it may be pausing before a retry
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writing
         if self._confirmed:
             self._writing = asyncio.create_task(self._write())
             await self._writing
@@ -117,11 +127,23 @@ class Outbox:
 
     async def _write(self) -> None:
         # Confirmations arriving while one batch is written go in the next.
+        failures = 0
         while self._confirmed:
             batch, self._confirmed = self._confirmed, []
             try:
                 await self._store.announced(batch)
             except Exception as error:
-                # Not fatal: they are shown again after a restart, harmlessly.
-                log.warning("could not record %d shown announcements: %s", len(batch), error)
-                return
+                self._confirmed[:0] = batch  # kept, in order, for the next try
+                failures += 1
+                if failures == 1:  # once per spell, not per try (a full disk lasts)
+                    log.warning(
+                        "could not record %d shown announcements (%s); trying again every %.0f s",
+                        len(batch),
+                        error,
+                        CONFIRM_RETRY_SECONDS,
+                    )
+                if self._closing:
+                    return  # shown again at the next start; the nonce makes that harmless
+                await asyncio.sleep(CONFIRM_RETRY_SECONDS)  # real time: the disk, not a game
+            else:
+                failures = 0

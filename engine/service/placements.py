@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.service.context import ServiceContext
+from engine.service.errors import MatchNotFound
 from engine.store.rows import MatchInfo, Placement
 
 
@@ -17,9 +20,14 @@ class MatchPlacements:
         thread_id: int | None = None,
         board_message_id: int | None = None,
     ) -> MatchInfo:
-        """Remember where the match is shown; arguments left None keep their value."""
+        """Remember where the match is shown; arguments left None keep their value.
+
+        Also for a match that is over: its start may be shown after its end (the bot was
+        down meanwhile), and its board is still edited to the result."""
         async with self._ctx.operation():
-            live = await self._ctx.open_match(match_id)
+            live = self._ctx.matches.get(match_id)
+            if live is None:
+                return await self._set_stored(match_id, thread_id, board_message_id)
             async with live.lock:
                 placement = live.info.placement
                 new = Placement(
@@ -29,6 +37,20 @@ class MatchPlacements:
                 await self._ctx.store.set_location(match_id, new.thread_id, new.board_message_id)
                 self._ctx.matches.place(live, new)
                 return live.snapshot()
+
+    async def _set_stored(
+        self, match_id: int, thread_id: int | None, board_message_id: int | None
+    ) -> MatchInfo:
+        info = await self._ctx.store.get_match(match_id)
+        if info is None:
+            raise MatchNotFound(match_id)
+        placement = info.placement
+        new = Placement(
+            placement.thread_id if thread_id is None else thread_id,
+            placement.board_message_id if board_message_id is None else board_message_id,
+        )
+        await self._ctx.store.set_location(match_id, new.thread_id, new.board_message_id)
+        return replace(info, placement=new)
 
     async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
         """The open match whose thread is ``thread_id``."""

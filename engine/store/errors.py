@@ -47,3 +47,13 @@ class StorageFull(StoreError):
     def __init__(self, path: str) -> None:
         self.path = path
         super().__init__(f"database {path!r} cannot grow: the disk is full (nothing was written)")
+
+
+class DatabaseFailure(StoreError):
+    """SQLite failed while opening or migrating the database for another reason (an I/O
+    error, a lock held too long); a migration under way was rolled back."""
+
+    def __init__(self, path: str, detail: str) -> None:
+        self.path = path
+        self.detail = detail
+        super().__init__(f"database {path!r} could not be opened and migrated: {detail}")

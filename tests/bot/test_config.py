@@ -156,6 +156,10 @@ def test_a_whole_number_is_accepted_where_decimals_are(tmp_path):
         ("[database]\npath = 3", "database.path must be a string, got 3"),
         ('[database]\npath = ""', "database.path must name a file (or \":memory:\"), got ''"),
         (
+            '[database]\npath = "a\\u0000b"',
+            "database.path must not contain a NUL character, got 'a\\x00b'",
+        ),
+        (
             '[discord]\ndev_guild_id = "123"',
             "discord.dev_guild_id must be a whole number, got '123'",
         ),

@@ -74,8 +74,12 @@ def the_one_error(done: subprocess.CompletedProcess[str]) -> str:
             '[matches]\nturn_timer_seconds = "1 day"\n',
             "error: matches.turn_timer_seconds must be a number, got '1 day'",
         ),
+        (
+            '[database]\npath = "a\\u0000b"\n',
+            "error: database.path must not contain a NUL character, got 'a\\x00b'",
+        ),
     ],
-    ids=["unknown-section", "unknown-key", "wrong-type"],
+    ids=["unknown-section", "unknown-key", "wrong-type", "nul-in-path"],
 )
 @pytest.mark.parametrize("check", [True, False], ids=["check", "run"])
 def test_a_bad_setting_is_one_line_and_exit_2(tmp_path, settings, message, check):

@@ -85,8 +85,10 @@ class ChannelRoutes:
         archived = changes.get("archived")
         if channel.is_thread and archived is not None and bool(archived) != channel.archived:
             self._threads.set_archived(channel, archived=bool(archived))
-        if "auto_archive_duration" in changes and channel.is_thread:
-            self._threads.touch_duration(channel, int(changes["auto_archive_duration"]))
+        duration = changes.get("auto_archive_duration")
+        if channel.is_thread and duration is not None and duration != channel.auto_archive_duration:
+            # Only a change is activity ("Active & Archived Threads"); the same value is not.
+            self._threads.touch_duration(channel, int(duration))
         event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
         await self._emulator.gateway.dispatch(event, self._payload(channel), intent=INTENT_GUILDS)
         return json_response(self._payload(channel))

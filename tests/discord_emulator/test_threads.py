@@ -85,6 +85,46 @@ async def test_connected_clients_get_a_thread_update_when_a_thread_archives(emul
     await running.stop()
 
 
+# the auto-archive duration -----------------------------------------------------------------
+
+
+async def test_its_creator_shortens_a_thread_duration_without_manage_threads(emulator, api):
+    thread_id = await new_thread(api, emulator, minutes=10080)
+    before = (await api.channel(thread_id))["thread_metadata"]["archive_timestamp"]
+    emulator.advance(2 * HOUR)
+    await emulator.deny_bot("MANAGE_THREADS")
+    shortened = await api.patch(f"/channels/{thread_id}", {"auto_archive_duration": 60})
+    assert shortened.status == 200
+    metadata = shortened.body["thread_metadata"]
+    assert metadata["auto_archive_duration"] == 60 and metadata["archived"] is False
+    assert metadata["archive_timestamp"] > before  # a new duration moves it
+    emulator.advance(HOUR - 5)  # the change is activity: the hour starts at it
+    assert not await is_archived(api, thread_id)
+    emulator.advance(5)
+    assert await is_archived(api, thread_id)
+
+
+async def test_the_same_duration_again_is_no_activity(emulator, api):
+    thread_id = await new_thread(api, emulator, minutes=60)
+    emulator.advance(HOUR - 60)
+    again = await api.patch(f"/channels/{thread_id}", {"auto_archive_duration": 60})
+    assert again.status == 200
+    emulator.advance(60)
+    assert await is_archived(api, thread_id)
+
+
+async def test_another_creators_thread_duration_needs_manage_threads(emulator, api):
+    ana = emulator.user("ana")
+    thread = emulator.world.add_thread(
+        emulator.channel, name="ana's", owner_id=ana.id, private=False
+    )
+    await emulator.deny_bot("MANAGE_THREADS")
+    refused = await api.patch(f"/channels/{thread.id}", {"auto_archive_duration": 60})
+    assert (refused.status, refused.code) == (403, 50013)
+    assert thread.auto_archive_duration == 1440
+    assert [f.code for f in emulator.take_failures()] == [50013]
+
+
 # what an archived thread refuses ------------------------------------------------------
 
 

@@ -89,7 +89,8 @@ class ThreadArchive:
             thread.last_activity = self._clock.now()  # unarchiving is activity
 
     def touch_duration(self, thread: ChannelRecord, minutes: int) -> None:
-        """A new `auto_archive_duration` counts as activity and moves `archive_timestamp`."""
+        """A changed `auto_archive_duration` counts as activity (the idle count starts again
+        from the change) and moves `archive_timestamp` (topics/threads, "Thread Fields")."""
         thread.auto_archive_duration = minutes
         thread.archive_timestamp = self._clock.iso_now()
         thread.last_activity = self._clock.now()

@@ -62,6 +62,7 @@ def named(emulator):
 async def test_markdown_names_show_as_written_on_the_board_and_in_the_thread(emulator, bot, named):
     match = await challenge_and_accept(emulator, bot)
     rng = random.Random(3)
+    board_checked = False
     for step in range(200):
         info = await bot.service.queries.match_info(match.match_id)
         if info.status is not MatchStatus.ACTIVE:
@@ -77,6 +78,8 @@ async def test_markdown_names_show_as_written_on_the_board_and_in_the_thread(emu
             assert "◀" in table and "▶" in table and len(table.strip().splitlines()) == 8
             assert markup_problems(description) == []
             assert "@\u200beveryone" in description
+            board_checked = True
+    assert board_checked, "the match ended before its board was checked"
     await settle(emulator, bot)
     texts = public_texts(named[0], match.thread_id)
     assert any("is scored" in t for t in texts) and any("🏆" in t or "draw" in t for t in texts)

@@ -116,3 +116,30 @@ async def test_a_kill_before_the_board_is_posted_leaves_one_thread_and_one_board
         assert hand.buttons(), "the board's Hand button works after the restart"
     finally:
         await stop_bot(process, seen)
+
+
+async def test_a_kill_while_the_players_are_added_to_the_thread_leaves_one_thread(
+    emulator, tmp_path
+):
+    database = tmp_path / "bot.sqlite3"
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    process, seen = await start_bot(emulator, database)
+    try:
+        added = "/channels/{channel_id}/thread-members/{user_id}"
+        held = emulator.faults.hold(added, method="PUT")
+        challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
+        await answered(await ben.click(challenge, "Accept"))  # the match is committed
+        async with asyncio.timeout(10):
+            await held.arrived.wait()  # the thread is made, its players on their way in
+        await killed(process)
+
+        process, seen = await start_bot(emulator, database)
+        held.release()
+        await until(lambda: outbox_empty(database), "the start shown after the restart")
+        thread_id = the_thread(ana)  # the restarted bot found the thread rather than made one
+        assert len(boards(ana, thread_id)) == 1
+        members = emulator.world.channel(thread_id).thread_member_ids
+        assert {ana.id, ben.id} <= members, "the restart added the players again"
+    finally:
+        await stop_bot(process, seen)
+    assert len(ana.threads()) == 1

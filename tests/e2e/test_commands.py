@@ -11,3 +11,22 @@ async def test_rules_are_a_short_ephemeral_summary(emulator, bot):
     assert rules is not None and rules.ephemeral
     assert "4 geishas" in rules.text() and "Gift" in rules.text()
     assert not ben.can_see(rules)
+
+
+async def test_a_restart_does_not_send_unchanged_commands_again(emulator, start_bot):
+    """Discord rate-limits command syncs tightly: a bot restarting often must not spend it."""
+
+    def syncs():
+        return [
+            path for method, path, _ in emulator.requests if method == "PUT" and "/commands" in path
+        ]
+
+    bot = await start_bot()
+    assert len(syncs()) == 2  # global, and the development server
+    await bot.close()
+    restarted = await start_bot()
+    assert len(syncs()) == 2, "the same commands: nothing sent"
+    answer = await emulator.user("ana").slash("hanamikoji rules")
+    await answer.first_response()
+    assert "4 geishas" in answer.message.text()
+    await restarted.close()

@@ -1,6 +1,7 @@
-"""A finished match's thread is closed once its result is posted: a match against the AI is
-archived and locked, a match between people archived only, so repeated matches do not push
-a server towards Discord's cap on active threads."""
+"""A finished match's thread leaves the server's active threads once its result is posted, so
+repeated matches do not push a server towards Discord's cap on active threads: a match
+against the AI is archived and locked at once; a match between people stays active, its
+Rematch button pressable, and archives itself an hour after its last message."""
 
 import logging
 
@@ -8,6 +9,8 @@ import pytest
 
 from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.e2e.players import answered, challenge_and_accept, settle
+
+HOUR = 3600
 
 
 async def resigned(emulator, bot, user, thread_id: int) -> None:
@@ -84,17 +87,28 @@ async def test_without_manage_threads_the_thread_is_archived_only_and_a_log_says
     assert len(await bot.service.queries.open_matches_for(ana.id)) == 1
 
 
-async def test_a_match_between_people_is_archived_but_stays_open_to_its_players(emulator, bot):
+async def test_a_match_between_people_stays_active_an_hour_and_its_rematch_works(emulator, bot):
     match = await challenge_and_accept(emulator, bot)
     ana, ben = match.players
     await resigned(emulator, bot, ana, match.thread_id)
     thread = emulator.world.channel(match.thread_id)
-    assert thread.archived and not thread.locked
+    # Not archived (clients may grey out an archived thread's buttons): an hour's duration.
+    assert not thread.archived and not thread.locked
+    assert thread.auto_archive_duration == 60
+    thread_edits = [
+        request
+        for request in emulator.requests
+        if request[:2] == ("PATCH", f"/api/v10/channels/{match.thread_id}")
+    ]
+    assert len(thread_edits) == 1, "one request"
 
-    await ben.say("good game!", channel=match.thread_id)  # a message reopens it
-    assert not thread.archived
-    result = result_in(ana, match.thread_id)
-    press = await ana.click(result, "Rematch")
+    await ben.say("good game!", channel=match.thread_id)
+    press = await ana.click(result_in(ana, match.thread_id), "Rematch")
     await press.first_response()
     await settle(emulator, bot)
     assert "Waiting for ben" in press.followups[-1].text()
+
+    emulator.advance(HOUR)  # an hour without a message: it leaves the active threads
+    await settle(emulator, bot)
+    assert thread.archived and not thread.locked
+    assert thread not in emulator.world.active_threads()

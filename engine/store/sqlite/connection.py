@@ -15,8 +15,15 @@ from pathlib import Path
 
 import aiosqlite
 
-from engine.store.errors import CannotOpenDatabase, CorruptDatabase, SchemaTooNew
-from engine.store.migration_files import load_migrations
+from engine.store.errors import (
+    CannotOpenDatabase,
+    CorruptDatabase,
+    DatabaseFailure,
+    SchemaTooNew,
+    StorageFull,
+    StoreError,
+)
+from engine.store.migration_files import Migration, load_migrations
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +37,8 @@ _CANNOT_OPEN = {
     sqlite3.SQLITE_PERM: "no permission",
     sqlite3.SQLITE_AUTH: "no permission",
 }
+# ...and for "the file holds no readable database".
+_CORRUPT = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_FORMAT})
 
 
 def is_in_memory(path: str) -> bool:
@@ -42,27 +51,35 @@ async def connect_and_migrate(
     """A connection to ``path`` with rows addressable by column name, migrated to the latest.
 
     Raises :class:`CannotOpenDatabase` for a path that cannot hold the database (a missing
-    folder, a directory, no permission), and :class:`SchemaTooNew` or
-    :class:`CorruptDatabase` for a file it must not touch.
+    folder, a directory, no permission), :class:`SchemaTooNew` or
+    :class:`CorruptDatabase` for a file it must not touch, :class:`StorageFull` when the
+    disk fills during a migration, and :class:`DatabaseFailure` for any other error of
+    SQLite's: never a bare :class:`sqlite3.Error`.
     """
+    if "\0" in path:  # no file name holds one; sqlite3 would raise a bare ValueError
+        raise CannotOpenDatabase(path, "a file name cannot contain a NUL character")
     in_memory = is_in_memory(path)
     if not in_memory and path:  # "" is SQLite's private temporary database
         _refuse_unusable_path(path)
+    migrations = load_migrations()
     try:
         return await _connect_and_migrate(
-            path, in_memory, synchronous=synchronous, check_integrity=check_integrity
+            path, in_memory, migrations, synchronous=synchronous, check_integrity=check_integrity
         )
     except sqlite3.Error as error:
-        refusal = _cannot_open(path, error)
-        if refusal is None:
-            raise
-        raise refusal from None
+        raise _refusal(path, error) from None
+    except OSError as error:  # the file or a folder on the way changed since the checks
+        raise CannotOpenDatabase(path, error.strerror or str(error)) from None
 
 
 async def _connect_and_migrate(
-    path: str, in_memory: bool, *, synchronous: str, check_integrity: bool
+    path: str,
+    in_memory: bool,
+    migrations: tuple[Migration, ...],
+    *,
+    synchronous: str,
+    check_integrity: bool,
 ) -> aiosqlite.Connection:
-    migrations = load_migrations()
     latest = migrations[-1].version
     if not in_memory and path and _has_content(path):
         await _preflight(path, latest, check_integrity=check_integrity)
@@ -97,22 +114,23 @@ async def _connect_and_migrate(
 
 
 async def _preflight(path: str, latest: int, *, check_integrity: bool) -> None:
-    """Refuse a newer or corrupt database through a read-only connection (changes nothing)."""
+    """Refuse a newer or corrupt database through a read-only connection (changes nothing).
+
+    Its SQLite errors are told apart by :func:`_refusal`: a file that is no database, or a
+    damaged one, is corrupt; a lock or an I/O error is not.
+    """
+    conn = await _connect(_read_only_uri(path), uri=True)
     try:
-        conn = await _connect(_read_only_uri(path), uri=True)
-        try:
-            found = await _user_version(conn)
-            if found > latest:
-                raise SchemaTooNew(path, found, latest)
-            if check_integrity:
-                rows = list(await conn.execute_fetchall("PRAGMA quick_check"))
-                problems = [str(row[0]) for row in rows if row[0] != "ok"]
-                if problems:
-                    raise CorruptDatabase(path, "; ".join(problems[:3]))
-        finally:
-            await conn.close()
-    except sqlite3.DatabaseError as error:
-        raise _cannot_open(path, error) or CorruptDatabase(path, str(error)) from None
+        found = await _user_version(conn)
+        if found > latest:
+            raise SchemaTooNew(path, found, latest)
+        if check_integrity:
+            rows = list(await conn.execute_fetchall("PRAGMA quick_check"))
+            problems = [str(row[0]) for row in rows if row[0] != "ok"]
+            if problems:
+                raise CorruptDatabase(path, "; ".join(problems[:3]))
+    finally:
+        await conn.close()
 
 
 async def _connect(database: str, *, uri: bool = False) -> aiosqlite.Connection:
@@ -154,10 +172,17 @@ def _refuse_unusable_path(path: str) -> None:
         raise CannotOpenDatabase(path, error.strerror or str(error)) from None
 
 
-def _cannot_open(path: str, error: sqlite3.Error) -> CannotOpenDatabase | None:
-    """The refusal for an error that means SQLite cannot use this path, else None."""
-    meaning = _CANNOT_OPEN.get(getattr(error, "sqlite_errorcode", -1) & 0xFF)
-    return None if meaning is None else CannotOpenDatabase(path, f"{meaning} ({error})")
+def _refusal(path: str, error: sqlite3.Error) -> StoreError:
+    """The store's error for what SQLite said while opening or migrating ``path``."""
+    code = getattr(error, "sqlite_errorcode", -1) & 0xFF  # the primary code
+    if code in _CANNOT_OPEN:
+        return CannotOpenDatabase(path, f"{_CANNOT_OPEN[code]} ({error})")
+    if code in _CORRUPT:
+        return CorruptDatabase(path, str(error))
+    if code == sqlite3.SQLITE_FULL:
+        return StorageFull(path)
+    name = getattr(error, "sqlite_errorname", None) or type(error).__name__
+    return DatabaseFailure(path, f"{error} ({name})")
 
 
 def _has_content(path: str) -> bool:

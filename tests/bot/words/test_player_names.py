@@ -7,6 +7,7 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from hypothesis import given
@@ -91,9 +92,23 @@ def member(guild_id: int, nick: str | None, global_name: str = "Ana") -> Any:
     )
 
 
+def http_error(status: int, code: int = 0, message: str = "") -> discord.HTTPException:
+    response = SimpleNamespace(status=status, reason=message)
+    error = discord.NotFound if status == 404 else discord.DiscordServerError
+    return error(response, {"code": code, "message": message})
+
+
 class FakeGuild:
-    def __init__(self, guild_id: int, nick: str | None, *, present: bool = True) -> None:
+    def __init__(
+        self,
+        guild_id: int,
+        nick: str | None,
+        *,
+        present: bool = True,
+        failures: tuple[Exception, ...] = (),
+    ) -> None:
         self.id, self.nick, self.present = guild_id, nick, present
+        self.failures = list(failures)  # raised by the first fetches, in order
         self.fetched = 0
 
     def get_member(self, user_id: int) -> None:
@@ -101,6 +116,8 @@ class FakeGuild:
 
     async def fetch_member(self, user_id: int) -> Any:
         self.fetched += 1
+        if self.failures:
+            raise self.failures.pop(0)
         if not self.present:
             raise discord.NotFound(
                 SimpleNamespace(status=404, reason="Not Found"),
@@ -112,10 +129,11 @@ class FakeGuild:
 class FakeClient:
     def __init__(self, *guilds: FakeGuild) -> None:
         self.guilds = {g.id: g for g in guilds}
+        self.ready = True  # before the Gateway is ready, no server is cached
         self.user_fetches = 0
 
     def get_guild(self, guild_id: int) -> FakeGuild | None:
-        return self.guilds.get(guild_id)
+        return self.guilds.get(guild_id) if self.ready else None
 
     def get_user(self, user_id: int) -> None:
         return None
@@ -155,6 +173,57 @@ async def test_someone_who_left_the_server_shows_their_own_name():
     assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
     assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
     assert gone.fetched == 1 and client.user_fetches == 1
+
+
+async def test_someone_who_left_is_asked_about_once_even_if_they_have_no_own_name_yet():
+    gone = FakeGuild(SERVER_A, "old nick", present=False)
+    names, client = names_with(gone)
+    names.remember(SimpleNamespace(id=ANA, display_name="Ana", global_name="Ana", name="ana"))
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
+    assert gone.fetched == 1 and client.user_fetches == 0
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        http_error(503, message="Service Unavailable"),
+        http_error(404, 10004, "Unknown Guild"),
+        aiohttp.ClientConnectionError("connection reset"),
+        OSError("network unreachable"),
+    ],
+    ids=["server error", "not found but not 'unknown member'", "connection", "os"],
+)
+async def test_a_failed_look_up_shows_the_own_name_once_then_the_nickname(failure):
+    server = FakeGuild(SERVER_A, "Ana of A", failures=(failure,))
+    names, _ = names_with(server)
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana of A"
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana of A"
+    assert server.fetched == 2
+
+
+async def test_a_server_not_cached_yet_shows_the_own_name_until_it_is():
+    server = FakeGuild(SERVER_A, "Ana of A")
+    names, client = names_with(server)
+    client.ready = False
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
+    client.ready = True
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana of A"
+    assert server.fetched == 1
+
+
+async def test_an_unknown_user_is_not_remembered_by_a_placeholder():
+    gone = FakeGuild(SERVER_A, None, present=False)
+    names, client = names_with(gone)
+
+    async def no_user(user_id: int) -> Any:
+        raise http_error(503, message="Service Unavailable")
+
+    client.fetch_user = no_user  # type: ignore[method-assign]
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == f"#{ANA:04d}"
+    del client.fetch_user
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
 
 
 async def test_text_gets_the_safe_form_and_pictures_the_raw_one():

@@ -3,10 +3,15 @@ published again at start-up until the Discord layer confirms it was shown."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
 
+from engine.rules.decisions import Action
+from engine.rules.outcome import MatchOutcome, Termination
+from engine.service import outbox as outbox_module
+from engine.service.event_bus import EventBus
 from engine.service.event_codec import EventCodecError, decode, encode
 from engine.service.events import (
     ChallengeExpired,
@@ -14,11 +19,12 @@ from engine.service.events import (
     ChoiceNeeded,
     DecisionApplied,
     MatchEnded,
+    MatchResumed,
     MatchStarted,
     Reminder,
     RoundScored,
 )
-from engine.service.outbox import announcement_key
+from engine.service.outbox import Outbox, announcement_key
 from engine.store.errors import StorageFull
 from tests.engine.store.disk_space import fill_the_disk
 
@@ -121,5 +127,55 @@ async def test_a_refused_write_leaves_no_announcement_behind(make_service):
     assert refused is not None, "the disk never filled up"
     version = (await service.queries.public_view(refused.match_id)).version
     stored = {(a.match_id, a.key) for a in await service.store.undelivered()}
-    assert (refused.match_id, f"decision@{version}") in stored or version == 0
+    if version:  # the decision before the refused one is there, and nothing of that one
+        assert (refused.match_id, f"decision@{version}") in stored
     assert (refused.match_id, f"decision@{version + 1}") not in stored
+    assert (refused.match_id, "started") in stored
+
+
+def test_a_boolean_is_not_read_as_a_number():
+    with pytest.raises(EventCodecError):
+        decode(1, '{"kind": "MatchResumed", "version": true}')
+
+
+async def test_stored_announcements_hold_no_hidden_card(make_service):
+    """Secrets and Trade-offs are stored as the public sees them (1X, 2XX) until scored."""
+    unseen = Recorder(confirms=False)
+    service = await make_service(recorder=unseen)
+    rng = random.Random(8)
+    for n in range(3):
+        await play_out(service, await new_match(service, 101 + n, 202 + n), rng)
+    stored = [decode(a.match_id, a.body) for a in await service.store.undelivered()]
+    moves = [e.move for e in stored if isinstance(e, DecisionApplied)]
+    hidden = [m for m in moves if m.action.action in (Action.SECRET, Action.TRADE_OFF)]
+    assert hidden and {str(m) for m in hidden} == {"1X", "2XX"}
+    assert all("removed" not in a.body for a in await service.store.undelivered())
+
+
+async def test_confirmations_that_could_not_be_written_are_written_later(monkeypatch, caplog):
+    """A full disk refuses the confirmations for a while: they are kept and written once
+    it takes them, with one log line, so nothing is shown twice after a restart."""
+    monkeypatch.setattr(outbox_module, "CONFIRM_RETRY_SECONDS", 0.01)
+
+    class RefusesTwice:
+        def __init__(self) -> None:
+            self.refusals = 2
+            self.written: list[tuple[int, str]] = []
+
+        async def announced(self, delivered):
+            if self.refusals:
+                self.refusals -= 1
+                raise StorageFull("database or disk is full")
+            self.written += delivered
+
+    store = RefusesTwice()
+    outbox = Outbox(store, EventBus())  # type: ignore[arg-type]
+    outbox.announced(MatchResumed(1, 0))  # not an announcement: nothing to confirm
+    outbox.announced(Reminder(1, 0, 11, 0.0, 4))
+    outbox.announced(MatchEnded(2, (11, 12), MatchOutcome(0, Termination.CHARM, 2), 11, 30))
+    for _ in range(100):
+        if store.written:
+            break
+        await asyncio.sleep(0.01)
+    assert store.written == [(1, "reminder@4"), (2, "ended")]
+    assert len([r for r in caplog.records if "could not record" in r.getMessage()]) == 1

@@ -177,6 +177,15 @@ async def test_the_match_in_a_channel_or_thread_is_found_for_its_player(service)
     assert await service.placements.match_in_thread(77) is None
 
 
+async def test_a_match_that_is_over_can_still_be_placed(service):
+    """Its start may be shown only after its end (the bot was down meanwhile)."""
+    match = await new_match(service)
+    await service.commands.resign(match.match_id, 101)
+    placed = await service.placements.set_location(match.match_id, board_message_id=99)
+    assert placed.placement.board_message_id == 99
+    assert (await service.queries.match_info(match.match_id)).placement.board_message_id == 99
+
+
 async def test_user_settings_are_kept_and_dms_are_opt_in(service):
     assert (await service.settings.user_settings(101)).dm_notifications is False
     await service.settings.set_user_settings(UserSettings(101, dm_notifications=True))

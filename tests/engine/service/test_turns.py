@@ -17,6 +17,7 @@ from engine.service import (
     ServiceConfig,
     SystemClock,
 )
+from engine.service.match_service import RESTART_GRACE_SECONDS
 from engine.store.sqlite import SqliteMatchStore
 
 from .conftest import Recorder, new_match, play_one
@@ -174,3 +175,25 @@ async def test_timers_run_on_the_real_clock(db_path):
         assert kinds.count(Reminder) == 1
     finally:
         await service.close()
+
+
+async def test_a_turn_that_ran_out_while_the_bot_was_down_gets_a_minute_after_the_restart(
+    make_service, clock
+):
+    """Nobody could play while the bot was down: the timer does not play for the player the
+    moment it is back, but gives them a minute (or a whole turn, if shorter)."""
+    first = await make_service()
+    match = await new_match(first)
+    await first.close()
+    await clock.advance(TURN + 3600)  # down for longer than the whole turn
+
+    recorder = Recorder()
+    second = await make_service(recorder=recorder)
+    await second.wait_idle()
+    info = await second.queries.match_info(match.match_id)
+    assert info.turn_deadline == clock.now() + RESTART_GRACE_SECONDS
+    await clock.advance(RESTART_GRACE_SECONDS - 1, settle=second.wait_idle)
+    assert recorder.of(DecisionApplied) == []
+    await clock.advance(1, settle=second.wait_idle)
+    [automatic] = recorder.of(DecisionApplied)
+    assert automatic.automatic and automatic.match_id == match.match_id

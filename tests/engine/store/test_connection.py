@@ -1,9 +1,11 @@
-"""Opening a database: migrations in order, refusing newer or corrupt files untouched."""
+"""Opening a database: migrations in order, refusing newer or corrupt files untouched, and
+every failure a store error that names the file."""
 
 from __future__ import annotations
 
 import sqlite3
 
+import aiosqlite
 import pytest
 
 from engine.store import (
@@ -12,7 +14,8 @@ from engine.store import (
     MatchStatus,
     SchemaTooNew,
 )
-from engine.store.migration_files import latest_version, load_migrations
+from engine.store.errors import CannotOpenDatabase, DatabaseFailure, StorageFull, StoreError
+from engine.store.migration_files import Migration, latest_version, load_migrations
 from engine.store.sqlite import SqliteMatchStore
 
 from .conftest import active_match, pending_match
@@ -127,3 +130,127 @@ async def test_saved_guild_settings_equal_to_the_old_defaults_follow_the_config(
     assert chosen == GuildSettings(
         2, turn_seconds=120.0, thread_per_match=False, three_rounds_default=True
     )
+
+
+async def open_refused(path) -> StoreError:
+    """The error opening ``path`` raises (a store that opened anyway is closed, so a failing
+    test does not hang on its connection's thread)."""
+    store = SqliteMatchStore(path)
+    try:
+        with pytest.raises(StoreError) as raised:
+            await store.open()
+    finally:
+        await store.close()
+    return raised.value
+
+
+async def test_a_path_with_a_nul_character_is_refused_by_name(tmp_path):
+    path = f"{tmp_path}/a\0b.sqlite3"
+    error = await open_refused(path)
+    assert isinstance(error, CannotOpenDatabase)
+    assert str(error) == (
+        f"cannot open database {path!r}: a file name cannot contain a NUL character"
+    )
+
+
+async def test_a_disk_that_fills_during_a_migration_leaves_the_database_as_it_was(
+    tmp_path, monkeypatch
+):
+    path = tmp_path / "full.sqlite3"
+    store = SqliteMatchStore(path)
+    await store.open()
+    match_id = await active_match(store)
+    await store.close()
+    # The next bot's migration needs more room than the disk has (a page limit stands in).
+    filler = Migration(
+        latest_version() + 1,
+        "9999_filler.sql",
+        "CREATE TABLE filler (x);\nPRAGMA max_page_count = 1;\n"
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)\n"
+        "INSERT INTO filler SELECT randomblob(1000) FROM n;",
+    )
+    monkeypatch.setattr(
+        "engine.store.sqlite.connection.load_migrations", lambda: (*load_migrations(), filler)
+    )
+
+    error = await open_refused(path)
+
+    assert isinstance(error, StorageFull)
+    assert repr(str(path)) in str(error) and "the disk is full" in str(error)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    conn.close()
+    assert "filler" not in tables
+    monkeypatch.undo()
+    again = SqliteMatchStore(path)
+    await again.open()
+    assert (await again.get_match(match_id)).status is MatchStatus.ACTIVE
+    await again.close()
+
+
+def sqlite_error(code: int, name: str, message: str) -> sqlite3.OperationalError:
+    """An error as SQLite raises it, with its result code."""
+    error = sqlite3.OperationalError(message)
+    error.sqlite_errorcode = code
+    error.sqlite_errorname = name
+    return error
+
+
+@pytest.mark.parametrize(
+    ("when", "error", "refusal"),
+    [
+        (
+            "migrating",
+            sqlite_error(sqlite3.SQLITE_IOERR_WRITE, "SQLITE_IOERR_WRITE", "disk I/O error"),
+            DatabaseFailure,
+        ),
+        (
+            "migrating",
+            sqlite_error(sqlite3.SQLITE_FULL, "SQLITE_FULL", "database or disk is full"),
+            StorageFull,
+        ),
+        (
+            "migrating",
+            sqlite_error(sqlite3.SQLITE_READONLY, "SQLITE_READONLY", "readonly database"),
+            CannotOpenDatabase,
+        ),
+        (
+            "checking",
+            sqlite_error(sqlite3.SQLITE_BUSY, "SQLITE_BUSY", "database is locked"),
+            DatabaseFailure,
+        ),
+        (
+            "checking",
+            sqlite_error(sqlite3.SQLITE_IOERR_READ, "SQLITE_IOERR_READ", "disk I/O error"),
+            DatabaseFailure,
+        ),
+        (
+            "checking",
+            sqlite_error(sqlite3.SQLITE_NOTADB, "SQLITE_NOTADB", "file is not a database"),
+            CorruptDatabase,
+        ),
+    ],
+    ids=lambda value: getattr(value, "sqlite_errorname", None),
+)
+async def test_every_sqlite_error_while_opening_is_a_store_error_naming_the_file(
+    tmp_path, monkeypatch, when, error, refusal
+):
+    path = tmp_path / "games.sqlite3"
+    if when == "checking":  # an existing database is read before anything is written
+        with sqlite3.connect(path) as conn:
+            conn.execute("CREATE TABLE t (x)")
+        conn.close()
+
+    async def fails(*args, **kwargs):
+        raise error
+
+    method = "executescript" if when == "migrating" else "execute_fetchall"
+    monkeypatch.setattr(aiosqlite.Connection, method, fails)
+
+    refused = await open_refused(path)
+
+    assert type(refused) is refusal
+    assert repr(str(path)) in str(refused)
+    if refusal is DatabaseFailure:  # a lock or an I/O error is no reason to restore a backup
+        assert str(error) in str(refused) and error.sqlite_errorname in str(refused)

@@ -1,0 +1,84 @@
+"""A match's events are shown in order and confirmed once shown; one that Discord could not
+take yet is tried again, and confirmed only when it is shown."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+import aiohttp
+import discord
+import pytest
+
+from bot.play import match_queues
+from bot.play.match_queues import MatchQueues
+from engine.service.events import MatchResumed, Reminder
+
+
+def server_error() -> discord.HTTPException:
+    response = SimpleNamespace(status=503, reason="Service Unavailable")
+    return discord.DiscordServerError(response, "down")  # type: ignore[arg-type]
+
+
+def refused() -> discord.HTTPException:
+    response = SimpleNamespace(status=403, reason="Forbidden")
+    return discord.Forbidden(response, {"code": 50013, "message": "Missing Permissions"})  # type: ignore[arg-type]
+
+
+async def ready() -> None:
+    pass
+
+
+class Shows:
+    def __init__(self, *failures: BaseException) -> None:
+        self.failures = list(failures)
+        self.shown: list[object] = []
+        self.confirmed: list[object] = []
+
+    async def show(self, event: object) -> None:
+        if self.failures:
+            raise self.failures.pop(0)
+        self.shown.append(event)
+
+    async def refresh(self, match_id: int) -> None:
+        pass
+
+    def queues(self) -> MatchQueues:
+        return MatchQueues(self.show, self.refresh, self.confirmed.append, ready)
+
+
+REMINDER = Reminder(match_id=7, player=0, user_id=11, deadline=0.0, version=3)
+
+
+async def test_an_event_shown_is_confirmed_once(monkeypatch):
+    shows = Shows()
+    queues = shows.queues()
+    queues.put(REMINDER)
+    queues.put(MatchResumed(7, 3))
+    await queues.wait_idle()
+    assert shows.shown == [REMINDER, MatchResumed(7, 3)]
+    assert shows.confirmed == [REMINDER, MatchResumed(7, 3)]
+
+
+@pytest.mark.parametrize("failure", [server_error(), aiohttp.ClientConnectionError("reset")])
+async def test_one_discord_could_not_take_is_tried_again_and_then_confirmed(monkeypatch, failure):
+    monkeypatch.setattr(match_queues, "SHOW_AGAIN_SECONDS", 0.01)
+    shows = Shows(failure)
+    queues = shows.queues()
+    queues.put(REMINDER)
+    await queues.wait_idle()
+    assert shows.confirmed == [], "not shown: not confirmed (a restart shows it too)"
+    await asyncio.sleep(0.05)
+    await queues.wait_idle()
+    assert shows.shown == [REMINDER] and shows.confirmed == [REMINDER]
+
+
+async def test_one_discord_refuses_for_good_is_confirmed_and_not_tried_again(monkeypatch):
+    monkeypatch.setattr(match_queues, "SHOW_AGAIN_SECONDS", 0.01)
+    shows = Shows(refused())
+    queues = shows.queues()
+    queues.put(REMINDER)
+    await queues.wait_idle()
+    await asyncio.sleep(0.05)
+    await queues.wait_idle()
+    assert shows.shown == [] and shows.confirmed == [REMINDER]
