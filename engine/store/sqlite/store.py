@@ -76,7 +76,9 @@ class SqliteMatchStore:
             self.path, synchronous=self._synchronous, check_integrity=self._check_integrity
         )
         self._conn = conn
-        self._writer = GroupCommitWriter(conn, fast_path=matches.appends_as_one_statement)
+        self._writer = GroupCommitWriter(
+            conn, fast_path=matches.appends_as_one_statement, last=frozenset({outbox.INSERT})
+        )
         # Ids come from a counter, not the INSERT, so creation can join a group commit.
         [row] = await self._fetch(matches.SELECT_MAX_ID)
         self._next_id = int(row["max_id"]) + 1

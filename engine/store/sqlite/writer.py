@@ -53,9 +53,19 @@ class _Write:
 class GroupCommitWriter:
     """Commits queued writes in batches on ``conn``; reads wait for a batch to finish."""
 
-    def __init__(self, conn: aiosqlite.Connection, *, fast_path: FastPath | None = None) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        *,
+        fast_path: FastPath | None = None,
+        last: frozenset[str] = frozenset(),
+    ) -> None:
         self._conn = conn
         self._fast_path = fast_path
+        self._last = last
+        """Statements that depend only on what comes before them in their write and that
+        nothing depends on (outbox inserts): a batch runs them all after the others, so the
+        rest of the batch still makes long runs of one statement (one trip each)."""
         self._queue: list[_Write] = []
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -142,7 +152,9 @@ class GroupCommitWriter:
 
     async def _commit(self, batch: list[_Write]) -> None:
         conn = self._conn
-        groups = _group(s for write in batch for s in write.statements)
+        statements = [s for write in batch for s in write.statements]
+        groups = _group(s for s in statements if s[0] not in self._last)
+        groups += _group(s for s in statements if s[0] in self._last)
         async with self._lock:
             if len(groups) == 1 and self._fast_path is not None:
                 single = self._fast_path(*groups[0])

@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 
 from engine.store.errors import StorageFull
+from engine.store.rows import Announcement
 from engine.store.sqlite.writer import GroupCommitWriter
 
 from .conftest import active_match, decision_row
@@ -25,6 +26,28 @@ async def test_concurrent_appends_share_commits(store):
     await asyncio.gather(*(store.append_decision(m, decision_row(1)) for m in match_ids))
 
     assert store.batches - batches_before < 20  # grouped, not one commit per append
+    for match_id in match_ids:
+        assert len(await store.decisions(match_id)) == 1
+
+
+async def test_appends_with_their_announcements_share_commits_and_keep_both(store):
+    """Each append carries its outbox row; the rows of a batch go in after its appends, so
+    the appends still share one statement and every announcement lands with its decision."""
+    match_ids = [await active_match(store) for _ in range(100)]
+    batches_before = store.batches
+
+    await asyncio.gather(
+        *(
+            store.append_decision(
+                m, decision_row(1), [Announcement(m, "decision@1", '{"kind": "x"}', 0.0)]
+            )
+            for m in match_ids
+        )
+    )
+
+    assert store.batches - batches_before < 20
+    stored = {(a.match_id, a.key) for a in await store.undelivered()}
+    assert {(m, "decision@1") for m in match_ids} <= stored
     for match_id in match_ids:
         assert len(await store.decisions(match_id)) == 1
 
