@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import enum
 
+from engine.rules import Decision, parse_decision
+from engine.rules.errors import HanamikojiError
+
 MAX_CUSTOM_ID = 100
 MAX_ID = 2**63 - 1
 """The largest match, guild or user id: SQLite's INTEGER and Discord's snowflakes fit."""
@@ -67,6 +70,15 @@ def is_version(number: int) -> bool:
 
 def is_page(number: int) -> bool:
     return 0 <= number <= MAX_PAGE
+
+
+def decision_arg(arg: str) -> Decision | None:
+    """The decision an id's argument names in rules.md notation, or None for notation the
+    rules do not read."""
+    try:
+        return parse_decision(arg)
+    except HanamikojiError:
+        return None
 
 
 def template(verb: Verb, arg: str | None = None) -> str:

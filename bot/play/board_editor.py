@@ -10,7 +10,6 @@ import discord
 
 from bot.discord_plumbing.channel_permissions import bot_permissions_in, can_send, fit_message
 from bot.discord_plumbing.pages import Page, message_kwargs
-from bot.play.announcement_nonces import NONCE_TRUSTED_SECONDS, next_nonce, with_nonce
 from bot.play.board import board_page
 from bot.play.match_place import MatchPlace
 from bot.words.i18n import text
@@ -79,12 +78,9 @@ class BoardEditor:
         table = await self._queries.public_view(info.match_id)
         lang = await self._place.public_language(info)
         page = await self._page(info, lang, table)
-        nonce = next_nonce("board")
-        message: discord.Message = await self._place.retrier.until_accepted(
-            f"match {info.match_id}: the board",
-            lambda: place.send(**fit_message(place, {**message_kwargs(page), **with_nonce(nonce)})),
-            creates=True,
-            deduplicated_for=None if nonce is None else NONCE_TRUSTED_SECONDS,
+        # Sent at most once per start announcement, so it is told apart by its purpose.
+        message = await self._place.send(
+            place, f"match {info.match_id}: the board", message_kwargs(page), purpose="board"
         )
         await self._placements.set_location(info.match_id, board_message_id=message.id)
         if (await self._queries.public_view(info.match_id)).version != table.version:

@@ -8,14 +8,13 @@ from typing import Any, Self
 
 import discord
 
-from bot.custom_ids import Verb, template
+from bot.custom_ids import Verb, decision_arg, template
 from bot.play.deps import PlayButton, button, defer, on_private_message
 from bot.play.take_button import taken_cards
 from bot.words.i18n import text
 from bot.words.names import action_name, decision_label, offer_text
-from engine.rules import Competition, Decision, parse_decision
+from engine.rules import Competition, Decision
 from engine.rules.decisions import ActionDecision, CompetitionChoice, GiftChoice
-from engine.rules.errors import HanamikojiError
 from engine.service.errors import StaleVersion
 from engine.store.rows import MatchInfo
 
@@ -51,10 +50,7 @@ class ConfirmButton(PlayButton, template=template(Verb.DO, "[A-G0-9X-]{1,8}")):
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        try:
-            decision: Decision | None = parse_decision(match["arg"])
-        except HanamikojiError:
-            decision = None
+        decision = decision_arg(match["arg"])
         return cls(int(match["match"]), int(match["version"]), decision, unread=match["arg"])
 
     async def pressed(

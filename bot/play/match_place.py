@@ -63,15 +63,27 @@ class MatchPlace:
             log.warning("match %s: no permission to post in %s", info.match_id, place)
             return None
         allowed = discord.AllowedMentions(users=[discord.Object(mention)] if mention else False)
-        # Part of an announcement, the message has a nonce: Discord posts it once however
-        # often it is sent, so it may be sent again after a 5xx too.
-        nonce = next_nonce()
-        message: discord.Message = await self.retrier.until_accepted(
+        return await self.send(
+            place,
             f"match {info.match_id}: a message",
-            lambda: place.send(
-                allowed_mentions=allowed,
-                **fit_message(place, {"content": content, **kwargs, **with_nonce(nonce)}),
-            ),
+            {"content": content, "allowed_mentions": allowed, **kwargs},
+        )
+
+    async def send(
+        self,
+        place: discord.abc.Messageable,
+        what: str,
+        kwargs: dict[str, Any],
+        purpose: str | None = None,
+    ) -> discord.Message:
+        """Post ``kwargs`` (fitted to the bot's permissions) to ``place``, retried while
+        Discord says later. Part of an announcement, the message has a nonce
+        (:func:`next_nonce`, by ``purpose``): Discord posts it once however often it is
+        sent, so it may be sent again after a 5xx too, while Discord still knows it."""
+        nonce = next_nonce(purpose)
+        message: discord.Message = await self.retrier.until_accepted(
+            what,
+            lambda: place.send(**fit_message(place, {**kwargs, **with_nonce(nonce)})),
             creates=True,
             deduplicated_for=None if nonce is None else NONCE_TRUSTED_SECONDS,
         )

@@ -11,7 +11,7 @@ from typing import Any, Self
 
 import discord
 
-from bot.custom_ids import Verb, template
+from bot.custom_ids import Verb, decision_arg, template
 from bot.discord_plumbing.pages import reply_privately
 from bot.play.deps import PlayButton, button, defer, on_private_message
 from bot.words.i18n import text
@@ -19,13 +19,10 @@ from bot.words.names import card_name
 from engine.rules import (
     Competition,
     CompetitionChoice,
-    Decision,
     Gift,
     GiftChoice,
-    parse_decision,
 )
 from engine.rules.cards import cards_text
-from engine.rules.errors import HanamikojiError
 from engine.rules.legal import legal_choices
 from engine.service.errors import StaleVersion
 from engine.store.rows import MatchInfo
@@ -69,10 +66,7 @@ class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        try:
-            choice: Decision | None = parse_decision(match["arg"])
-        except HanamikojiError:
-            choice = None
+        choice = decision_arg(match["arg"])
         if not isinstance(choice, GiftChoice | CompetitionChoice):
             choice = None
         return cls(int(match["match"]), int(match["version"]), choice, unread=match["arg"])

@@ -24,7 +24,8 @@ Guarantees:
 - A rated match's new ratings are committed in the same transaction as its result
   (:mod:`engine.ratings.rated_match` says which matches are rated and how).
 - On :meth:`MatchService.start`, every unfinished match is rebuilt by replaying its
-  decisions, and its timers are re-armed from the stored absolute deadlines.
+  decisions, and its timers are re-armed from the stored absolute deadlines (one that
+  passed while the bot was down gets a short grace: :meth:`MatchTurns.resume`).
 """
 
 from __future__ import annotations
@@ -53,11 +54,6 @@ from engine.store.rows import MatchStatus
 log = logging.getLogger(__name__)
 
 _CLOSE_TIMEOUT = 5.0
-
-RESTART_GRACE_SECONDS = 60.0
-"""After a start, a player has at least this long (or a whole turn, if shorter) to make a
-decision whose deadline passed while the bot was down: nobody could play then, so the
-timer must not play or forfeit for them the moment the bot is back."""
 
 
 class MatchService:
@@ -105,7 +101,6 @@ class MatchService:
             live.last_automatic = last_automatic
             ctx.matches.add(live)
         ctx.started = True
-        self._grant_restart_grace()
         # What the bot had not shown yet goes first, in order, then every match under way
         # is brought up to date; timers come after, so their events follow both.
         ctx.outbox.publish(undelivered)
@@ -118,23 +113,12 @@ class MatchService:
                 # together), but a hand-edited database should still end cleanly.
                 ctx.spawn(self._finish_replayed(live))
             else:
-                self._turns.arm(live)
+                self._turns.resume(live)
         log.info(
             "match service started with %d open matches, %d announcements to show",
             len(ctx.matches),
             len(undelivered),
         )
-
-    def _grant_restart_grace(self) -> None:
-        """Deadlines that passed, or come before players can see the table again, move to
-        a little later (in memory: the next restart grants the same, never less)."""
-        now = self._ctx.clock.now()
-        for live in self._ctx.matches:
-            if live.state is None or live.state.is_over or live.deadline is None:
-                continue
-            grace = min(live.info.turn_seconds, RESTART_GRACE_SECONDS)
-            if live.deadline < now + grace:
-                live.deadline = now + grace
 
     async def close(self) -> None:
         """Stop timers, let in-flight decisions finish, deliver queued events, close the store."""
@@ -146,7 +130,7 @@ class MatchService:
         await ctx.finish_work(_CLOSE_TIMEOUT)
         await ctx.operations_done()
         await ctx.bus.close(_CLOSE_TIMEOUT)
-        await ctx.outbox.flush()
+        await ctx.outbox.close()
         await self.store.close()
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:

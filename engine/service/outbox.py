@@ -108,9 +108,9 @@ class Outbox:
         if key is not None:
             self._confirm((event.match_id, key))
 
-    async def flush(self) -> None:
-        """Write the confirmations collected so far, once, without waiting to retry: the
-        store is about to close."""
+    async def close(self) -> None:
+        """The store is about to close: write the confirmations collected so far, once,
+        without waiting to retry."""
         self._closing = True
         if self._writing is not None and not self._writing.done():
             self._writing.cancel()  # it may be pausing before a retry

@@ -29,11 +29,7 @@ class MatchPlacements:
             if live is None:
                 return await self._set_stored(match_id, thread_id, board_message_id)
             async with live.lock:
-                placement = live.info.placement
-                new = Placement(
-                    placement.thread_id if thread_id is None else thread_id,
-                    placement.board_message_id if board_message_id is None else board_message_id,
-                )
+                new = _moved(live.info.placement, thread_id, board_message_id)
                 await self._ctx.store.set_location(match_id, new.thread_id, new.board_message_id)
                 self._ctx.matches.place(live, new)
                 return live.snapshot()
@@ -44,11 +40,7 @@ class MatchPlacements:
         info = await self._ctx.store.get_match(match_id)
         if info is None:
             raise MatchNotFound(match_id)
-        placement = info.placement
-        new = Placement(
-            placement.thread_id if thread_id is None else thread_id,
-            placement.board_message_id if board_message_id is None else board_message_id,
-        )
+        new = _moved(info.placement, thread_id, board_message_id)
         await self._ctx.store.set_location(match_id, new.thread_id, new.board_message_id)
         return replace(info, placement=new)
 
@@ -56,3 +48,11 @@ class MatchPlacements:
         """The open match whose thread is ``thread_id``."""
         live = self._ctx.matches.in_thread(thread_id)
         return None if live is None else live.snapshot()
+
+
+def _moved(placement: Placement, thread_id: int | None, board_message_id: int | None) -> Placement:
+    """``placement`` with the parts given (None keeps a part as it is)."""
+    return Placement(
+        placement.thread_id if thread_id is None else thread_id,
+        placement.board_message_id if board_message_id is None else board_message_id,
+    )

@@ -24,6 +24,11 @@ from engine.store.rows import ExpiryPolicy, MatchStatus
 
 log = logging.getLogger(__name__)
 
+RESTART_GRACE_SECONDS = 60.0
+"""After a start, a player has at least this long (or a whole turn, if shorter) to make a
+decision whose deadline passed while the bot was down: nobody could play then, so the
+timer must not play or forfeit for them the moment the bot is back."""
+
 DISK_FULL_RETRY_SECONDS = 30.0
 """How long a timer or the AI waits before trying again when the disk is full."""
 
@@ -90,6 +95,16 @@ class MatchTurns:
         else:
             assert live.deadline is not None
             self._timers.set(match_id, live.deadline, _Alarm("expire", state.version))
+
+    def resume(self, live: LiveMatch) -> None:
+        """Arm a match rebuilt at start-up. A deadline that passed, or comes before its
+        player can see the table again, moves a little later (in memory only: the next
+        start grants the same, never less)."""
+        state = live.state
+        if state is not None and not state.is_over and live.deadline is not None:
+            earliest = self._ctx.clock.now() + min(live.info.turn_seconds, RESTART_GRACE_SECONDS)
+            live.deadline = max(live.deadline, earliest)
+        self.arm(live)
 
     def close(self) -> None:
         self._timers.close()

@@ -192,7 +192,7 @@ async def test_a_take_the_rules_cannot_read_is_refused_not_raised(monkeypatch):
     def unreadable(notation: str) -> Any:
         raise NotationError(f"not a choice: {notation!r}")
 
-    monkeypatch.setattr("bot.play.take_button.parse_decision", unreadable)
+    monkeypatch.setattr("bot.custom_ids.parse_decision", unreadable)
     found = TakeButton.__discord_ui_compiled_template__.fullmatch("hk:3:1:take:-AB")
     item = await TakeButton.from_custom_id(None, None, found)  # type: ignore[arg-type]
     assert item.choice is None and not item.readable()
