@@ -69,6 +69,9 @@ async def test_a_kill_while_the_result_is_on_its_way_shows_it_once(
         await answered(await ben.click(challenge, "Accept"))
         thread_id = await until(lambda: ana.threads() and the_thread(ana), "a thread")
         await until(lambda: boards(ana, thread_id), "the board")
+        # The start is shown whole (its "you start" line too), so the hold below catches
+        # the result's post and nothing earlier.
+        await until(lambda: outbox_empty(database), "the start shown")
 
         # The thread's posts only: the players' DM panels go on meanwhile.
         in_thread = f"/channels/{thread_id}/messages"
@@ -85,8 +88,11 @@ async def test_a_kill_while_the_result_is_on_its_way_shows_it_once(
         await until(lambda: outbox_empty(database), "the result shown after the restart")
         (result,) = results(ana, thread_id)
         assert "resigned" in result.text()
-        # Posted before the kill, the result was sent again and Discord returned it.
-        assert emulator.nonces.reused == (1 if discord_posted_it else 0)
+        # Posted before the kill, it was sent again and Discord returned it. Held unsent,
+        # the dead bot's request may still reach Discord when let through (then the same
+        # happens) or die with its connection: either way one result, checked above.
+        if discord_posted_it:
+            assert emulator.nonces.reused == 1
     finally:
         await stop_bot(process, seen)
     assert len(ana.threads()) == 1
