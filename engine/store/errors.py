@@ -57,3 +57,16 @@ class DatabaseFailure(StoreError):
         self.path = path
         self.detail = detail
         super().__init__(f"database {path!r} could not be opened and migrated: {detail}")
+
+
+class MatchConflict(StoreError):
+    """A write found its match no longer as the caller saw it (another process, or a
+    repeated write, moved it on first); nothing was written."""
+
+    def __init__(self, match_id: int, expected: str, found: str) -> None:
+        self.match_id = match_id
+        self.expected = expected
+        self.found = found
+        super().__init__(
+            f"match {match_id} changed under the write: expected {expected}, found {found}"
+        )

@@ -1,16 +1,21 @@
 """The store interface: everything the match service persists, and nothing else writes SQL.
 
-:class:`~engine.store.sqlite.SqliteMatchStore` is the embedded default. A PostgreSQL
-store for several bot processes would implement the same protocol (match ids from a
-sequence, appends guarded by the ``(match_id, seq)`` key as here).
+:class:`~engine.store.sqlite.SqliteMatchStore` is the embedded default, for one process.
+:class:`~engine.store.postgres.PostgresMatchStore` is ``shared``: several bot processes
+use one database, so the database is the authority and each process's memory a cache.
 
 Every write method returns only after its data is committed: the service acknowledges a
 decision to its caller after :meth:`MatchStore.append_decision` returns, never before.
+
+Every write that moves a match on checks, in its transaction, that the match is still as
+its caller saw it (status, version) and raises :class:`~engine.store.errors.MatchConflict`
+otherwise, writing nothing: across processes a decision is applied exactly once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
 from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
@@ -26,6 +31,18 @@ from engine.store.rows import (
 
 
 class MatchStore(Protocol):
+    @property
+    def shared(self) -> bool:
+        """True when other processes may write this database too (then nothing in memory
+        is trusted without checking it against the database)."""
+        ...
+
+    def exclusive(self, key: str) -> AbstractAsyncContextManager[None]:
+        """Hold ``key`` (``"member:42"``, ``"ratings:7"``) against every process using this
+        database: a check and the write that depends on it, done by one at a time. Keys
+        are held briefly and never nested."""
+        ...
+
     async def open(self) -> None:
         """Check the database, apply pending migrations and get ready.
 
@@ -60,8 +77,8 @@ class MatchStore(Protocol):
         turn_deadline: float | None,
         announcements: Sequence[Announcement] = (),
     ) -> None:
-        """Make a pending (or freshly created AI) match active with its seed and first player;
-        its board message (the challenge's, until now) is forgotten."""
+        """Make a pending match active with its seed and first player; its board message
+        (the challenge's, until now) is forgotten. MatchConflict if it is not pending."""
         ...
 
     async def close_challenge(
@@ -71,7 +88,8 @@ class MatchStore(Protocol):
         at: float,
         announcements: Sequence[Announcement] = (),
     ) -> None:
-        """End a pending challenge as declined, cancelled or expired."""
+        """End a pending challenge as declined, cancelled or expired. MatchConflict if it is
+        not pending."""
         ...
 
     async def append_decision(
@@ -79,8 +97,8 @@ class MatchStore(Protocol):
     ) -> None:
         """Append the next decision and make it current (version, turn deadline) atomically.
 
-        Raises :class:`sqlite3.IntegrityError` (or the backend's equivalent) if
-        ``decision.seq`` is not exactly one more than the stored version.
+        Raises :class:`~engine.store.errors.MatchConflict` unless the match is active and
+        ``decision.seq`` is exactly one more than the stored version. Releases its claim.
         """
         ...
 
@@ -90,9 +108,15 @@ class MatchStore(Protocol):
         last_decision: DecisionRow | None,
         rated: RatedMatch | None = None,
         announcements: Sequence[Announcement] = (),
+        *,
+        version: int,
     ) -> None:
         """Record the result, the decision that ended the match if any, and for a rated
-        match both players' new standings and rating changes, all in one commit."""
+        match both players' new standings and rating changes, all in one commit.
+
+        ``version`` is the match's version once over (``last_decision.seq`` when there is
+        one). MatchConflict unless the match is active at ``version`` (``version - 1`` with
+        a last decision)."""
         ...
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None: ...
@@ -100,11 +124,35 @@ class MatchStore(Protocol):
     async def set_reminded(
         self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
     ) -> None:
-        """Remember that the turn reminder for ``version`` went out (it is sent once)."""
+        """Remember that the turn reminder for ``version`` went out (it is sent once).
+
+        MatchConflict unless the match is active at ``version`` and not yet reminded for
+        it. Releases its claim."""
+        ...
+
+    async def claim(self, match_id: int, version: int, until: float, now: float) -> bool:
+        """Take the match's pending work (its AI move) for this process until ``until``:
+        False if the match moved past ``version`` or another unexpired claim holds it.
+        Any write that moves the match on releases the claim."""
+        ...
+
+    async def claim_due(
+        self, now: float, reminder_lead: float, until: float, limit: int
+    ) -> list[int]:
+        """Claim up to ``limit`` open matches whose alarm is due at ``now``, oldest due
+        first, for this process until ``until``, skipping those another process holds.
+
+        Due: a pending challenge at or past ``challenge_expires_at``; an active match at or
+        past ``turn_deadline``, or past ``turn_deadline - min(reminder_lead,
+        turn_seconds / 2)`` while ``reminded_version`` differs from ``version``; and any
+        open match whose earlier claim expired without a write releasing it (its process
+        died or gave up while working on it).
+        """
         ...
 
     async def announced(self, delivered: Sequence[tuple[int, str]]) -> None:
-        """Forget the announcements ``(match_id, key)`` the Discord layer has shown."""
+        """Forget the announcements ``(match_id, key)`` the Discord layer has shown (by any
+        process)."""
         ...
 
     async def set_location(
@@ -126,10 +174,28 @@ class MatchStore(Protocol):
         ...
 
     async def undelivered(self) -> list[Announcement]:
-        """Every announcement not yet confirmed as shown, oldest first (for start-up)."""
+        """Every announcement not yet confirmed as shown, oldest first (for start-up).
+
+        A shared store returns only those its own process (its ``origin``) wrote: the
+        others are being shown by the processes that wrote them."""
         ...
 
     async def get_match(self, match_id: int) -> MatchInfo | None: ...
+
+    async def match_since(
+        self, match_id: int, version: int
+    ) -> tuple[MatchInfo, list[DecisionRow]] | None:
+        """The match as stored and its decisions after ``version``, in order (to bring a
+        cached match up to date in one read); None if there is no such match."""
+        ...
+
+    async def open_matches_of(self, user_id: int) -> list[MatchInfo]:
+        """The pending and active matches ``user_id`` plays in (either seat), oldest first."""
+        ...
+
+    async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
+        """The pending or active match shown in ``thread_id``, if any."""
+        ...
 
     async def decisions(self, match_id: int) -> list[DecisionRow]: ...
 
