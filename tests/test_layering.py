@@ -148,6 +148,7 @@ def test_the_service_works_over_the_store_protocol_without_a_database_driver():
     # The service gets its store from whoever builds it; importing it loads no driver.
     loaded = reachable("engine.service")
     assert sorted(m for m in loaded if within(m, "engine.store.sqlite")) == []
+    assert sorted(m for m in loaded if within(m, "engine.store.postgres")) == []
     assert sorted(m for m in loaded if m in ("aiosqlite", "asyncpg", "sqlite3")) == []
 
 
@@ -156,6 +157,12 @@ def test_only_the_sqlite_store_talks_to_sqlite():
     drivers = ("aiosqlite", "sqlite3")
     everywhere = [o for package in PACKAGES for o in offences(package, drivers)]
     assert [o for o in everywhere if not o.startswith("engine.store.sqlite")] == []
+
+
+def test_only_the_postgres_store_talks_to_postgres():
+    everywhere = [o for package in PACKAGES for o in offences(package, ("asyncpg",))]
+    assert [o for o in everywhere if not o.startswith("engine.store.postgres")] == []
+    assert any(within(m, "engine.store.postgres") for m in GRAPH)  # the rule has a subject
 
 
 def test_the_engine_never_imports_the_bot_or_discord():

@@ -66,6 +66,11 @@ class BoardEditor:
             info.placement.board_message_id,
             lambda: fit_message(place, message_kwargs(page, editing=True)),
         )
+        if (await self._queries.public_view(match_id)).version != table.version:
+            # Another bot process may have moved the match on and edited the board while
+            # this edit was on its way, and landed first: edit once more, so the last
+            # edit shows the match as it is.
+            self._mark_stale(match_id)
 
     async def post_board(self, info: MatchInfo) -> discord.Message | None:
         """Post a fresh board at the bottom of the match's place and remember it."""

@@ -3,7 +3,7 @@ and ask for a rematch. Every call is refused once the service closes."""
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from engine.rules.decisions import Decision
@@ -29,6 +29,7 @@ from engine.service.live_match import LiveMatch
 from engine.service.progress import MatchProgress, SubmitResult
 from engine.service.settings import MatchSettings
 from engine.service.turns import MatchTurns
+from engine.store.errors import MatchConflict
 from engine.store.rows import AI_USER_ID, MatchInfo, MatchStatus
 
 Challenge = MatchInfo
@@ -58,9 +59,6 @@ class MatchCommands:
         self._progress = progress
         self._turns = turns
         self._limits = CreationLimits(context)
-        self._rematch_locks: dict[int, tuple[asyncio.Lock, int]] = {}
-        """Per finished match: its presses are counted one at a time, so two last presses
-        at once start one match."""
 
     # -- challenges ----------------------------------------------------------------------
 
@@ -91,28 +89,33 @@ class MatchCommands:
         Raises :class:`TooManyActiveMatches` if the accepting user already holds the most
         open matches: a challenge counts against its challenged user only once accepted.
         """
-        async with self._ctx.operation():
-            live = await self._pending(match_id)
-            async with live.lock:
-                info = self._check_pending(live)
-                if user_id != info.players[1]:
-                    why = (
-                        "you cannot accept your own challenge"
-                        if user_id == info.players[0]
-                        else "the challenge is for someone else"
-                    )
-                    raise NotYourMatch(match_id, user_id, why)
-                assert info.challenge_expires_at is not None
-                if self._ctx.clock.now() >= info.challenge_expires_at:
-                    await self._progress.close_challenge(live, MatchStatus.EXPIRED)
-                    self._turns.arm(live)
-                    raise ChallengeExpired(match_id)
-                # A challenge counts against its challenger's limit from the start, but
-                # against the challenged player's only from here.
-                with self._ctx.matches.reserve(user_id):
-                    await self._progress.start_challenged(live)
+        async with self._ctx.operation(), self._limits.starting(user_id):
+            return await self._accept(match_id, user_id)
+
+    async def _accept(self, match_id: int, user_id: int) -> MatchInfo:
+        live = await self._pending(match_id)
+        async with live.lock:
+            await self._ctx.refresh(live)
+            info = self._check_pending(live)
+            if user_id != info.players[1]:
+                why = (
+                    "you cannot accept your own challenge"
+                    if user_id == info.players[0]
+                    else "the challenge is for someone else"
+                )
+                raise NotYourMatch(match_id, user_id, why)
+            assert info.challenge_expires_at is not None
+            if self._ctx.clock.now() >= info.challenge_expires_at:
+                expire = self._progress.close_challenge(live, MatchStatus.EXPIRED)
+                await self._moved_on_unless(expire, live)
                 self._turns.arm(live)
-                return live.snapshot()
+                raise ChallengeExpired(match_id)
+            # A challenge counts against its challenger's limit from the start, but
+            # against the challenged player's only from here.
+            await self._limits.check_open(user_id)
+            await self._moved_on_unless(self._progress.start_challenged(live), live)
+            self._turns.arm(live)
+            return live.snapshot()
 
     async def decline(self, match_id: int, user_id: int) -> MatchInfo:
         """The challenged user says no."""
@@ -155,6 +158,7 @@ class MatchCommands:
             live = await self._ctx.open_match(match_id)
             seat = self._seat(live, user_id)
             async with live.lock:
+                await self._ctx.refresh(live)
                 state = self._check_active(live)
                 if expected_version != state.version:
                     raise StaleVersion(match_id, expected_version, state.version)
@@ -163,7 +167,13 @@ class MatchCommands:
                     raise NotYourTurn(
                         match_id, user_id, None if waiting is None else live.info.players[waiting]
                     )
-                result = await self._progress.apply(live, seat, decision, automatic=False)
+                try:
+                    result = await self._progress.apply(live, seat, decision, automatic=False)
+                except MatchConflict:
+                    # Another process applied a decision first: this one came too late.
+                    await self._ctx.refresh(live)
+                    self._check_active(live)
+                    raise StaleVersion(match_id, expected_version, live.version) from None
                 self._turns.arm(live)
                 return result
 
@@ -173,9 +183,10 @@ class MatchCommands:
             live = await self._ctx.open_match(match_id)
             seat = self._seat(live, user_id)
             async with live.lock:
+                await self._ctx.refresh(live)
                 state = self._check_active(live).clone()
                 state.resign(seat)
-                await self._progress.finish(live, state)
+                await self._moved_on_unless(self._progress.finish(live, state), live)
                 self._turns.arm(live)
                 assert state.outcome is not None
                 return state.outcome
@@ -192,19 +203,9 @@ class MatchCommands:
         Raises :class:`MatchNotFinished`, :class:`NotYourMatch`, or
         :class:`RematchAlreadyStarted` once the new match exists.
         """
-        # Presses are stored, so a lock only orders the presses under way; it is dropped
-        # when the last of them is done (else every match ever pressed would keep one).
-        lock, waiting = self._rematch_locks.get(match_id, (asyncio.Lock(), 0))
-        self._rematch_locks[match_id] = (lock, waiting + 1)
-        try:
-            async with self._ctx.operation(), lock:
-                return await self._press_rematch(match_id, user_id)
-        finally:
-            lock, waiting = self._rematch_locks[match_id]
-            if waiting == 1:
-                del self._rematch_locks[match_id]
-            else:
-                self._rematch_locks[match_id] = (lock, waiting - 1)
+        # Presses are stored; the key orders the presses under way, in every process.
+        async with self._ctx.operation(), self._ctx.store.exclusive(f"rematch:{match_id}"):
+            return await self._press_rematch(match_id, user_id)
 
     async def _press_rematch(self, match_id: int, user_id: int) -> Rematch:
         store = self._ctx.store
@@ -230,6 +231,8 @@ class MatchCommands:
         return Rematch(started=started, waiting_for=None)
 
     async def _start_rematch(self, info: MatchInfo, unanswered: MatchInfo | None) -> MatchInfo:
+        # The rematch's key is held: the members' keys are not taken too (keys never nest),
+        # and both players asked for this match.
         if info.ai_level is not None:
             return await self._start_ai_match(
                 info.players[0],
@@ -250,7 +253,7 @@ class MatchCommands:
             info.turn_seconds,
             rematch_of=info.match_id,
         )
-        return await self.accept(challenge.match_id, info.players[0])
+        return await self._accept(challenge.match_id, info.players[0])
 
     # -- creating matches ----------------------------------------------------------------
 
@@ -285,12 +288,11 @@ class MatchCommands:
             challenge_expires_at=expires_at,
             rematch_of=rematch_of,
         )
-        async with self._limits.starting(challenger_id):
+        # Only the challenger's limits: challenges nobody asked for must not fill a
+        # member's matches (accepting checks theirs).
+        async with self._limits.starting(challenger_id, held=rematch_of is not None):
             await self._limits.check(challenger_id, opponent_id, rematch=rematch_of is not None)
-            # Only the challenger's limit: challenges nobody asked for must not fill a
-            # member's matches (accepting checks theirs).
-            with self._ctx.matches.reserve(challenger_id):
-                info = await self._ctx.store.create_match(info)
+            info = await self._ctx.store.create_match(info)
         live = LiveMatch(info)
         self._ctx.matches.add(live)
         self._turns.arm(live)
@@ -343,10 +345,9 @@ class MatchCommands:
             turn_deadline=now + turn,
             rematch_of=rematch_of,
         )
-        async with self._limits.starting(user_id):
+        async with self._limits.starting(user_id, held=rematch_of is not None):
             await self._limits.check(user_id, None, rematch=rematch_of is not None)
-            with ctx.matches.reserve(user_id):
-                info = await self._progress.create_started(info)
+            info = await self._progress.create_started(info)
         assert info.seed is not None and info.first_player is not None
         state = GameState(seed=info.seed, first_player=info.first_player, variant=info.variant)
         live = LiveMatch(info, state)
@@ -364,24 +365,34 @@ class MatchCommands:
         async with self._ctx.operation():
             live = await self._pending(match_id)
             async with live.lock:
+                await self._ctx.refresh(live)
                 info = self._check_pending(live)
                 if user_id != info.players[seat]:
                     who = "challenged user can decline" if seat else "challenger can cancel"
                     raise NotYourMatch(match_id, user_id, f"only the {who}")
-                await self._progress.close_challenge(live, status)
+                await self._moved_on_unless(self._progress.close_challenge(live, status), live)
                 self._turns.arm(live)
                 return live.snapshot()
 
     async def _pending(self, match_id: int) -> LiveMatch:
-        live = self._ctx.matches.get(match_id)
-        if live is None:
-            info = await self._ctx.store.get_match(match_id)
-            if info is None:
-                raise MatchNotFound(match_id)
-            if info.status is MatchStatus.EXPIRED:
-                raise ChallengeExpired(match_id)
-            raise ChallengeNotPending(match_id, info.status)
-        return live
+        try:
+            return await self._ctx.open_match(match_id)
+        except MatchNotActive as error:
+            if error.status == MatchStatus.EXPIRED:
+                raise ChallengeExpired(match_id) from None
+            raise ChallengeNotPending(match_id, error.status) from None
+
+    async def _moved_on_unless(self, change: Awaitable[None], live: LiveMatch) -> None:
+        """Make ``change``; if another process moved the match on first, refresh it and
+        refuse the way a player would have been refused had they been a moment later."""
+        try:
+            await change
+        except MatchConflict:
+            await self._ctx.refresh(live)
+            if live.state is None:
+                self._check_pending(live)
+            self._check_active(live)
+            raise
 
     @staticmethod
     def _check_pending(live: LiveMatch) -> MatchInfo:

@@ -1,5 +1,6 @@
-"""What the service's parts share: the store, the clock, the event bus, the open matches,
-and the life cycle (background work, calls under way, started and closed)."""
+"""What the service's parts share: the store, the clock, the event bus, the open matches
+(loaded and brought up to date from a shared database), and the life cycle (background
+work, calls under way, started and closed)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,21 @@ import logging
 import random
 from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from engine.service.clock import Clock
 from engine.service.config import ServiceConfig
 from engine.service.errors import InvalidRequest, MatchNotActive, MatchNotFound, ServiceClosed
 from engine.service.event_bus import EventBus
-from engine.service.live_match import LiveMatch
+from engine.service.events import MatchBroken
+from engine.service.live_match import LiveMatch, ReplayError, catch_up
 from engine.service.open_matches import OpenMatches
 from engine.service.outbox import Outbox
 from engine.store.match_store import MatchStore
+from engine.store.rows import DecisionRow, MatchInfo, MatchStatus
+
+OPEN = frozenset({MatchStatus.PENDING, MatchStatus.ACTIVE})
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +41,9 @@ class ServiceContext:
         """Seeds and first players of new matches."""
         self.bus = EventBus(config.event_queue_warn)
         self.outbox = Outbox(store, self.bus)
-        self.matches = OpenMatches(config.max_active_matches)
+        self.matches = OpenMatches()
+        self.shared = store.shared
+        """Other processes write the database too: memory is a cache, checked before use."""
         self.started = False
         self.closed = False
         self._work: set[asyncio.Task[None]] = set()
@@ -92,11 +100,46 @@ class ServiceContext:
     # -- finding matches -----------------------------------------------------------------
 
     async def open_match(self, match_id: int) -> LiveMatch:
-        """The open match ``match_id``; raises MatchNotFound or MatchNotActive otherwise."""
+        """The open match ``match_id``; raises MatchNotFound or MatchNotActive otherwise.
+
+        With a shared database a match this process has not held yet is loaded; either way
+        take its lock and :meth:`refresh` it before trusting it.
+        """
         live = self.matches.get(match_id)
         if live is not None:
             return live
+        if self.shared:
+            found = await self.store.match_since(match_id, 0)
+            if found is not None and found[0].status in OPEN:
+                live = LiveMatch(found[0])
+                await self._catch_up(live, *found)
+                if live.info.status in OPEN:
+                    return self.matches.add(live)
         info = await self.store.get_match(match_id)
         if info is None:
             raise MatchNotFound(match_id)
         raise MatchNotActive(match_id, info.status)
+
+    async def refresh(self, live: LiveMatch) -> None:
+        """Bring a match held in memory up to date with the database, its lock held: with a
+        shared database another process may have moved it on (or ended it, and then it is
+        let go). Nothing to do when this process is the only writer."""
+        if not self.shared:
+            return
+        found = await self.store.match_since(live.match_id, live.version)
+        if found is None:
+            self.matches.remove(live)
+            raise MatchNotFound(live.match_id)
+        await self._catch_up(live, *found)
+
+    async def _catch_up(self, live: LiveMatch, info: MatchInfo, rows: list[DecisionRow]) -> None:
+        try:
+            catch_up(live, info, rows)
+        except ReplayError as error:
+            # Same verdict as at start-up with one process: kept for inspection, not played.
+            log.error("match %d no longer replays and was set aside: %s", info.match_id, error)
+            await self.store.mark_broken(info.match_id, str(error), self.clock.now())
+            self.bus.publish(MatchBroken(info.match_id, str(error)))
+            live.info = replace(info, status=MatchStatus.BROKEN)
+        if live.info.status not in OPEN:
+            self.matches.remove(live)

@@ -1,18 +1,20 @@
 """Limits on starting matches, so one member cannot flood a server or pester another: so many
-new matches an hour each, one waiting challenge to the same member at a time, and a pause
-before challenging a member again once a challenge to them went unanswered.
+open matches and so many new matches an hour each, one waiting challenge to the same member
+at a time, and a pause before challenging a member again once a challenge to them went
+unanswered.
 
-The hourly count and the pause are read from the store, so a restart resets neither.
+Every count is read from the store, so neither a restart nor a second process resets one,
+and a member's check and the write it allows are done under the member's key
+(:meth:`MatchStore.exclusive`), one at a time in every process.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from engine.service.context import ServiceContext
-from engine.service.errors import ChallengeCooldown, TooManyNewMatches
+from engine.service.errors import ChallengeCooldown, TooManyActiveMatches, TooManyNewMatches
 from engine.store.rows import MatchInfo, MatchStatus
 
 HOUR = 3600.0
@@ -21,40 +23,47 @@ UNANSWERED = frozenset({MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus
 
 
 class CreationLimits:
-    """Checks a member may start a match now; one start at a time per member."""
+    """Checks a member may start (or accept) a match now; one at a time per member."""
 
     def __init__(self, context: ServiceContext) -> None:
         self._ctx = context
-        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
-        """Per member starting a match: the lock and how many starts wait on it."""
 
     @asynccontextmanager
-    async def starting(self, user_id: int) -> AsyncIterator[None]:
-        """Hold while checking and creating a match of ``user_id``: the store counts only
-        created matches, so two starts at once must not both pass the same count."""
-        lock, waiting = self._locks.get(user_id, (asyncio.Lock(), 0))
-        self._locks[user_id] = (lock, waiting + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, waiting = self._locks[user_id]
-            if waiting == 1:
-                del self._locks[user_id]
-            else:
-                self._locks[user_id] = (lock, waiting - 1)
+    async def starting(self, user_id: int, *, held: bool = False) -> AsyncIterator[None]:
+        """Hold while checking and creating (or accepting) a match of ``user_id``: the
+        store counts only written matches, so two at once must not pass the same count.
+
+        ``held``: the caller already holds a key for this start (a rematch's), and keys
+        never nest."""
+        if held:
+            yield
+            return
+        async with self._ctx.store.exclusive(f"member:{user_id}"):
+            yield
+
+    async def check_open(self, user_id: int) -> None:
+        """Raise :class:`TooManyActiveMatches` if ``user_id`` holds the most open matches:
+        those they play and the challenges they sent. A challenge they received counts once
+        they accept it, so nobody can fill another member's matches with challenges."""
+        held = [
+            m
+            for m in await self._ctx.store.open_matches_of(user_id)
+            if not (m.status is MatchStatus.PENDING and m.players[1] == user_id)
+        ]
+        limit = self._ctx.config.max_active_matches
+        if len(held) >= limit:
+            raise TooManyActiveMatches(user_id, limit)
 
     async def check(self, user_id: int, opponent_id: int | None, *, rematch: bool) -> None:
-        """Raise :class:`TooManyNewMatches` or :class:`ChallengeCooldown` if ``user_id`` may
-        not start a match now (a challenge to ``opponent_id``, or against the AI if None).
+        """Raise :class:`TooManyActiveMatches`, :class:`TooManyNewMatches` or
+        :class:`ChallengeCooldown` if ``user_id`` may not start a match now (a challenge to
+        ``opponent_id``, or against the AI if None).
 
         A rematch counts towards the hour but skips the pause: both players asked for it.
         """
+        await self.check_open(user_id)
         config, now = self._ctx.config, self._ctx.clock.now()
         pestering = opponent_id is not None and not rematch
-        if pestering:
-            assert opponent_id is not None
-            self._check_waiting(user_id, opponent_id)
         lookback = HOUR
         if pestering:
             # A challenge ends at most its expiry after it was made; the pause runs from then.
@@ -64,6 +73,7 @@ class CreationLimits:
         self._check_hour(user_id, [m.created_at for m in started if m.created_at > now - HOUR])
         if pestering:
             assert opponent_id is not None
+            self._check_waiting(user_id, opponent_id, started)
             self._check_pause(user_id, opponent_id, started)
 
     def _check_hour(self, user_id: int, created: Sequence[float]) -> None:
@@ -73,9 +83,10 @@ class CreationLimits:
             # The next start is allowed once enough of these are more than an hour old.
             raise TooManyNewMatches(user_id, limit, created[len(created) - limit] + HOUR)
 
-    def _check_waiting(self, challenger_id: int, opponent_id: int) -> None:
-        for live in self._ctx.matches.of_player(challenger_id):
-            info = live.info
+    @staticmethod
+    def _check_waiting(challenger_id: int, opponent_id: int, started: Sequence[MatchInfo]) -> None:
+        """``started`` reaches back past the oldest challenge that can still be waiting."""
+        for info in started:
             if info.status is MatchStatus.PENDING and info.players == (challenger_id, opponent_id):
                 raise ChallengeCooldown(challenger_id, opponent_id, None)
 

@@ -66,6 +66,27 @@ class LiveMatch:
         )
 
 
+def catch_up(live: LiveMatch, info: MatchInfo, rows: list[DecisionRow]) -> None:
+    """Bring ``live`` to the stored ``info``, applying the decisions ``rows`` made since its
+    version (by another process); raises :class:`ReplayError` for one the engine refuses."""
+    if live.state is None and info.seed is not None and info.first_player is not None:
+        live.state = GameState(seed=info.seed, first_player=info.first_player, variant=info.variant)
+        live.ai_rng = random.Random(f"hanamikoji/{info.match_id}/{info.seed}/ai")
+    state = live.state
+    for row in rows:
+        if state is None or row.seq != state.version + 1:
+            have = "no deal" if state is None else f"version {state.version}"
+            raise ReplayError(f"match {info.match_id}: decision {row.seq} does not follow {have}")
+        try:
+            state.apply(parse_decision(row.decision), row.seat)
+        except HanamikojiError as error:
+            raise ReplayError(f"decision {row.seq} ({row.decision!r}): {error}") from None
+        live.last_automatic[row.seat] = row.automatic
+    live.info = info
+    live.deadline = info.turn_deadline
+    live.reminded_version = info.reminded_version
+
+
 def replay_decisions(info: MatchInfo, rows: list[DecisionRow]) -> tuple[GameState, list[bool]]:
     """Rebuild a match's state from its stored decisions, checking each one again."""
     if info.seed is None or info.first_player is None:

@@ -26,6 +26,14 @@ Guarantees:
 - On :meth:`MatchService.start`, every unfinished match is rebuilt by replaying its
   decisions, and its timers are re-armed from the stored absolute deadlines (one that
   passed while the bot was down gets a short grace: :meth:`MatchTurns.resume`).
+
+With a shared database (``MatchStore.shared``: PostgreSQL, several bot processes) the
+database is the authority and memory a cache: any process may apply a decision to any
+match, each write checks in its transaction the version its caller saw
+(``MatchConflict`` otherwise: a stale submission gets :class:`StaleVersion`), a match is
+loaded when first needed and brought up to date before each use, and deadlines are
+claimed from the database by one process at a time (:mod:`.due_alarms`). At start a
+process shows only what it had not shown itself (its ``origin`` in the outbox).
 """
 
 from __future__ import annotations
@@ -77,7 +85,7 @@ class MatchService:
         self._turns = MatchTurns(self._ctx, self._progress, agent_factory, agent_executor)
         self.settings = MatchSettings(store, self.config)
         self.commands = MatchCommands(self._ctx, self.settings, self._progress, self._turns)
-        self.queries = MatchQueries(store, self._ctx.matches)
+        self.queries = MatchQueries(self._ctx)
         self.placements = MatchPlacements(self._ctx)
         self.broken: dict[int, str] = {}
         """Matches set aside at start-up because they no longer replay: id -> reason."""
@@ -87,6 +95,15 @@ class MatchService:
         ctx = self._ctx
         await self.store.open()
         undelivered = await self.store.undelivered()
+        if ctx.shared:
+            ctx.started = True
+            ctx.outbox.publish(undelivered)
+            self._turns.due_alarms.start()
+            log.info(
+                "match service started on a shared database, %d announcements to show",
+                len(undelivered),
+            )
+            return
         for info, rows in await self.store.open_matches():
             if info.status is MatchStatus.PENDING:
                 ctx.matches.add(LiveMatch(info))
@@ -127,6 +144,7 @@ class MatchService:
             return
         ctx.closed = True
         self._turns.close()
+        await self._turns.due_alarms.close()
         await ctx.finish_work(_CLOSE_TIMEOUT)
         await ctx.operations_done()
         await ctx.bus.close(_CLOSE_TIMEOUT)

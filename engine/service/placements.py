@@ -26,7 +26,9 @@ class MatchPlacements:
         down meanwhile), and its board is still edited to the result."""
         async with self._ctx.operation():
             live = self._ctx.matches.get(match_id)
-            if live is None:
+            if live is None or self._ctx.shared:
+                # Shared: the database holds the placement; a cached copy is refreshed
+                # before it is used, so only the store needs the change.
                 return await self._set_stored(match_id, thread_id, board_message_id)
             async with live.lock:
                 new = _moved(live.info.placement, thread_id, board_message_id)
@@ -46,8 +48,7 @@ class MatchPlacements:
 
     async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
         """The open match whose thread is ``thread_id``."""
-        live = self._ctx.matches.in_thread(thread_id)
-        return None if live is None else live.snapshot()
+        return await self._ctx.store.match_in_thread(thread_id)
 
 
 def _moved(placement: Placement, thread_id: int | None, board_message_id: int | None) -> Placement:

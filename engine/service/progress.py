@@ -6,9 +6,7 @@ Nothing here arms timers; the caller re-arms the match (:meth:`MatchTurns.arm`) 
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from engine.ratings import Standing, is_rated, rate_finished_match
@@ -59,9 +57,6 @@ class MatchProgress:
 
     def __init__(self, context: ServiceContext) -> None:
         self._ctx = context
-        self._rating_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        """Per guild: reading two standings and committing the new ones is one step, so two
-        matches of the same player ending at once cannot both start from the old rating."""
 
     async def apply(
         self, live: LiveMatch, seat: int, decision: Decision, *, automatic: bool
@@ -131,15 +126,18 @@ class MatchProgress:
         store = self._ctx.store
         if is_rated(result):
             assert result.guild_id is not None
-            async with self._rating_locks[result.guild_id]:
+            # Reading two standings and committing the new ones is one step per guild (in
+            # every process), so two matches of a player ending at once cannot both start
+            # from the old rating.
+            async with store.exclusive(f"ratings:{result.guild_id}"):
                 before = (
                     await self._standing(result.guild_id, result.players[0]),
                     await self._standing(result.guild_id, result.players[1]),
                 )
                 rated = rate_finished_match(result, before)
-                await store.finish_match(result, row, rated, announcements)
+                await store.finish_match(result, row, rated, announcements, version=live.version)
         else:
-            await store.finish_match(result, row, announcements=announcements)
+            await store.finish_match(result, row, announcements=announcements, version=live.version)
         live.state = state
         live.deadline = None
         live.info = replace(info, status=MatchStatus.FINISHED, ended_at=now)

@@ -6,6 +6,7 @@ from engine.ratings import LeaderboardPage, PlayerStats, RatingChange
 from engine.rules.record import MatchRecord, replay
 from engine.rules.state import GameState
 from engine.rules.views import PlayerView, PublicView, public_view, view
+from engine.service.context import ServiceContext
 from engine.service.errors import (
     InvalidRequest,
     MatchNotActive,
@@ -14,24 +15,36 @@ from engine.service.errors import (
     NotYourMatch,
 )
 from engine.service.live_match import LiveMatch
-from engine.service.open_matches import OpenMatches
-from engine.store.match_store import MatchStore
-from engine.store.rows import AI_USER_ID, FinishedMatch, MatchInfo
+from engine.store.rows import AI_USER_ID, FinishedMatch, MatchInfo, MatchStatus
 
 MAX_PAGE = 100
 """The most leaderboard entries one call returns."""
 
 
 class MatchQueries:
-    """Answers from the open matches in memory, or from the store for the rest."""
+    """Answers from the open matches in memory (brought up to date first when the database
+    is shared), or from the store for the rest."""
 
-    def __init__(self, store: MatchStore, matches: OpenMatches) -> None:
-        self._store = store
-        self._matches = matches
+    def __init__(self, context: ServiceContext) -> None:
+        self._ctx = context
+        self._store = context.store
+
+    async def _live(self, match_id: int) -> LiveMatch | None:
+        """The open match as of now, or None for one that is not open."""
+        ctx = self._ctx
+        if not ctx.shared:
+            return ctx.matches.get(match_id)
+        try:
+            live = await ctx.open_match(match_id)
+            async with live.lock:
+                await ctx.refresh(live)
+        except (MatchNotFound, MatchNotActive):
+            return None
+        return live if live.info.status in (MatchStatus.PENDING, MatchStatus.ACTIVE) else None
 
     async def view_for(self, match_id: int, user_id: int) -> PlayerView:
         """What ``user_id`` may see of the match: the table plus their own hidden cards."""
-        live = self._matches.get(match_id)
+        live = await self._live(match_id)
         if live is not None and live.state is not None:
             seat = live.info.seat_of(user_id)
             if seat is None or user_id == AI_USER_ID:
@@ -45,7 +58,7 @@ class MatchQueries:
 
     async def public_view(self, match_id: int) -> PublicView:
         """The table as a spectator sees it (also for a finished match)."""
-        live = self._matches.get(match_id)
+        live = await self._live(match_id)
         if live is not None and live.state is not None:
             return public_view(live.state)
         _, state = await self._stored_state(match_id)
@@ -53,7 +66,7 @@ class MatchQueries:
 
     async def match_info(self, match_id: int) -> MatchInfo:
         """Who, where and how far, for any match ever created."""
-        live = self._matches.get(match_id)
+        live = None if self._ctx.shared else self._ctx.matches.get(match_id)
         if live is not None:
             return live.snapshot()
         info = await self._store.get_match(match_id)
@@ -66,18 +79,20 @@ class MatchQueries:
 
         An active match is preferred over a pending challenge; among equals, the newest.
         """
-        best: LiveMatch | None = None
-        for live in self._matches.of_player(user_id):
-            if channel_id not in (live.info.channel_id, live.info.placement.thread_id):
+        best: MatchInfo | None = None
+        for info in await self.open_matches_for(user_id):
+            if channel_id not in (info.channel_id, info.placement.thread_id):
                 continue
-            rank = (live.state is not None, live.match_id)
-            if best is None or rank > (best.state is not None, best.match_id):
-                best = live
-        return None if best is None else best.snapshot()
+            rank = (info.status is MatchStatus.ACTIVE, info.match_id)
+            if best is None or rank > (best.status is MatchStatus.ACTIVE, best.match_id):
+                best = info
+        return best
 
     async def open_matches_for(self, user_id: int) -> list[MatchInfo]:
         """The user's pending challenges and active matches, oldest first."""
-        return [live.snapshot() for live in self._matches.of_player(user_id)]
+        if user_id == AI_USER_ID:
+            return []
+        return await self._store.open_matches_of(user_id)
 
     async def finished_matches(
         self,

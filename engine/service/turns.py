@@ -1,5 +1,11 @@
 """Turns: the deadline of each match, its reminder, what happens when time runs out, and
-the AI playing its seat. One alarm per match, re-armed after every change."""
+the AI playing its seat.
+
+With one process, one alarm per match in memory, re-armed after every change. With a
+shared database the alarms live in the database (:mod:`.due_alarms` claims the due ones
+for :meth:`MatchTurns.fire_due`), and the process that makes the AI's turn come plays it
+after claiming it, so that another process takes over only if this one dies.
+"""
 
 from __future__ import annotations
 
@@ -15,11 +21,13 @@ from engine.ai.agent import Agent, RandomAgent
 from engine.rules.decisions import Decision
 from engine.rules.views import PlayerView, view
 from engine.service.context import ServiceContext
+from engine.service.due_alarms import CLAIM_SECONDS, DueAlarms
+from engine.service.errors import MatchNotActive, MatchNotFound
 from engine.service.events import Reminder
 from engine.service.live_match import LiveMatch
 from engine.service.progress import MatchProgress
 from engine.service.timers import MatchTimers
-from engine.store.errors import StorageFull
+from engine.store.errors import MatchConflict, StorageFull
 from engine.store.rows import ExpiryPolicy, MatchStatus
 
 log = logging.getLogger(__name__)
@@ -65,16 +73,25 @@ class MatchTurns:
         """Where agents think: None for a thread; a process pool keeps a searching agent from
         competing with the event loop for the interpreter lock."""
         self._timers: MatchTimers[_Alarm] = MatchTimers(context.clock, self._ring)
+        self.due_alarms = DueAlarms(context, self.fire_due)
+        """Started by the service with a shared database, instead of the in-memory alarms."""
 
     def arm(self, live: LiveMatch) -> None:
         """Set the match's alarm for what it waits on now, or let the AI move.
 
         Called after every change to a match; a match that is no longer open is disarmed.
+        With a shared database only the AI is set going: the database holds the alarms.
         """
         if self._ctx.closed:
             return
         match_id = live.match_id
         state = live.state
+        if self._ctx.shared:
+            seat = None if state is None else state.current_player
+            if seat is not None and live.info.is_ai_seat(seat) and match_id in self._ctx.matches:
+                assert state is not None
+                self._start_ai(live, state.version, claimed=False)
+            return
         if match_id not in self._ctx.matches:
             self._timers.clear(match_id)
         elif state is None:
@@ -84,14 +101,12 @@ class MatchTurns:
             self._timers.clear(match_id)
         elif live.info.is_ai_seat(seat):
             self._timers.clear(match_id)  # the AI never runs out of time
-            if live.ai_task is None:
-                live.ai_task = self._ctx.spawn(
-                    self._unless_disk_full(live, self._play_ai(live, state.version))
-                )
+            self._start_ai(live, state.version, claimed=False)
         elif live.reminded_version != state.version:
             assert live.deadline is not None
-            lead = min(self._ctx.config.reminder_before_seconds, live.info.turn_seconds / 2)
-            self._timers.set(match_id, live.deadline - lead, _Alarm("remind", state.version))
+            self._timers.set(
+                match_id, live.deadline - self._lead(live), _Alarm("remind", state.version)
+            )
         else:
             assert live.deadline is not None
             self._timers.set(match_id, live.deadline, _Alarm("expire", state.version))
@@ -108,6 +123,41 @@ class MatchTurns:
 
     def close(self) -> None:
         self._timers.close()
+
+    async def fire_due(self, match_id: int) -> None:
+        """The shared database says the match is due (claimed for this process): do what
+        it waits on, as the in-memory alarm would have."""
+        try:
+            live = await self._ctx.open_match(match_id)
+            async with live.lock:
+                await self._ctx.refresh(live)
+        except (MatchNotFound, MatchNotActive):
+            return  # ended meanwhile: the write that ended it released the claim
+        state, now = live.state, self._ctx.clock.now()
+        if state is None:
+            assert live.info.challenge_expires_at is not None
+            if now >= live.info.challenge_expires_at:
+                await self._unless_disk_full(live, self._expire_challenge(live))
+            return
+        seat = state.current_player
+        if seat is None or live.deadline is None:
+            return
+        if live.info.is_ai_seat(seat):
+            self._start_ai(live, state.version, claimed=True)
+        elif now >= live.deadline:
+            await self._unless_disk_full(live, self._expire_turn(live, state.version))
+        elif live.reminded_version != state.version and now >= live.deadline - self._lead(live):
+            await self._unless_disk_full(live, self._remind(live, state.version))
+
+    def _start_ai(self, live: LiveMatch, version: int, *, claimed: bool) -> None:
+        if live.ai_task is None:
+            live.ai_task = self._ctx.spawn(
+                self._unless_disk_full(live, self._play_ai(live, version, claimed=claimed))
+            )
+
+    def _lead(self, live: LiveMatch) -> float:
+        """How long before the deadline the reminder goes out."""
+        return min(self._ctx.config.reminder_before_seconds, live.info.turn_seconds / 2)
 
     def _ring(self, match_id: int, alarm: _Alarm) -> None:
         """An alarm went off: hand the work to a task (the timers must not wait)."""
@@ -127,9 +177,12 @@ class MatchTurns:
 
     async def _unless_disk_full(self, live: LiveMatch, work: Coroutine[Any, Any, None]) -> None:
         """Run timer or AI work; if the disk is full (the store has said so once in the
-        log), nothing was applied: the match is armed again a little later."""
+        log), nothing was applied: the match is armed again a little later. If another
+        process moved the match on first, there is nothing left to do."""
         try:
             await work
+        except MatchConflict as conflict:
+            log.info("timer or AI work on match %d came too late: %s", live.match_id, conflict)
         except StorageFull:
             if not self._ctx.closed:
                 version = live.state.version if live.state is not None else 0
@@ -138,12 +191,14 @@ class MatchTurns:
 
     async def _expire_challenge(self, live: LiveMatch) -> None:
         async with live.lock:
+            await self._ctx.refresh(live)
             if live.info.status is MatchStatus.PENDING and live.match_id in self._ctx.matches:
                 await self._progress.close_challenge(live, MatchStatus.EXPIRED)
                 self.arm(live)
 
     async def _remind(self, live: LiveMatch, version: int) -> None:
         async with live.lock:
+            await self._ctx.refresh(live)
             state = live.state
             if not self._is_current(live, version) or live.reminded_version == version:
                 return
@@ -161,6 +216,7 @@ class MatchTurns:
 
     async def _expire_turn(self, live: LiveMatch, version: int) -> None:
         async with live.lock:
+            await self._ctx.refresh(live)
             state = live.state
             if not self._is_current(live, version):
                 return
@@ -177,8 +233,15 @@ class MatchTurns:
                 await self._progress.apply(live, seat, decision, automatic=True)
             self.arm(live)
 
-    async def _play_ai(self, live: LiveMatch, version: int) -> None:
+    async def _play_ai(self, live: LiveMatch, version: int, *, claimed: bool) -> None:
         try:
+            if self._ctx.shared and not claimed:
+                # Claimed first: another process takes the move over only if this one dies.
+                now = self._ctx.clock.now()
+                if not await self._ctx.store.claim(
+                    live.match_id, version, now + CLAIM_SECONDS, now
+                ):
+                    return
             if self._ctx.config.ai_move_delay_seconds > 0:
                 # A pause for people watching, not a game timer: real time on purpose.
                 await asyncio.sleep(self._ctx.config.ai_move_delay_seconds)
@@ -192,6 +255,7 @@ class MatchTurns:
                 live.agent = self._agent_factory(live.info.ai_level)
             decision = await self._decide(live.agent, view(state, seat), live.ai_rng)
             async with live.lock:
+                await self._ctx.refresh(live)
                 if self._is_current(live, version) and not self._ctx.closed:
                     live.ai_task = None
                     await self._progress.apply(live, seat, decision, automatic=False)

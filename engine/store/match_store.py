@@ -114,9 +114,9 @@ class MatchStore(Protocol):
         """Record the result, the decision that ended the match if any, and for a rated
         match both players' new standings and rating changes, all in one commit.
 
-        ``version`` is the match's version once over (``last_decision.seq`` when there is
-        one). MatchConflict unless the match is active at ``version`` (``version - 1`` with
-        a last decision)."""
+        ``version`` is the stored version the caller saw, before this write
+        (``last_decision.seq - 1`` when there is a last decision). MatchConflict unless the
+        match is active at ``version``."""
         ...
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None: ...

@@ -1,4 +1,5 @@
-"""Finding the ordered SQL migration files shipped in :mod:`engine.store.migrations`."""
+"""Finding the ordered SQL migration files shipped with a store: SQLite's in
+:mod:`engine.store.migrations`, PostgreSQL's in :mod:`engine.store.postgres.migrations`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from importlib import resources
 
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
+SQLITE_MIGRATIONS = "engine.store.migrations"
+
 
 @dataclass(frozen=True, slots=True)
 class Migration:
@@ -16,10 +19,11 @@ class Migration:
     sql: str
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """Every migration file, by version; versions must run 1, 2, 3... without gaps."""
+def load_migrations(package: str = SQLITE_MIGRATIONS) -> tuple[Migration, ...]:
+    """Every migration file in ``package``, by version; versions must run 1, 2, 3... without
+    gaps."""
     found = []
-    for entry in resources.files("engine.store.migrations").iterdir():
+    for entry in resources.files(package).iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
@@ -30,6 +34,6 @@ def load_migrations() -> tuple[Migration, ...]:
     return tuple(found)
 
 
-def latest_version() -> int:
-    migrations = load_migrations()
+def latest_version(package: str = SQLITE_MIGRATIONS) -> int:
+    migrations = load_migrations(package)
     return migrations[-1].version if migrations else 0

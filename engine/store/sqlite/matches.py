@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+from dataclasses import dataclass
 
 from engine.rules.state import Variant
 from engine.store.rows import DecisionRow, ExpiryPolicy, MatchInfo, MatchStatus, Placement
@@ -42,28 +43,70 @@ SELECT_REMATCHES = f"{_SELECT_MATCH} WHERE rematch_of = :match_id ORDER BY id DE
 SELECT_STARTED_BY = (
     f"{_SELECT_MATCH} WHERE player0_id = :user_id AND created_at >= :since ORDER BY created_at, id"
 )
+# Each seat's test repeats the status so each can use its seat's index of open matches.
+SELECT_OF_PLAYER = (
+    f"{_SELECT_MATCH} WHERE (player0_id = :user_id AND status IN ('pending', 'active'))"
+    " OR (player1_id = :user_id AND status IN ('pending', 'active')) ORDER BY created_at, id"
+)
+SELECT_IN_THREAD = (
+    f"{_SELECT_MATCH} WHERE thread_id = :thread_id AND status IN ('pending', 'active')"
+    " ORDER BY id DESC LIMIT 1"
+)
 SELECT_MAX_ID = "SELECT COALESCE(MAX(id), 0) AS max_id FROM matches"
+SELECT_STATE = "SELECT status, version, reminded_version FROM matches WHERE id = :match_id"
+# The open matches no unexpired claim holds at :now whose alarm is due: a challenge's
+# expiry; a turn's deadline, or its reminder while none went out for the version; or the
+# expiry of a claim no write released. Ordered by the earliest of those that apply.
+_ALARM = (
+    "CASE WHEN status = 'pending' THEN challenge_expires_at"
+    " WHEN reminded_version IS NOT version"
+    " THEN MIN(turn_deadline, turn_deadline - MIN(:reminder_lead, turn_seconds / 2.0))"
+    " ELSE turn_deadline END"
+)
+SELECT_DUE = (
+    "SELECT id, status, version FROM ("
+    f" SELECT id, status, version, {_ALARM} AS alarm, claimed_until FROM matches"
+    " WHERE status IN ('pending', 'active')"
+    " AND (claimed_until IS NULL OR claimed_until <= :now))"
+    " WHERE alarm <= :now OR claimed_until IS NOT NULL"
+    " ORDER BY CASE WHEN alarm IS NULL OR claimed_until < alarm THEN claimed_until"
+    " ELSE alarm END, id LIMIT :limit"
+)
 
 INSERT_MATCH = (
     f"INSERT INTO matches ({', '.join(MATCH_COLUMNS)})"
     f" VALUES ({', '.join(':' + c for c in MATCH_COLUMNS)})"
 )
+# Each write that moves a match on is preceded by the check of its Expected, and releases
+# the match's claim.
 # The challenge's message stops being the match's message: the board is posted anew.
 START_MATCH = (
     "UPDATE matches SET status = 'active', seed = :seed, first_player = :first_player,"
-    " started_at = :started_at, turn_deadline = :turn_deadline, board_message_id = NULL"
+    " started_at = :started_at, turn_deadline = :turn_deadline, board_message_id = NULL,"
+    " claimed_until = NULL WHERE id = :match_id"
+)
+CLOSE_CHALLENGE = (
+    "UPDATE matches SET status = :status, ended_at = :ended_at, claimed_until = NULL"
     " WHERE id = :match_id"
 )
-CLOSE_CHALLENGE = "UPDATE matches SET status = :status, ended_at = :ended_at WHERE id = :match_id"
 FINISH_MATCH = (
-    "UPDATE matches SET status = 'finished', ended_at = :ended_at, turn_deadline = NULL"
-    " WHERE id = :match_id"
+    "UPDATE matches SET status = 'finished', ended_at = :ended_at, turn_deadline = NULL,"
+    " claimed_until = NULL WHERE id = :match_id"
 )
 MARK_BROKEN = (
-    "UPDATE matches SET status = 'broken', broken_reason = :reason, ended_at = :ended_at"
-    " WHERE id = :match_id"
+    "UPDATE matches SET status = 'broken', broken_reason = :reason, ended_at = :ended_at,"
+    " claimed_until = NULL WHERE id = :match_id"
 )
-SET_REMINDED = "UPDATE matches SET reminded_version = :version WHERE id = :match_id"
+SET_REMINDED = (
+    "UPDATE matches SET reminded_version = :version, claimed_until = NULL WHERE id = :match_id"
+)
+CLAIM = "UPDATE matches SET claimed_until = :until WHERE id = :match_id"
+EXPECT = (
+    "INSERT INTO match_expectations (match_id, status, version, unreminded, free_at)"
+    " VALUES (:match_id, :status, :version, :unreminded, :free_at)"
+)
+CONFLICT = "conflict:"
+"""How the checks of migration 0008 begin their error: the match is not as expected."""
 SET_LOCATION = (
     "UPDATE matches SET thread_id = :thread_id, board_message_id = :board_message_id"
     " WHERE id = :match_id"
@@ -85,11 +128,60 @@ INSERT_DECISION = (
 SELECT_DECISIONS = (
     f"SELECT {', '.join(DECISION_COLUMNS)} FROM decisions WHERE match_id = :match_id ORDER BY seq"
 )
+SELECT_DECISIONS_SINCE = (
+    f"SELECT {', '.join(DECISION_COLUMNS)} FROM decisions"
+    " WHERE match_id = :match_id AND seq > :version ORDER BY seq"
+)
 SELECT_OPEN_DECISIONS = (
     f"SELECT {', '.join('d.' + c for c in DECISION_COLUMNS)}"
     " FROM decisions d JOIN matches m ON m.id = d.match_id"
     " WHERE m.status = 'active' ORDER BY d.match_id, d.seq"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """What a write expects of its match: checked in its transaction, named in its conflict."""
+
+    match_id: int
+    status: MatchStatus
+    version: int | None = None
+    unreminded: bool = False
+    """Not yet reminded at its version."""
+    free_at: float | None = None
+    """No claim unexpired at this time."""
+
+    def check(self) -> Statement:
+        """The statement that fails its write as a conflict unless the match is as expected."""
+        params = {
+            "match_id": self.match_id,
+            "status": str(self.status),
+            "version": self.version,
+            "unreminded": self.unreminded,
+            "free_at": self.free_at,
+        }
+        return EXPECT, params
+
+    def __str__(self) -> str:
+        said = (
+            str(self.status) if self.version is None else f"version {self.version} ({self.status})"
+        )
+        return f"{said}, not yet reminded" if self.unreminded else said
+
+    def found(self, row: sqlite3.Row | None) -> str:
+        """The match's state (``SELECT_STATE``) in the terms of this expectation."""
+        if row is None:
+            return "no match"
+        status, version = row["status"], row["version"]
+        said = str(status) if self.version is None else f"version {version} ({status})"
+        if self.unreminded and row["reminded_version"] == version:
+            said += ", already reminded"
+        return said
+
+
+def is_conflict(error: Exception) -> bool:
+    """Whether ``error`` is a check of the match failing (not another constraint)."""
+    return isinstance(error, sqlite3.IntegrityError) and str(error).startswith(CONFLICT)
 
 
 def match_params(match_id: int, m: MatchInfo) -> Params:

@@ -15,15 +15,15 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import aiosqlite
 
 from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
 from engine.rules.outcome import Termination
-from engine.store.errors import StoreError
+from engine.store.errors import MatchConflict, StoreError
 from engine.store.rows import (
     Announcement,
     DecisionRow,
@@ -39,6 +39,14 @@ from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrat
 from engine.store.sqlite.writer import GroupCommitWriter, Params, Statement
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class _Held:
+    """A key's lock and how many callers hold it or wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
 
 
 class SqliteMatchStore:
@@ -63,6 +71,25 @@ class SqliteMatchStore:
         self._writer: GroupCommitWriter | None = None
         self._next_id = 1
         self._closing = False
+        self._held: dict[str, _Held] = {}
+
+    @property
+    def shared(self) -> bool:
+        """Never: one process owns the file, so its memory is the authority."""
+        return False
+
+    @contextlib.asynccontextmanager
+    async def exclusive(self, key: str) -> AsyncIterator[None]:
+        """Hold ``key`` against the other tasks of this process (the only one there is)."""
+        held = self._held.setdefault(key, _Held())
+        held.users += 1
+        try:
+            async with held.lock:
+                yield
+        finally:
+            held.users -= 1
+            if not held.users:  # forgotten once nobody holds or waits for it
+                del self._held[key]
 
     @property
     def batches(self) -> int:
@@ -124,6 +151,23 @@ class SqliteMatchStore:
             raise StoreError(f"the store for {self.path!r} is not open")
         await self._open_writer().write(statements)
 
+    async def _write_expecting(
+        self, expected: matches.Expected, statements: list[Statement]
+    ) -> None:
+        """Write ``statements``, or raise MatchConflict if one of their checks fails.
+
+        The checks' error cannot say what they found, so the match is read after it.
+        """
+        try:
+            await self._write(statements)
+        except sqlite3.IntegrityError as error:
+            if not matches.is_conflict(error):
+                raise
+            match_id = expected.match_id
+            rows = await self._fetch(matches.SELECT_STATE, {"match_id": match_id})
+            found = expected.found(rows[0] if rows else None)
+            raise MatchConflict(match_id, str(expected), found) from error
+
     async def _fetch(self, sql: str, params: Params | None = None) -> list[sqlite3.Row]:
         return await self._open_writer().fetch(sql, params)
 
@@ -155,7 +199,9 @@ class SqliteMatchStore:
             "started_at": started_at,
             "turn_deadline": turn_deadline,
         }
-        await self._write([(matches.START_MATCH, params), *outbox.inserts(announcements)])
+        expected = matches.Expected(match_id, MatchStatus.PENDING)
+        statements = [expected.check(), (matches.START_MATCH, params)]
+        await self._write_expecting(expected, statements + outbox.inserts(announcements))
 
     async def close_challenge(
         self,
@@ -165,14 +211,18 @@ class SqliteMatchStore:
         announcements: Sequence[Announcement] = (),
     ) -> None:
         params = {"match_id": match_id, "status": str(status), "ended_at": at}
-        await self._write([(matches.CLOSE_CHALLENGE, params), *outbox.inserts(announcements)])
+        expected = matches.Expected(match_id, MatchStatus.PENDING)
+        statements = [expected.check(), (matches.CLOSE_CHALLENGE, params)]
+        await self._write_expecting(expected, statements + outbox.inserts(announcements))
 
     async def append_decision(
         self, match_id: int, decision: DecisionRow, announcements: Sequence[Announcement] = ()
     ) -> None:
-        await self._write(
-            [matches.append_decision(match_id, decision), *outbox.inserts(announcements)]
-        )
+        # The append checks itself (trigger decisions_in_order), so appends still batch
+        # into one statement.
+        expected = matches.Expected(match_id, MatchStatus.ACTIVE, version=decision.seq - 1)
+        statements = [matches.append_decision(match_id, decision)]
+        await self._write_expecting(expected, statements + outbox.inserts(announcements))
 
     async def finish_match(
         self,
@@ -180,16 +230,25 @@ class SqliteMatchStore:
         last_decision: DecisionRow | None,
         rated: RatedMatch | None = None,
         announcements: Sequence[Announcement] = (),
+        *,
+        version: int,
     ) -> None:
-        statements: list[Statement] = []
+        match_id = result.match_id
+        if last_decision is not None and last_decision.seq != version + 1:
+            raise ValueError(
+                f"the last decision of match {match_id} is number {last_decision.seq},"
+                f" not the one after the version seen ({version})"
+            )
+        expected = matches.Expected(match_id, MatchStatus.ACTIVE, version=version)
+        statements = [expected.check()]
         if last_decision is not None:
-            statements.append(matches.append_decision(result.match_id, last_decision))
+            statements.append(matches.append_decision(match_id, last_decision))
         ended = {"match_id": result.match_id, "ended_at": result.finished_at}
         statements.append((matches.FINISH_MATCH, ended))
         statements.append(results.insert_result(result))
         if rated is not None:
             statements += results.rating_statements(rated)
-        await self._write(statements + outbox.inserts(announcements))
+        await self._write_expecting(expected, statements + outbox.inserts(announcements))
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
         params = {"match_id": match_id, "reason": reason, "ended_at": at}
@@ -199,7 +258,41 @@ class SqliteMatchStore:
         self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
     ) -> None:
         params = {"match_id": match_id, "version": version}
-        await self._write([(matches.SET_REMINDED, params), *outbox.inserts(announcements)])
+        expected = matches.Expected(match_id, MatchStatus.ACTIVE, version=version, unreminded=True)
+        statements = [expected.check(), (matches.SET_REMINDED, params)]
+        await self._write_expecting(expected, statements + outbox.inserts(announcements))
+
+    async def claim(self, match_id: int, version: int, until: float, now: float) -> bool:
+        return await self._claim(match_id, MatchStatus.ACTIVE, version, until, now)
+
+    async def claim_due(
+        self, now: float, reminder_lead: float, until: float, limit: int
+    ) -> list[int]:
+        params = {"now": now, "reminder_lead": reminder_lead, "limit": limit}
+        due = await self._fetch(matches.SELECT_DUE, params)
+        # Each claim checks the match again, as its own write (they share a commit): one
+        # moved on since the read is left out, and does not fail the others.
+        claimed = await asyncio.gather(
+            *(
+                self._claim(row["id"], MatchStatus(row["status"]), row["version"], until, now)
+                for row in due
+            )
+        )
+        return [row["id"] for row, taken in zip(due, claimed, strict=True) if taken]
+
+    async def _claim(
+        self, match_id: int, status: MatchStatus, version: int, until: float, now: float
+    ) -> bool:
+        """Claim the match if it is still ``status`` at ``version`` and unclaimed at ``now``."""
+        unclaimed = matches.Expected(match_id, status, version=version, free_at=now)
+        claim = (matches.CLAIM, {"match_id": match_id, "until": until})
+        try:
+            await self._write([unclaimed.check(), claim])
+        except sqlite3.IntegrityError as error:
+            if not matches.is_conflict(error):
+                raise
+            return False
+        return True
 
     async def announced(self, delivered: Sequence[tuple[int, str]]) -> None:
         if delivered:
@@ -228,9 +321,12 @@ class SqliteMatchStore:
     # -- reads ---------------------------------------------------------------------------
 
     async def open_matches(self) -> list[tuple[MatchInfo, list[DecisionRow]]]:
-        found = [matches.match_from_row(r) for r in await self._fetch(matches.SELECT_OPEN_MATCHES)]
+        match_rows, decision_rows = await self._open_writer().fetch_together(
+            [(matches.SELECT_OPEN_MATCHES, {}), (matches.SELECT_OPEN_DECISIONS, {})]
+        )
+        found = [matches.match_from_row(row) for row in match_rows]
         decisions: dict[int, list[DecisionRow]] = {m.match_id: [] for m in found}
-        for row in await self._fetch(matches.SELECT_OPEN_DECISIONS):
+        for row in decision_rows:
             decisions[row["match_id"]].append(matches.decision_from_row(row))
         return [(m, decisions[m.match_id]) for m in found]
 
@@ -239,6 +335,26 @@ class SqliteMatchStore:
 
     async def get_match(self, match_id: int) -> MatchInfo | None:
         rows = await self._fetch(matches.SELECT_MATCH, {"match_id": match_id})
+        return matches.match_from_row(rows[0]) if rows else None
+
+    async def match_since(
+        self, match_id: int, version: int
+    ) -> tuple[MatchInfo, list[DecisionRow]] | None:
+        params = {"match_id": match_id, "version": version}
+        match_rows, decision_rows = await self._open_writer().fetch_together(
+            [(matches.SELECT_MATCH, params), (matches.SELECT_DECISIONS_SINCE, params)]
+        )
+        if not match_rows:
+            return None
+        decisions = [matches.decision_from_row(row) for row in decision_rows]
+        return matches.match_from_row(match_rows[0]), decisions
+
+    async def open_matches_of(self, user_id: int) -> list[MatchInfo]:
+        rows = await self._fetch(matches.SELECT_OF_PLAYER, {"user_id": user_id})
+        return [matches.match_from_row(row) for row in rows]
+
+    async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
+        rows = await self._fetch(matches.SELECT_IN_THREAD, {"thread_id": thread_id})
         return matches.match_from_row(rows[0]) if rows else None
 
     async def decisions(self, match_id: int) -> list[DecisionRow]:

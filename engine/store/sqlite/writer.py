@@ -17,7 +17,7 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +88,13 @@ class GroupCommitWriter:
         """Rows of a query, never in the middle of a batch."""
         async with self._lock:
             return list(await self._conn.execute_fetchall(sql, params or {}))
+
+    async def fetch_together(
+        self, queries: Sequence[tuple[str, Params]]
+    ) -> list[list[aiosqlite.Row]]:
+        """The rows of each query, all read between the same two batches (consistent)."""
+        async with self._lock:
+            return [list(await self._conn.execute_fetchall(sql, params)) for sql, params in queries]
 
     async def drain(self) -> None:
         """Wait until every queued write is committed (or failed)."""

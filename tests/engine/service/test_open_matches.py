@@ -1,23 +1,14 @@
-"""The open matches table: indexes by player and thread, and the per-player limit."""
+"""The open matches held in memory: one object per match, so one lock per match."""
 
 from __future__ import annotations
 
-import pytest
-
 from engine.rules.state import Variant
-from engine.service import (
-    AI_USER_ID,
-    ExpiryPolicy,
-    MatchInfo,
-    MatchStatus,
-    Placement,
-    TooManyActiveMatches,
-)
+from engine.service import ExpiryPolicy, MatchInfo, MatchStatus, Placement
 from engine.service.live_match import LiveMatch
 from engine.service.open_matches import OpenMatches
 
 
-def _live(match_id: int, players: tuple[int, int]) -> LiveMatch:
+def _live(match_id: int, players: tuple[int, int] = (10, 20)) -> LiveMatch:
     info = MatchInfo(
         match_id=match_id,
         status=MatchStatus.PENDING,
@@ -32,28 +23,29 @@ def _live(match_id: int, players: tuple[int, int]) -> LiveMatch:
     return LiveMatch(info)
 
 
-def test_a_match_is_found_by_its_players_and_thread_until_removed():
-    matches = OpenMatches(max_per_player=5)
-    first, second = _live(1, (10, 20)), _live(2, (10, AI_USER_ID))
-    matches.add(first)
-    matches.add(second)
-    matches.place(first, Placement(thread_id=99))
+def test_a_match_loaded_twice_at_once_is_held_once():
+    matches = OpenMatches()
+    first, again = _live(1), _live(1)
 
-    assert [m.match_id for m in matches.of_player(10)] == [1, 2]
-    assert matches.of_player(AI_USER_ID) == []
-    assert matches.in_thread(99) is first
-
-    matches.remove(first)
-
-    assert 1 not in matches and matches.in_thread(99) is None
-    assert [m.match_id for m in matches.of_player(10)] == [2]
+    assert matches.add(first) is first
+    assert matches.add(again) is first  # the later load gives way: one lock per match
+    assert matches.get(1) is first and len(matches) == 1
 
 
-def test_a_match_being_created_counts_against_the_limit():
-    matches = OpenMatches(max_per_player=1)
-    with matches.reserve(10, 20):
-        assert matches.open_count(10) == 1
-        refused = pytest.raises(TooManyActiveMatches, match="user 10 already has 1 open matches")
-        with refused, matches.reserve(10, 30):
-            pass
-    assert matches.open_count(10) == 0
+def test_removing_a_stale_copy_keeps_the_match_held():
+    matches = OpenMatches()
+    held, stale = _live(1), _live(1)
+    matches.add(held)
+
+    matches.remove(stale)
+    assert matches.get(1) is held
+
+    matches.remove(held)
+    assert 1 not in matches and list(matches) == []
+
+
+def test_placing_a_match_changes_only_its_placement():
+    live = _live(1)
+    OpenMatches.place(live, Placement(thread_id=99, board_message_id=5))
+    assert live.info.placement == Placement(99, 5)
+    assert live.info.players == (10, 20)

@@ -14,11 +14,17 @@ from engine.store import (
     MatchStatus,
     SchemaTooNew,
 )
-from engine.store.errors import CannotOpenDatabase, DatabaseFailure, StorageFull, StoreError
+from engine.store.errors import (
+    CannotOpenDatabase,
+    DatabaseFailure,
+    MatchConflict,
+    StorageFull,
+    StoreError,
+)
 from engine.store.migration_files import Migration, latest_version, load_migrations
 from engine.store.sqlite import SqliteMatchStore
 
-from .conftest import active_match, pending_match
+from .conftest import active_match, decision_row, pending_match
 
 
 async def test_a_new_database_is_migrated_to_the_latest_version_in_wal_mode(tmp_path):
@@ -254,3 +260,37 @@ async def test_every_sqlite_error_while_opening_is_a_store_error_naming_the_file
     assert repr(str(path)) in str(refused)
     if refusal is DatabaseFailure:  # a lock or an I/O error is no reason to restore a backup
         assert str(error) in str(refused) and error.sqlite_errorname in str(refused)
+
+
+async def test_a_version_7_database_keeps_its_matches_and_checks_writes_from_then_on(tmp_path):
+    path = tmp_path / "v7.sqlite3"
+    version_7 = [m for m in load_migrations() if m.version <= 7]
+    with sqlite3.connect(path) as conn:
+        conn.executescript("\n".join(m.sql for m in version_7) + "\nPRAGMA user_version = 7;")
+        conn.execute(
+            "INSERT INTO matches (id, status, variant, player0_id, player1_id, thread_id,"
+            " turn_seconds, expiry_policy, created_at, seed, first_player)"
+            " VALUES (7, 'active', 'standard', 1, 2, 70, 60, 'ai', 100, 42, 0)"
+        )
+        conn.execute(  # the trigger of migration 1 makes it the match's version
+            "INSERT INTO decisions (match_id, seq, seat, decision, decided_at)"
+            " VALUES (7, 1, 0, '1A', 101)"
+        )
+    conn.close()
+
+    store = SqliteMatchStore(path)
+    await store.open()
+    try:
+        since = await store.match_since(7, 0)
+        assert since is not None
+        match, decisions = since
+        assert (match.status, match.version, [d.seq for d in decisions]) == ("active", 1, [1])
+        assert (await store.match_in_thread(70)) == match
+        assert await store.open_matches_of(2) == [match]
+        with pytest.raises(MatchConflict, match="expected version 0 \\(active\\)"):
+            await store.append_decision(7, decision_row(1))
+        assert await store.claim(7, 1, until=500.0, now=200.0)
+        await store.append_decision(7, decision_row(2))  # releases the claim
+        assert await store.claim(7, 2, until=500.0, now=200.0)
+    finally:
+        await store.close()

@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from engine.store.errors import StorageFull
+from engine.store.errors import MatchConflict, StorageFull
 from engine.store.rows import Announcement
 from engine.store.sqlite.writer import GroupCommitWriter
 
@@ -62,7 +62,7 @@ async def test_a_bad_write_in_a_shared_commit_fails_alone(store):
     )
 
     assert results[:20] == [None] * 20
-    assert isinstance(results[20], sqlite3.IntegrityError)
+    assert isinstance(results[20], MatchConflict)
     for match_id in match_ids:
         assert len(await store.decisions(match_id)) == 1
 

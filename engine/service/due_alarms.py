@@ -1,0 +1,81 @@
+"""Alarms kept in a shared database: with several processes, no process arms a timer of its
+own for a match; each asks the database now and then which matches are due, and claims them.
+
+A match is due when its challenge expires, its turn reminder is due, or its deadline
+passed (``MatchStore.claim_due``); claiming holds it for :data:`CLAIM_SECONDS`, so one
+process handles it while the others skip it, and the write that handles it releases it.
+A process that dies holding a claim leaves it to expire: another process takes the match
+over. The write itself checks the match's version, so even a claim that outlived its
+holder's work applies at most once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from engine.service.context import ServiceContext
+
+log = logging.getLogger(__name__)
+
+CLAIM_SECONDS = 60.0
+"""How long a claimed match is left to its process before another may take it over: longer
+than any AI move takes, short enough that a dead process's matches wait only this long."""
+
+POLL_SECONDS = 1.0
+"""How often each process asks for due matches: how late an alarm may ring."""
+
+BATCH = 50
+"""Due matches claimed at once; a full batch is followed by another at once."""
+
+
+class DueAlarms:
+    """Polls the shared database for due matches and hands each to ``fire`` (in a task)."""
+
+    def __init__(
+        self, context: ServiceContext, fire: Callable[[int], Coroutine[Any, Any, None]]
+    ) -> None:
+        self._ctx = context
+        self._fire = fire
+        self._runner: asyncio.Task[None] | None = None
+        self._claimed = 0
+        """How many matches the last poll claimed."""
+        self._failing = False
+
+    def start(self) -> None:
+        self._runner = asyncio.create_task(self._run())
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+
+    async def _run(self) -> None:
+        clock = self._ctx.clock
+        while not self._ctx.closed:
+            now = clock.now()
+            # A poll is background work like any timer action: wait_idle() waits for it.
+            await self._ctx.spawn(self._poll(now))
+            if self._claimed < BATCH:
+                await clock.sleep_until(now + POLL_SECONDS)
+
+    async def _poll(self, now: float) -> None:
+        lead = self._ctx.config.reminder_before_seconds
+        self._claimed = 0
+        try:
+            claimed = await self._ctx.store.claim_due(now, lead, now + CLAIM_SECONDS, BATCH)
+        except Exception as error:
+            if not self._failing:  # once per spell: a database that is down stays down a while
+                log.warning("cannot ask the database for due matches (%s); trying again", error)
+            self._failing = True
+            return
+        if self._failing:
+            log.info("the database answers again; due matches are handled")
+        self._failing = False
+        self._claimed = len(claimed)
+        for match_id in claimed:
+            self._ctx.spawn(self._fire(match_id))

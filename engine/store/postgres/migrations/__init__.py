@@ -1,0 +1,1 @@
+"""The PostgreSQL schema as ordered ``NNNN_*.sql`` files (applied by :mod:`..connection`)."""

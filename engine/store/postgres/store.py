@@ -1,0 +1,240 @@
+"""The shared store: PostgreSQL through asyncpg, for several bot processes on one database.
+
+The database is the authority. Each write is one transaction that first locks its match's
+row and checks the match is still as the caller saw it (:mod:`.matches`), so across
+processes a decision is applied exactly once; a stale write raises
+:class:`~engine.store.errors.MatchConflict` and writes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.ratings import RatedMatch
+from engine.store.errors import MatchConflict
+from engine.store.postgres import announcements as outbox
+from engine.store.postgres import claims, matches, rematches, results, settings
+from engine.store.postgres.connection import create_pool, migrate, storage_errors
+from engine.store.postgres.reads import PostgresReads
+from engine.store.postgres.sql import execute, fetchrow
+from engine.store.rows import (
+    Announcement,
+    DecisionRow,
+    FinishedMatch,
+    GuildSettings,
+    MatchInfo,
+    MatchStatus,
+    UserSettings,
+)
+
+LOCK_POOL_SIZE = 4
+"""Connections that hold :meth:`PostgresMatchStore.exclusive` keys. Apart from the pool
+the writes use: a holder writes while others wait on its key, and waiters sharing that
+pool could take every connection it needs."""
+
+_LOCK = "SELECT pg_advisory_lock(hashtextextended(:key, 0))"
+_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(:key, 0))"
+
+
+class PostgresMatchStore(PostgresReads):
+    """:class:`~engine.store.match_store.MatchStore` on a PostgreSQL database at ``url``.
+
+    ``origin`` names this process (``"shards 0-3"``): the announcements it writes are its
+    own to show, and :meth:`undelivered` returns only those.
+    """
+
+    def __init__(
+        self, url: str, *, origin: str = "main", min_size: int = 2, max_size: int = 10
+    ) -> None:
+        self.url = url
+        self.origin = origin
+        self._min_size = min_size
+        self._max_size = max_size
+        self._pool: Any = None
+        self._lock_pool: Any = None
+
+    @property
+    def shared(self) -> bool:
+        return True
+
+    # -- opening and closing -------------------------------------------------------------
+
+    async def open(self) -> None:
+        pool = await create_pool(self.url, min_size=self._min_size, max_size=self._max_size)
+        try:
+            async with pool.acquire() as conn:
+                await migrate(conn, self.url)
+            self._lock_pool = await create_pool(self.url, min_size=0, max_size=LOCK_POOL_SIZE)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+
+    async def close(self) -> None:
+        # Closing a pool waits for the connections in use: writes under way commit first.
+        pools, self._pool, self._lock_pool = (self._pool, self._lock_pool), None, None
+        for pool in pools:
+            if pool is not None:
+                await pool.close()
+
+    @contextlib.asynccontextmanager
+    async def exclusive(self, key: str) -> AsyncIterator[None]:
+        self._open_pool()
+        async with self._lock_pool.acquire() as conn:
+            await execute(conn, _LOCK, {"key": key})
+            try:
+                yield
+            finally:
+                # A connection that fails here is reset on release, which unlocks too.
+                await execute(conn, _UNLOCK, {"key": key})
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Any]:
+        with storage_errors(self.url):
+            async with self._open_pool().acquire() as conn, conn.transaction():
+                yield conn
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """A connection for one statement, which is its own transaction."""
+        with storage_errors(self.url):
+            async with self._open_pool().acquire() as conn:
+                yield conn
+
+    # -- writes --------------------------------------------------------------------------
+
+    async def create_match(
+        self, match: MatchInfo, announcements: Sequence[Announcement] = ()
+    ) -> MatchInfo:
+        async with self._transaction() as conn:
+            row = await fetchrow(conn, matches.INSERT_MATCH, matches.match_params(match))
+            await outbox.insert(conn, announcements, self.origin, row["id"])
+        return replace(match, match_id=row["id"])
+
+    async def start_match(
+        self,
+        match_id: int,
+        *,
+        seed: int,
+        first_player: int,
+        started_at: float,
+        turn_deadline: float | None,
+        announcements: Sequence[Announcement] = (),
+    ) -> None:
+        params = {
+            "match_id": match_id,
+            "seed": seed,
+            "first_player": first_player,
+            "started_at": started_at,
+            "turn_deadline": turn_deadline,
+        }
+        async with self._transaction() as conn:
+            await matches.expect(conn, match_id, MatchStatus.PENDING, None)
+            await execute(conn, matches.START_MATCH, params)
+            await outbox.insert(conn, announcements, self.origin)
+
+    async def close_challenge(
+        self,
+        match_id: int,
+        status: MatchStatus,
+        at: float,
+        announcements: Sequence[Announcement] = (),
+    ) -> None:
+        params = {"match_id": match_id, "status": str(status), "ended_at": at}
+        async with self._transaction() as conn:
+            await matches.expect(conn, match_id, MatchStatus.PENDING, None)
+            await execute(conn, matches.CLOSE_CHALLENGE, params)
+            await outbox.insert(conn, announcements, self.origin)
+
+    async def append_decision(
+        self, match_id: int, decision: DecisionRow, announcements: Sequence[Announcement] = ()
+    ) -> None:
+        async with self._transaction() as conn:
+            await matches.expect(conn, match_id, MatchStatus.ACTIVE, decision.seq - 1)
+            await matches.append_decision(conn, match_id, decision)
+            await outbox.insert(conn, announcements, self.origin)
+
+    async def finish_match(
+        self,
+        result: FinishedMatch,
+        last_decision: DecisionRow | None,
+        rated: RatedMatch | None = None,
+        announcements: Sequence[Announcement] = (),
+        *,
+        version: int,
+    ) -> None:
+        if last_decision is not None and last_decision.seq != version + 1:
+            raise ValueError(
+                f"the last decision of match {result.match_id} is seq {last_decision.seq},"
+                f" not the one after the version seen ({version})"
+            )
+        match_id = result.match_id
+        after = version if last_decision is None else last_decision.seq
+        params = {"match_id": match_id, "version": after, "ended_at": result.finished_at}
+        async with self._transaction() as conn:
+            await matches.expect(conn, match_id, MatchStatus.ACTIVE, version)
+            if last_decision is not None:
+                await matches.insert_decision(conn, match_id, last_decision)
+            await execute(conn, matches.FINISH_MATCH, params)
+            await results.insert_result(conn, result)
+            if rated is not None:
+                await results.insert_ratings(conn, rated)
+            await outbox.insert(conn, announcements, self.origin)
+
+    async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
+        params = {"match_id": match_id, "reason": reason, "ended_at": at}
+        async with self._connection() as conn:
+            await execute(conn, matches.MARK_BROKEN, params)
+
+    async def set_reminded(
+        self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
+    ) -> None:
+        async with self._transaction() as conn:
+            found = await matches.expect(conn, match_id, MatchStatus.ACTIVE, version)
+            if found.reminded_version == version:
+                expected = f"version {version} (active) not yet reminded"
+                raise MatchConflict(match_id, expected, f"{found} reminded already")
+            await execute(conn, matches.SET_REMINDED, {"match_id": match_id, "version": version})
+            await outbox.insert(conn, announcements, self.origin)
+
+    async def claim(self, match_id: int, version: int, until: float, now: float) -> bool:
+        async with self._connection() as conn:
+            return await claims.claim(conn, match_id, version, until, now)
+
+    async def claim_due(
+        self, now: float, reminder_lead: float, until: float, limit: int
+    ) -> list[int]:
+        async with self._connection() as conn:
+            return await claims.claim_due(conn, now, reminder_lead, until, limit)
+
+    async def announced(self, delivered: Sequence[tuple[int, str]]) -> None:
+        if delivered:
+            async with self._transaction() as conn:
+                await outbox.delete(conn, delivered)
+
+    async def set_location(
+        self, match_id: int, thread_id: int | None, board_message_id: int | None
+    ) -> None:
+        params = {
+            "match_id": match_id,
+            "thread_id": thread_id,
+            "board_message_id": board_message_id,
+        }
+        async with self._connection() as conn:
+            await execute(conn, matches.SET_LOCATION, params)
+
+    async def press_rematch(self, match_id: int, user_id: int, at: float) -> None:
+        params = {"match_id": match_id, "user_id": user_id, "pressed_at": at}
+        async with self._connection() as conn:
+            await execute(conn, rematches.PRESS, params)
+
+    async def save_guild_settings(self, settings_: GuildSettings) -> None:
+        async with self._connection() as conn:
+            await settings.save_guild(conn, settings_)
+
+    async def save_user_settings(self, settings_: UserSettings) -> None:
+        async with self._connection() as conn:
+            await settings.save_user(conn, settings_)

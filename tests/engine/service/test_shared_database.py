@@ -1,0 +1,202 @@
+"""Two match services on one PostgreSQL database, as two bot processes would run: the
+database is the authority, so each decision, deadline and limit holds across both."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+
+from engine.ai import RandomAgent
+from engine.rules.decisions import Decision
+from engine.rules.views import PlayerView
+from engine.service import (
+    AI_USER_ID,
+    ChallengeNotPending,
+    DecisionApplied,
+    ManualClock,
+    MatchEnded,
+    MatchService,
+    Reminder,
+    ServiceConfig,
+    StaleVersion,
+    TooManyActiveMatches,
+)
+from engine.service.due_alarms import CLAIM_SECONDS
+from engine.store.postgres import PostgresMatchStore
+
+from .conftest import START, Recorder, new_match, play_one
+
+Cluster = Callable[..., Awaitable[tuple[MatchService, Recorder]]]
+
+
+@pytest.fixture
+async def process(postgres_url: str) -> AsyncIterator[Cluster]:
+    """Start "processes": services on the test's database, each its own store and origin,
+    all on one manual clock; each is closed at the end if still open."""
+    clock = ManualClock(START)
+    started: list[MatchService] = []
+
+    async def start(name: str, **overrides: object) -> tuple[MatchService, Recorder]:
+        agent_factory = overrides.pop("agent_factory", None)
+        config = ServiceConfig(
+            **{"ai_move_delay_seconds": 0.0, "turn_timer_seconds": 600.0, **overrides},  # type: ignore[arg-type]
+        )
+        kwargs = {} if agent_factory is None else {"agent_factory": agent_factory}
+        service = MatchService(
+            PostgresMatchStore(postgres_url, origin=name),
+            config,
+            clock=clock,
+            rng=random.Random(name),
+            **kwargs,  # type: ignore[arg-type]
+        )
+        recorder = Recorder()
+        recorder.service = service
+        service.subscribe(recorder)
+        await service.start()
+        started.append(service)
+        return service, recorder
+
+    start.clock = clock  # type: ignore[attr-defined]
+    yield start
+    for service in started:
+        await service.close()
+
+
+async def settle(*services: MatchService) -> None:
+    """Let both processes finish what they started, twice over (one's work may wake the
+    other's: a claim, a refresh)."""
+    for _ in range(2):
+        for service in services:
+            await service.wait_idle()
+
+
+async def test_a_match_is_played_through_either_process(process):
+    one, heard_by_one = await process("one")
+    two, heard_by_two = await process("two")
+    challenge = await one.commands.challenge(101, 202, guild_id=1, channel_id=2)
+    match = await two.commands.accept(challenge.match_id, 202)
+    rng = random.Random(5)
+
+    decisions = 0
+    while (await one.queries.public_view(match.match_id)).outcome is None:
+        # Alternate processes: each must see what the other applied.
+        await play_one(one if decisions % 2 else two, match.match_id, rng)
+        decisions += 1
+    await settle(one, two)
+
+    shown = heard_by_one.of(DecisionApplied) + heard_by_two.of(DecisionApplied)
+    assert sorted(e.version for e in shown) == list(range(1, decisions + 1))
+    assert len(heard_by_one.of(MatchEnded) + heard_by_two.of(MatchEnded)) == 1
+    assert (await two.queries.public_view(match.match_id)).outcome is not None
+    assert len(await one.store.decisions(match.match_id)) == decisions
+
+
+async def test_of_100_identical_submissions_split_across_processes_one_is_applied(process):
+    one, heard_by_one = await process("one")
+    two, heard_by_two = await process("two")
+    match = await new_match(one)
+    table = await two.queries.public_view(match.match_id)
+    mover = match.players[table.current_player]
+    decision = (await two.queries.view_for(match.match_id, mover)).legal[0]
+
+    results = await asyncio.gather(
+        *(
+            (one if i % 2 else two).commands.submit(match.match_id, mover, decision, 0)
+            for i in range(100)
+        ),
+        return_exceptions=True,
+    )
+
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(applied) == 1 and applied[0].version == 1
+    assert len(refused) == 99 and all(isinstance(r, StaleVersion) for r in refused)
+    assert len(await one.store.decisions(match.match_id)) == 1
+    await settle(one, two)
+    assert len(heard_by_one.of(DecisionApplied) + heard_by_two.of(DecisionApplied)) == 1
+    # Both processes now show the same table, whichever applied the decision.
+    assert (await one.queries.public_view(match.match_id)).version == 1
+    assert (await two.queries.public_view(match.match_id)).version == 1
+
+
+async def test_a_deadline_fires_once_across_processes_and_a_reminder_goes_out_once(process):
+    one, heard_by_one = await process("one", turn_timer_seconds=60.0)
+    two, heard_by_two = await process("two", turn_timer_seconds=60.0)
+    match = await new_match(one)
+
+    await process.clock.advance(31, settle=lambda: settle(one, two))
+    reminders = heard_by_one.of(Reminder) + heard_by_two.of(Reminder)
+    assert [r.version for r in reminders] == [0]
+
+    await process.clock.advance(30, settle=lambda: settle(one, two))
+    played = heard_by_one.of(DecisionApplied) + heard_by_two.of(DecisionApplied)
+    assert [(e.version, e.automatic) for e in played] == [(1, True)]
+    assert len(await two.store.decisions(match.match_id)) == 1
+
+
+async def test_a_challenge_answered_in_one_process_cannot_be_answered_in_the_other(process):
+    one, _ = await process("one")
+    two, _ = await process("two")
+    challenge = await one.commands.challenge(101, 202, guild_id=1, channel_id=2)
+    await one.queries.match_info(challenge.match_id)  # cached in "one" while pending
+
+    await two.commands.decline(challenge.match_id, 202)
+
+    with pytest.raises(ChallengeNotPending, match="declined"):
+        await one.commands.accept(challenge.match_id, 202)
+
+
+async def test_the_open_match_limit_holds_across_processes(process):
+    one, _ = await process("one", max_active_matches=1)
+    two, _ = await process("two", max_active_matches=1)
+
+    results = await asyncio.gather(
+        *(
+            (one if i % 2 else two).commands.challenge(101, 300 + i, guild_id=1, channel_id=2)
+            for i in range(6)
+        ),
+        return_exceptions=True,
+    )
+
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert all(isinstance(r, TooManyActiveMatches) for r in results if isinstance(r, BaseException))
+
+
+class _StuckAgent:
+    """Never decides until released: the process playing it "dies" while it thinks."""
+
+    name = "stuck"
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Decision:
+        self.release.wait(10)
+        return RandomAgent().decide(view, rng)
+
+
+async def test_the_ai_move_of_a_process_that_stops_is_taken_over(process):
+    stuck = _StuckAgent()
+    one, _ = await process("one", agent_factory=lambda level: stuck)
+    two, heard_by_two = await process("two")
+    try:
+        match = await one.commands.start_ai_match(101, "easy", guild_id=1, channel_id=2)
+        rng = random.Random(9)
+        if (await one.queries.public_view(match.match_id)).current_player == 0:
+            await play_one(one, match.match_id, rng)
+        for _ in range(20):  # "one" claims the AI's move and starts thinking
+            await asyncio.sleep(0.01)
+        await process.clock.advance(CLAIM_SECONDS / 2, settle=two.wait_idle)
+        assert heard_by_two.of(DecisionApplied) == []  # "one" still holds its claim
+        # "one" is gone; "two" takes the move over once the claim runs out.
+        one_closing = asyncio.create_task(one.close())
+        await process.clock.advance(CLAIM_SECONDS, settle=two.wait_idle)
+    finally:
+        stuck.release.set()
+    await one_closing
+    ai_moves = [e for e in heard_by_two.of(DecisionApplied) if e.user_id == AI_USER_ID]
+    assert ai_moves and not ai_moves[0].automatic

@@ -1,0 +1,741 @@
+"""The MatchStore contract, run against every store: what each method promises, the same
+for SQLite (one process) and PostgreSQL (several processes on one database)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from engine.ratings import Standing, rate_finished_match
+from engine.rules.outcome import Termination
+from engine.store import (
+    AI_USER_ID,
+    DecisionRow,
+    ExpiryPolicy,
+    GuildSettings,
+    MatchStatus,
+    SchemaTooNew,
+    UserSettings,
+)
+from engine.store.errors import CannotOpenDatabase, MatchConflict, StorageFull
+from engine.store.match_store import MatchStore
+from engine.store.postgres import PostgresMatchStore
+from engine.store.postgres.connection import masked, storage_errors
+from engine.store.rows import Announcement, Placement
+from engine.store.sqlite import SqliteMatchStore
+from tests.engine.store.conftest import active_match, decision_row, pending_match, result_of
+
+LEAD = 30.0
+"""The reminder lead the claim_due tests pass: the reminder of a 60 s turn is due 30 s early."""
+
+
+def announcement(key: str, match_id: int, body: str = '{"kind":"test"}') -> Announcement:
+    return Announcement(match_id, key, body, created_at=150.0)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[MatchStore]:
+    if request.param == "sqlite":
+        opened: MatchStore = SqliteMatchStore(tmp_path / "store.sqlite3")
+    else:
+        opened = PostgresMatchStore(request.getfixturevalue("postgres_url"))
+    await opened.open()
+    yield opened
+    await opened.close()
+
+
+async def assert_conflict(store: MatchStore, match_id: int, write) -> None:
+    """``write`` raises MatchConflict and leaves the match, its decisions and the outbox as
+    they were."""
+
+    async def state():
+        return (
+            await store.get_match(match_id),
+            await store.decisions(match_id),
+            await store.finished_match(match_id),
+            await store.rating_changes(match_id),
+            await store.undelivered(),
+        )
+
+    before = await state()
+    with pytest.raises(MatchConflict) as raised:
+        await write
+    assert raised.value.match_id == match_id
+    assert await state() == before
+
+
+# -- creating and reading matches --------------------------------------------------------
+
+
+async def test_a_created_match_comes_back_with_a_new_id(store: MatchStore):
+    first = await store.create_match(pending_match())
+    second = await store.create_match(pending_match(3, 4))
+    assert first.match_id != second.match_id
+    assert first == replace(pending_match(), match_id=first.match_id)
+    assert await store.get_match(first.match_id) == first
+    assert await store.get_match(second.match_id) == second
+    assert await store.get_match(second.match_id + 1000) is None
+
+
+async def test_snowflakes_and_seeds_survive_the_round_trip(store: MatchStore):
+    big = 2**63 - 1
+    match = replace(pending_match(big - 1, big - 2, guild_id=big), channel_id=big)
+    created = await store.create_match(match)
+    await store.start_match(
+        created.match_id, seed=big, first_player=0, started_at=110.0, turn_deadline=None
+    )
+    stored = await store.get_match(created.match_id)
+    assert stored is not None
+    assert (stored.players, stored.guild_id, stored.channel_id) == ((big - 1, big - 2), big, big)
+    assert stored.seed == big
+
+
+async def test_create_match_writes_its_announcements_under_the_new_id(store: MatchStore):
+    created = await store.create_match(pending_match(), [announcement("challenge@0", 0)])
+    assert await store.undelivered() == [announcement("challenge@0", created.match_id)]
+
+
+async def test_open_matches_are_the_pending_and_active_ones_with_their_decisions(
+    store: MatchStore,
+):
+    pending = await store.create_match(pending_match())
+    active = await active_match(store)
+    await store.append_decision(active, decision_row(1))
+    await store.append_decision(active, decision_row(2, seat=1))
+    declined = await store.create_match(pending_match())
+    await store.close_challenge(declined.match_id, MatchStatus.DECLINED, 150.0)
+    finished = await active_match(store)
+    await store.finish_match(result_of(finished), None, version=0)
+
+    found = await store.open_matches()
+    assert [(m.match_id, m.status, d) for m, d in found] == [
+        (pending.match_id, MatchStatus.PENDING, []),
+        (active, MatchStatus.ACTIVE, [decision_row(1), decision_row(2, seat=1)]),
+    ]
+
+
+async def test_match_since_brings_a_cached_match_up_to_date(store: MatchStore):
+    match_id = await active_match(store)
+    for seq in (1, 2, 3):
+        await store.append_decision(match_id, decision_row(seq, seat=seq % 2))
+    since = await store.match_since(match_id, 1)
+    assert since is not None
+    match, decisions = since
+    assert match == await store.get_match(match_id)
+    assert match.version == 3
+    assert decisions == [decision_row(2, seat=0), decision_row(3, seat=1)]
+    assert await store.match_since(match_id, 3) == (match, [])
+    assert await store.match_since(match_id + 1000, 0) is None
+
+
+async def test_open_matches_of_a_player_are_theirs_in_either_seat_oldest_first(
+    store: MatchStore,
+):
+    challenged = await store.create_match(pending_match(7, 8))
+    challenger = await active_match(store, player0=8, player1=9)
+    later = await store.create_match(replace(pending_match(9, 8), created_at=150.0))
+    await store.create_match(pending_match(7, 9))  # not 8's
+    over = await active_match(store, player0=8, player1=7)
+    await store.finish_match(result_of(over, players=(8, 7)), None, version=0)
+
+    found = await store.open_matches_of(8)
+    assert [m.match_id for m in found] == [challenged.match_id, challenger, later.match_id]
+    assert await store.open_matches_of(12345) == []
+
+
+async def test_match_in_thread_finds_the_open_match_shown_there(store: MatchStore):
+    match_id = await active_match(store)
+    await store.set_location(match_id, 900, 901)
+    found = await store.match_in_thread(900)
+    assert found is not None
+    assert (found.match_id, found.placement) == (match_id, Placement(900, 901))
+    assert await store.match_in_thread(999) is None
+
+    await store.finish_match(result_of(match_id), None, version=0)
+    assert await store.match_in_thread(900) is None
+
+
+async def test_matches_started_by_are_the_seat_0_matches_since_a_time(store: MatchStore):
+    early = await store.create_match(pending_match(1, 2))
+    late = await store.create_match(replace(pending_match(1, 3), created_at=200.0))
+    await store.create_match(replace(pending_match(2, 1), created_at=200.0))  # seat 1
+    assert [m.match_id for m in await store.matches_started_by(1, 100.0)] == [
+        early.match_id,
+        late.match_id,
+    ]
+    assert [m.match_id for m in await store.matches_started_by(1, 150.0)] == [late.match_id]
+
+
+# -- moving a match on, and the writes that find it moved already ------------------------
+
+
+async def test_start_makes_a_challenge_active_and_forgets_its_message(store: MatchStore):
+    created = await store.create_match(pending_match())
+    await store.set_location(created.match_id, 900, 901)
+    await store.start_match(
+        created.match_id,
+        seed=42,
+        first_player=1,
+        started_at=110.0,
+        turn_deadline=170.0,
+        announcements=[announcement("start@0", created.match_id)],
+    )
+    match = await store.get_match(created.match_id)
+    assert match == replace(
+        created,
+        status=MatchStatus.ACTIVE,
+        seed=42,
+        first_player=1,
+        started_at=110.0,
+        turn_deadline=170.0,
+        placement=Placement(900, None),
+    )
+    assert await store.undelivered() == [announcement("start@0", created.match_id)]
+
+
+async def test_starting_a_match_that_is_not_pending_conflicts(store: MatchStore):
+    match_id = await active_match(store)
+    again = store.start_match(
+        match_id,
+        seed=7,
+        first_player=0,
+        started_at=120.0,
+        turn_deadline=180.0,
+        announcements=[announcement("start@0", match_id)],
+    )
+    await assert_conflict(store, match_id, again)
+
+
+async def test_closing_a_challenge_ends_it_once(store: MatchStore):
+    created = await store.create_match(pending_match())
+    await store.close_challenge(created.match_id, MatchStatus.DECLINED, 150.0)
+    match = await store.get_match(created.match_id)
+    assert match is not None
+    assert (match.status, match.ended_at) == (MatchStatus.DECLINED, 150.0)
+
+    again = store.close_challenge(
+        created.match_id, MatchStatus.EXPIRED, 400.0, [announcement("expired", created.match_id)]
+    )
+    await assert_conflict(store, created.match_id, again)
+    active = await active_match(store)
+    await assert_conflict(
+        store, active, store.close_challenge(active, MatchStatus.CANCELLED, 150.0)
+    )
+
+
+async def test_an_appended_decision_becomes_current(store: MatchStore):
+    match_id = await active_match(store)
+    await store.append_decision(match_id, decision_row(1), [announcement("decision@1", match_id)])
+    match = await store.get_match(match_id)
+    assert match is not None
+    assert (match.version, match.turn_deadline) == (1, decision_row(1).next_deadline)
+    assert await store.decisions(match_id) == [decision_row(1)]
+    assert await store.undelivered() == [announcement("decision@1", match_id)]
+
+
+async def test_automatic_decisions_and_open_deadlines_are_kept(store: MatchStore):
+    match_id = await active_match(store)
+    auto = DecisionRow(1, 1, "2AB", 170.0, automatic=True, next_deadline=None)
+    await store.append_decision(match_id, auto)
+    assert await store.decisions(match_id) == [auto]
+    match = await store.get_match(match_id)
+    assert match is not None and match.turn_deadline is None
+
+
+async def test_a_stale_or_repeated_append_conflicts_and_writes_nothing(store: MatchStore):
+    match_id = await active_match(store)
+    await store.append_decision(match_id, decision_row(1))
+    ahead = store.append_decision(match_id, decision_row(3), [announcement("d@3", match_id)])
+    await assert_conflict(store, match_id, ahead)
+    repeated = store.append_decision(match_id, decision_row(1), [announcement("d@1", match_id)])
+    await assert_conflict(store, match_id, repeated)
+
+
+async def test_appending_to_a_match_that_is_not_active_conflicts(store: MatchStore):
+    pending = await store.create_match(pending_match())
+    await assert_conflict(
+        store, pending.match_id, store.append_decision(pending.match_id, decision_row(1))
+    )
+    missing = pending.match_id + 1000
+    with pytest.raises(MatchConflict):
+        await store.append_decision(missing, decision_row(1))
+    assert await store.decisions(missing) == []
+
+
+async def test_finishing_records_the_last_decision_and_the_result(store: MatchStore):
+    match_id = await active_match(store)
+    await store.append_decision(match_id, decision_row(1))
+    result = result_of(match_id)
+    await store.finish_match(
+        result, decision_row(2, seat=1), announcements=[announcement("result", match_id)], version=1
+    )
+    match = await store.get_match(match_id)
+    assert match is not None
+    assert (match.status, match.version, match.turn_deadline, match.ended_at) == (
+        MatchStatus.FINISHED,
+        2,
+        None,
+        result.finished_at,
+    )
+    assert await store.decisions(match_id) == [decision_row(1), decision_row(2, seat=1)]
+    assert await store.finished_match(match_id) == result
+    assert await store.undelivered() == [announcement("result", match_id)]
+    assert await store.rating_changes(match_id) == []
+
+
+async def test_finishing_without_a_last_decision_keeps_the_version(store: MatchStore):
+    match_id = await active_match(store)
+    await store.append_decision(match_id, decision_row(1))
+    await store.finish_match(result_of(match_id), None, version=1)
+    match = await store.get_match(match_id)
+    assert match is not None and (match.status, match.version) == (MatchStatus.FINISHED, 1)
+
+
+async def test_finishing_a_stale_or_finished_match_conflicts_and_writes_nothing(
+    store: MatchStore,
+):
+    match_id = await active_match(store)
+    await store.append_decision(match_id, decision_row(1))
+    stale = store.finish_match(
+        result_of(match_id), decision_row(1), announcements=[announcement("r", match_id)], version=0
+    )
+    await assert_conflict(store, match_id, stale)
+
+    await store.finish_match(result_of(match_id), None, version=1)
+    twice = store.finish_match(
+        result_of(match_id, finished_at=600.0),
+        None,
+        announcements=[announcement("r2", match_id)],
+        version=1,
+    )
+    await assert_conflict(store, match_id, twice)
+    assert await store.finished_match(match_id) == result_of(match_id)
+
+    pending = await store.create_match(pending_match())
+    await assert_conflict(
+        store,
+        pending.match_id,
+        store.finish_match(result_of(pending.match_id), None, version=0),
+    )
+
+
+async def test_a_broken_match_keeps_why(store: MatchStore):
+    match_id = await active_match(store)
+    await store.mark_broken(match_id, "replay failed at 3", 300.0)
+    match = await store.get_match(match_id)
+    assert match is not None
+    assert (match.status, match.broken_reason, match.ended_at) == (
+        MatchStatus.BROKEN,
+        "replay failed at 3",
+        300.0,
+    )
+    assert await store.open_matches() == []
+
+
+async def test_a_reminder_is_remembered_once_per_version(store: MatchStore):
+    match_id = await active_match(store)
+    await store.set_reminded(match_id, 0, [announcement("reminder@0", match_id)])
+    match = await store.get_match(match_id)
+    assert match is not None and match.reminded_version == 0
+    twice = store.set_reminded(match_id, 0, [announcement("reminder@0b", match_id)])
+    await assert_conflict(store, match_id, twice)
+    stale = store.set_reminded(match_id, 1)
+    await assert_conflict(store, match_id, stale)
+
+    await store.append_decision(match_id, decision_row(1))
+    await store.set_reminded(match_id, 1)
+    match = await store.get_match(match_id)
+    assert match is not None and match.reminded_version == 1
+
+
+# -- claims ------------------------------------------------------------------------------
+
+
+async def test_a_claim_holds_the_match_until_it_expires(store: MatchStore):
+    match_id = await active_match(store)
+    assert await store.claim(match_id, 0, until=130.0, now=120.0)
+    assert not await store.claim(match_id, 0, until=140.0, now=125.0)  # another process
+    assert await store.claim(match_id, 0, until=150.0, now=130.0)  # the first one expired
+
+
+async def test_a_claim_needs_the_match_active_at_the_version(store: MatchStore):
+    match_id = await active_match(store)
+    assert not await store.claim(match_id, 1, until=130.0, now=120.0)
+    pending = await store.create_match(pending_match())
+    assert not await store.claim(pending.match_id, 0, until=130.0, now=120.0)
+    assert not await store.claim(match_id + 1000, 0, until=130.0, now=120.0)
+
+
+@pytest.mark.parametrize("write", ["append", "remind"])
+async def test_a_write_that_moves_the_match_on_releases_its_claim(store: MatchStore, write):
+    match_id = await active_match(store)
+    assert await store.claim(match_id, 0, until=1000.0, now=120.0)
+    if write == "append":
+        await store.append_decision(match_id, decision_row(1))
+        version = 1
+    else:
+        await store.set_reminded(match_id, 0)
+        version = 0
+    assert await store.claim(match_id, version, until=1000.0, now=121.0)
+
+
+async def test_a_challenge_is_due_when_it_expires(store: MatchStore):
+    created = await store.create_match(pending_match())  # expires at 400
+    assert await store.claim_due(399.0, LEAD, until=500.0, limit=10) == []
+    assert await store.claim_due(400.0, LEAD, until=500.0, limit=10) == [created.match_id]
+
+
+async def test_a_turn_is_due_for_its_reminder_then_at_its_deadline(store: MatchStore):
+    match_id = await active_match(store)  # 60 s turns, deadline 170: reminder due at 140
+    assert await store.claim_due(139.0, LEAD, until=141.0, limit=10) == []
+    assert await store.claim_due(141.0, LEAD, until=142.0, limit=10) == [match_id]
+    await store.set_reminded(match_id, 0)  # releases the claim
+    assert await store.claim_due(160.0, LEAD, until=161.0, limit=10) == []
+    assert await store.claim_due(170.0, LEAD, until=171.0, limit=10) == [match_id]
+
+
+async def test_the_reminder_lead_is_at_most_half_a_turn(store: MatchStore):
+    match_id = await active_match(store)  # 60 s turns: a 50 s lead counts as 30
+    assert await store.claim_due(135.0, 50.0, until=136.0, limit=10) == []
+    assert await store.claim_due(141.0, 50.0, until=142.0, limit=10) == [match_id]
+
+
+async def test_claim_due_takes_the_oldest_due_first_up_to_its_limit(store: MatchStore):
+    late = await store.create_match(replace(pending_match(), challenge_expires_at=300.0))
+    early = await store.create_match(replace(pending_match(), challenge_expires_at=200.0))
+    middle = await store.create_match(replace(pending_match(), challenge_expires_at=250.0))
+    assert await store.claim_due(500.0, LEAD, until=600.0, limit=2) == [
+        early.match_id,
+        middle.match_id,
+    ]
+    assert await store.claim_due(500.0, LEAD, until=600.0, limit=2) == [late.match_id]
+
+
+async def test_claim_due_skips_what_another_claim_holds_and_takes_over_an_expired_one(
+    store: MatchStore,
+):
+    due = await store.create_match(replace(pending_match(), challenge_expires_at=200.0))
+    assert await store.claim_due(300.0, LEAD, until=310.0, limit=10) == [due.match_id]
+    assert await store.claim_due(305.0, LEAD, until=320.0, limit=10) == []
+    assert await store.claim_due(310.0, LEAD, until=320.0, limit=10) == [due.match_id]
+
+
+async def test_an_expired_claim_is_due_even_without_an_alarm(store: MatchStore):
+    created = await store.create_match(pending_match())
+    await store.start_match(
+        created.match_id, seed=1, first_player=0, started_at=110.0, turn_deadline=10_000.0
+    )
+    assert await store.claim(created.match_id, 0, until=130.0, now=120.0)  # an AI move
+    assert await store.claim_due(125.0, LEAD, until=200.0, limit=10) == []
+    assert await store.claim_due(131.0, LEAD, until=200.0, limit=10) == [created.match_id]
+
+
+async def test_matches_not_open_are_never_due(store: MatchStore):
+    declined = await store.create_match(pending_match())
+    await store.close_challenge(declined.match_id, MatchStatus.DECLINED, 150.0)
+    finished = await active_match(store)
+    await store.finish_match(result_of(finished), None, version=0)
+    assert await store.claim_due(10_000.0, LEAD, until=20_000.0, limit=10) == []
+
+
+# -- the outbox and rematches ------------------------------------------------------------
+
+
+async def test_announcements_wait_oldest_first_until_announced(store: MatchStore):
+    first = await store.create_match(pending_match(), [announcement("challenge", 0)])
+    second = await active_match(store)
+    await store.append_decision(second, decision_row(1), [announcement("decision@1", second)])
+    await store.close_challenge(
+        first.match_id, MatchStatus.CANCELLED, 150.0, [announcement("cancelled", first.match_id)]
+    )
+    assert [(a.match_id, a.key) for a in await store.undelivered()] == [
+        (first.match_id, "challenge"),
+        (second, "decision@1"),
+        (first.match_id, "cancelled"),
+    ]
+    await store.announced([(first.match_id, "challenge"), (first.match_id, "cancelled")])
+    assert await store.undelivered() == [announcement("decision@1", second)]
+    await store.announced([])
+    await store.announced([(second, "no such key")])
+    assert await store.undelivered() == [announcement("decision@1", second)]
+
+
+async def test_an_announcement_written_again_replaces_the_first(store: MatchStore):
+    match_id = await active_match(store)
+    await store.set_reminded(match_id, 0, [announcement("k", match_id, body="old")])
+    await store.append_decision(match_id, decision_row(1), [announcement("other", match_id)])
+    await store.append_decision(
+        match_id, decision_row(2), [announcement("k", match_id, body="new")]
+    )
+    assert await store.undelivered() == [
+        announcement("other", match_id),
+        announcement("k", match_id, body="new"),
+    ]
+
+
+async def test_rematch_presses_and_the_rematches_of_a_match(store: MatchStore):
+    match_id = await active_match(store)
+    await store.finish_match(result_of(match_id), None, version=0)
+    await store.press_rematch(match_id, 2, 600.0)
+    await store.press_rematch(match_id, 2, 601.0)
+    assert await store.rematch_presses(match_id) == frozenset({2})
+    await store.press_rematch(match_id, 1, 602.0)
+    assert await store.rematch_presses(match_id) == frozenset({1, 2})
+
+    first = await store.create_match(replace(pending_match(), rematch_of=match_id))
+    second = await store.create_match(replace(pending_match(), rematch_of=match_id))
+    assert [m.match_id for m in await store.rematches_of(match_id)] == [
+        second.match_id,
+        first.match_id,
+    ]
+    assert await store.rematches_of(first.match_id) == []
+
+
+# -- results and ratings -----------------------------------------------------------------
+
+
+async def finish_rated(store: MatchStore, winner: int, loser: int, *, at: float) -> int:
+    """A rated match between two players of guild 5 won by ``winner``."""
+    match_id = await active_match(store, player0=winner, player1=loser)
+    result = result_of(match_id, players=(winner, loser), finished_at=at)
+    before = [await store.standing(5, user) or Standing(5, user) for user in (winner, loser)]
+    rated = rate_finished_match(result, (before[0], before[1]))
+    await store.finish_match(result, None, rated, version=0)
+    return match_id
+
+
+async def test_a_rated_match_writes_standings_and_rating_changes(store: MatchStore):
+    match_id = await finish_rated(store, 1, 2, at=500.0)
+    winner, loser = await store.standing(5, 1), await store.standing(5, 2)
+    assert winner is not None and loser is not None
+    assert (winner.games, winner.wins, winner.streak, winner.last_match_id) == (1, 1, 1, match_id)
+    assert (loser.games, loser.losses, loser.streak) == (1, 1, -1)
+    assert winner.rating.rating > 1500 > loser.rating.rating
+    changes = await store.rating_changes(match_id)
+    assert [(c.seat, c.user_id, c.score) for c in changes] == [(0, 1, 1.0), (1, 2, 0.0)]
+    assert changes[0].after == winner.rating.rating
+    assert await store.standing(5, 3) is None
+    assert await store.standing(6, 1) is None
+
+
+async def test_the_leaderboard_pages_through_players_with_enough_games(store: MatchStore):
+    await finish_rated(store, 1, 2, at=500.0)
+    await finish_rated(store, 1, 3, at=600.0)
+    page = await store.leaderboard(5, min_games=1, offset=0, limit=2)
+    assert [s.user_id for s in page.entries][:1] == [1]  # two wins
+    assert (len(page.entries), page.offset, page.total) == (2, 0, 3)
+    rest = await store.leaderboard(5, min_games=1, offset=2, limit=2)
+    assert len(rest.entries) == 1 and rest.total == 3
+    assert {s.user_id for s in page.entries + rest.entries} == {1, 2, 3}
+    veterans = await store.leaderboard(5, min_games=2, offset=0, limit=10)
+    assert [s.user_id for s in veterans.entries] == [1] and veterans.total == 1
+    assert (await store.leaderboard(6, min_games=0, offset=0, limit=10)).total == 0
+
+
+async def test_player_stats_count_rated_results_by_termination_and_the_ai_record(
+    store: MatchStore,
+):
+    await finish_rated(store, 1, 2, at=500.0)
+    await finish_rated(store, 2, 1, at=600.0)
+    await finish_rated(store, 1, 3, at=700.0)
+    ai_match = await store.create_match(
+        replace(pending_match(1, AI_USER_ID), ai_level="easy", challenge_expires_at=None)
+    )
+    await store.start_match(
+        ai_match.match_id, seed=1, first_player=0, started_at=110.0, turn_deadline=None
+    )
+    ai_result = replace(
+        result_of(ai_match.match_id, players=(1, AI_USER_ID), finished_at=800.0), ai_level="easy"
+    )
+    await store.finish_match(ai_result, None, version=0)
+
+    stats = await store.player_stats(5, 1)
+    assert stats.standing == await store.standing(5, 1)
+    assert stats.wins_by == {Termination.RESIGNATION: 2}
+    assert stats.losses_by == {Termination.RESIGNATION: 1}
+    assert (stats.ai_games, stats.ai_wins) == (1, 1)
+    nobody = await store.player_stats(5, 99)
+    assert nobody.standing == Standing(5, 99)
+    assert (nobody.wins_by, nobody.losses_by, nobody.ai_games) == ({}, {}, 0)
+
+
+async def test_finished_matches_newest_first_by_user_guild_and_time(store: MatchStore):
+    ids = []
+    for players, guild, at in [((1, 2), 5, 500.0), ((2, 3), 5, 600.0), ((1, 3), 6, 700.0)]:
+        match_id = await active_match(store, player0=players[0], player1=players[1], guild_id=guild)
+        await store.finish_match(
+            result_of(match_id, players=players, guild_id=guild, finished_at=at), None, version=0
+        )
+        ids.append(match_id)
+
+    def found(results):
+        return [r.match_id for r in results]
+
+    assert found(await store.finished_matches()) == ids[::-1]
+    assert found(await store.finished_matches(user_id=1)) == [ids[2], ids[0]]
+    assert found(await store.finished_matches(guild_id=5)) == [ids[1], ids[0]]
+    assert found(await store.finished_matches(user_id=3, guild_id=5)) == [ids[1]]
+    assert found(await store.finished_matches(before=700.0)) == [ids[1], ids[0]]
+    assert found(await store.finished_matches(limit=1)) == [ids[2]]
+    assert await store.finished_matches(user_id=42) == []
+
+
+# -- settings ----------------------------------------------------------------------------
+
+
+async def test_guild_settings_are_saved_whole_and_replaced(store: MatchStore):
+    assert await store.guild_settings(5) is None
+    full = GuildSettings(5, 90.0, ExpiryPolicy.FORFEIT, False, True, "fr")
+    await store.save_guild_settings(full)
+    assert await store.guild_settings(5) == full
+    await store.save_guild_settings(GuildSettings(5, language="de"))
+    assert await store.guild_settings(5) == GuildSettings(5, language="de")
+    assert await store.guild_settings(6) is None
+
+
+async def test_user_settings_are_saved_and_replaced(store: MatchStore):
+    assert await store.user_settings(1) is None
+    await store.save_user_settings(UserSettings(1, dm_notifications=True))
+    assert await store.user_settings(1) == UserSettings(1, dm_notifications=True)
+    await store.save_user_settings(UserSettings(1))
+    assert await store.user_settings(1) == UserSettings(1, dm_notifications=False)
+
+
+async def test_exclusive_lets_one_holder_in_at_a_time(store: MatchStore):
+    inside = 0
+    most = 0
+
+    async def hold(user: int) -> None:
+        nonlocal inside, most
+        async with store.exclusive("member:1"):
+            inside += 1
+            most = max(most, inside)
+            await store.save_user_settings(UserSettings(user))  # holders write
+            await asyncio.sleep(0.001)
+            inside -= 1
+
+    await asyncio.gather(*(hold(user) for user in range(12)))
+    assert most == 1
+    assert [await store.user_settings(u) for u in range(12)] == [UserSettings(u) for u in range(12)]
+
+
+# -- PostgreSQL: several processes on one database ----------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def processes(url: str, *origins: str) -> AsyncIterator[list[PostgresMatchStore]]:
+    """One store per origin on ``url``, as if each were a bot process of its own."""
+    stores = [PostgresMatchStore(url, origin=origin, max_size=4) for origin in origins]
+    await asyncio.gather(*(s.open() for s in stores))  # they migrate at once too
+    try:
+        yield stores
+    finally:
+        await asyncio.gather(*(s.close() for s in stores))
+
+
+async def test_postgres_racing_appends_from_two_processes_apply_one(postgres_url: str):
+    async with processes(postgres_url, "a", "b") as (a, b):
+        match_id = await active_match(a)
+        decision = decision_row(1)
+        writes = [
+            (a if i % 2 else b).append_decision(
+                match_id, decision, [announcement("decision@1", match_id)]
+            )
+            for i in range(50)
+        ]
+        outcomes = await asyncio.gather(*writes, return_exceptions=True)
+        assert sum(o is None for o in outcomes) == 1
+        assert all(isinstance(o, MatchConflict) for o in outcomes if o is not None)
+        assert await b.decisions(match_id) == [decision]
+        match = await b.get_match(match_id)
+        assert match is not None and match.version == 1
+        both = await a.undelivered() + await b.undelivered()
+        assert both == [announcement("decision@1", match_id)]
+
+
+async def test_postgres_exclusive_excludes_across_processes(postgres_url: str):
+    async with processes(postgres_url, "a", "b") as (a, b):
+        entered = asyncio.Event()
+        async with a.exclusive("member:1"):
+            waiting = asyncio.create_task(_enter(b, "member:1", entered))
+            async with b.exclusive("member:2"):  # another key is free
+                pass
+            await asyncio.sleep(0.2)
+            assert not entered.is_set()
+        await asyncio.wait_for(waiting, 5)
+        assert entered.is_set()
+
+
+async def _enter(store: PostgresMatchStore, key: str, entered: asyncio.Event) -> None:
+    async with store.exclusive(key):
+        entered.set()
+
+
+async def test_postgres_each_process_shows_its_own_announcements(postgres_url: str):
+    async with processes(postgres_url, "shards 0-3", "shards 4-7") as (a, b):
+        mine = await a.create_match(pending_match(), [announcement("challenge", 0)])
+        theirs = await b.create_match(pending_match(), [announcement("challenge", 0)])
+        assert await a.undelivered() == [announcement("challenge", mine.match_id)]
+        assert await b.undelivered() == [announcement("challenge", theirs.match_id)]
+        await a.announced([(theirs.match_id, "challenge")])  # by any process
+        assert await b.undelivered() == []
+
+
+async def test_postgres_claim_due_by_two_processes_shares_the_work(postgres_url: str):
+    async with processes(postgres_url, "a", "b") as (a, b):
+        created = [await a.create_match(pending_match()) for _ in range(20)]
+        got = await asyncio.gather(
+            *(s.claim_due(500.0, LEAD, until=600.0, limit=20) for s in (a, b, a, b))
+        )
+        claimed = [match_id for ids in got for match_id in ids]
+        assert sorted(claimed) == sorted(m.match_id for m in created)
+
+
+async def test_postgres_processes_starting_at_once_migrate_once(postgres_url: str):
+    async with processes(postgres_url, "a", "b", "c", "d") as stores:
+        match = await stores[0].create_match(pending_match())
+        assert await stores[3].get_match(match.match_id) == match
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        versions = await conn.fetch("SELECT version FROM schema_migrations ORDER BY version")
+    finally:
+        await conn.close()
+    assert [row["version"] for row in versions] == [1]
+
+
+async def test_postgres_refuses_a_newer_schema_untouched(postgres_url: str):
+    async with processes(postgres_url, "a"):
+        pass
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        await conn.execute("INSERT INTO schema_migrations (version, name) VALUES (99, 'x')")
+    finally:
+        await conn.close()
+    store = PostgresMatchStore(postgres_url)
+    with pytest.raises(SchemaTooNew) as raised:
+        await store.open()
+    assert raised.value.found == 99
+
+
+async def test_postgres_a_database_it_cannot_reach_is_named_without_its_password(
+    postgres_url: str,
+):
+    host = postgres_url.partition("?")[2]
+    url = f"postgresql://postgres:s3cret@/no_such_database?{host}"
+    with pytest.raises(CannotOpenDatabase) as raised:
+        await PostgresMatchStore(url).open()
+    assert "s3cret" not in str(raised.value)
+    assert "no_such_database" in str(raised.value) and "***" in str(raised.value)
+    assert masked("postgresql://u:pw@h/db?password=pw2") == "postgresql://u:***@h/db?password=***"
+
+
+def test_postgres_a_full_disk_is_storage_full():
+    with pytest.raises(StorageFull) as raised, storage_errors("postgresql://u:pw@h/db"):
+        raise asyncpg.DiskFullError("could not extend file")
+    assert "pw" not in str(raised.value)
