@@ -1,4 +1,5 @@
-"""Run the Hanamikoji Discord bot: ``python -m bot [--config config.toml]``."""
+"""Run the Hanamikoji Discord bot: ``python -m bot [--config config.toml]
+[--shards 0-3 --shard-count 8]``."""
 
 from __future__ import annotations
 
@@ -13,9 +14,8 @@ from pathlib import Path
 import aiohttp
 import discord
 
-from bot.config import ConfigError, load_config
+from bot.config import BotConfig, ConfigError, load_config, masked_url
 from engine.store.errors import StoreError
-from engine.store.sqlite import SqliteMatchStore
 
 log = logging.getLogger("bot")
 
@@ -44,29 +44,56 @@ def build_parser() -> argparse.ArgumentParser:
             "status 2 for a bad setting, 1 for a database that cannot be used"
         ),
     )
+    parser.add_argument(
+        "--shards",
+        metavar="N|A-B",
+        default=None,
+        help=(
+            "run only these shards, e.g. 0-3 (needs --shard-count or [discord] shard_count); "
+            "wins over [discord] shards; default: every shard"
+        ),
+    )
+    parser.add_argument(
+        "--shard-count",
+        metavar="COUNT",
+        type=int,
+        default=None,
+        help=(
+            "the bot's shards in all, over every process; wins over [discord] shard_count; "
+            "default: what Discord recommends"
+        ),
+    )
     return parser
 
 
-async def open_database(path: str) -> None:
-    """Open (creating and migrating, as the bot does) and close the database at ``path``.
+async def open_database(config: BotConfig) -> None:
+    """Open (creating and migrating, as the bot does) and close the configured database.
 
-    Raises :class:`~engine.store.errors.StoreError` naming the path and what is wrong.
+    Raises :class:`~engine.store.errors.StoreError` naming the database and what is wrong.
     """
-    store = SqliteMatchStore(path)
+    from bot.client import build_store
+
+    store = build_store(config)
     try:
         await store.open()
     finally:
         await store.close()
 
 
-async def run(config_path: Path | None) -> int:
-    config = load_config(config_path)
+def database_name(config: BotConfig) -> str:
+    """The database as logs may show it: a PostgreSQL URL without its password."""
+    if config.database.url is not None:
+        return masked_url(config.database.url)
+    return config.database.path
+
+
+async def run(config: BotConfig) -> int:
     logging.basicConfig(
         level=config.logging.level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     try:
         # Before logging in, so a bad path stops the bot without a trip to Discord.
-        await open_database(config.database.path)
+        await open_database(config)
     except StoreError as error:
         log.error("%s", error)
         return 1
@@ -96,15 +123,19 @@ async def run(config_path: Path | None) -> int:
     return 0
 
 
-def check_database(path: str) -> int:
+def check_database(config: BotConfig) -> int:
     """``--check``'s verdict on the database: one line, and the exit status."""
-    existed = os.path.isfile(path) and os.path.getsize(path) > 0
+    path = config.database.path
+    postgres = config.database.url is not None
+    existed = postgres or (os.path.isfile(path) and os.path.getsize(path) > 0)
     try:
-        asyncio.run(open_database(path))
+        asyncio.run(open_database(config))
     except StoreError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    print(f"settings OK; database {path!r} {'opened' if existed else 'created'}")
+    what = "PostgreSQL database" if postgres else "database"
+    shown = database_name(config)
+    print(f"settings OK; {what} {shown!r} {'opened' if existed else 'created'}")
     return 0
 
 
@@ -113,18 +144,19 @@ def main(argv: list[str] | None = None) -> int:
     path = args.config
     if path is None and Path("config.toml").exists():
         path = Path("config.toml")
+    overrides: dict[str, object] = {}
+    if args.shards is not None:
+        overrides["shards"] = args.shards
+    if args.shard_count is not None:
+        overrides["shard_count"] = args.shard_count
     try:
-        config = load_config(path)
+        config = load_config(path, discord_overrides=overrides)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.check:
-        return check_database(config.database.path)
-    try:
-        return asyncio.run(run(path))
-    except ConfigError as error:  # pragma: no cover - checked above
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return check_database(config)
+    return asyncio.run(run(config))
 
 
 if __name__ == "__main__":

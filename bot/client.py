@@ -1,11 +1,14 @@
-"""The bot: a `commands.Bot` that builds the parts its features share, loads the features
-(discord.py extensions) by name, and starts and stops them in the right order."""
+"""The bot: a `commands.AutoShardedBot` that builds the parts its features share, loads the
+features (discord.py extensions) by name, and starts and stops them in the right order.
+
+One process runs every shard unless ``[discord] shards`` gives it a range of them."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 import discord
 import yarl
@@ -13,7 +16,7 @@ from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.command_sync import marker_beside, sync_if_changed
+from bot.command_sync import sync_if_changed, sync_marker
 from bot.config import BotConfig
 from bot.discord_plumbing.direct_messages import DirectMessages
 from bot.discord_plumbing.places import Places
@@ -27,6 +30,7 @@ from bot.words.server_language import ServerLanguages
 from engine.ai import agent_for_level
 from engine.service.clock import Clock
 from engine.service.match_service import MatchService
+from engine.store.match_store import MatchStore
 from engine.store.sqlite import SqliteMatchStore
 
 EXTENSIONS = (
@@ -67,9 +71,19 @@ def point_at_discord(config: BotConfig) -> None:
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.discord.gateway_url)
 
 
+def build_store(config: BotConfig) -> MatchStore:
+    """PostgreSQL when ``[database] url`` (or DATABASE_URL) is set, else the SQLite file."""
+    if config.database.url is None:
+        return SqliteMatchStore(config.database.path)
+    # Imported here so that a bot on SQLite never loads the PostgreSQL driver.
+    from engine.store.postgres import PostgresMatchStore
+
+    return PostgresMatchStore(config.database.url, origin=config.discord.process_name)
+
+
 def build_service(config: BotConfig, clock: Clock | None = None) -> MatchService:
     return MatchService(
-        SqliteMatchStore(config.database.path),
+        build_store(config),
         config.matches,
         clock=clock,
         agent_factory=agent_for_level,
@@ -77,8 +91,10 @@ def build_service(config: BotConfig, clock: Clock | None = None) -> MatchService
     )
 
 
-class HanamikojiBot(commands.Bot):
-    """The bot. Needs no privileged intent: it reads no message content and no member list."""
+class HanamikojiBot(commands.AutoShardedBot):
+    """The bot. Needs no privileged intent: it reads no message content and no member list.
+
+    Runs the shards ``[discord] shards`` names, else every shard Discord recommends."""
 
     def __init__(self, config: BotConfig, service: MatchService | None = None) -> None:
         intents = discord.Intents.default()
@@ -86,12 +102,17 @@ class HanamikojiBot(commands.Bot):
         intents.members = False
         intents.presences = False
         pacer = RequestPacer(config.discord.requests_per_second)
+        # Without shard ids discord.py runs every shard, counted by Discord unless given.
+        sharding: dict[str, Any] = {"shard_count": config.discord.shard_count}
+        if config.discord.shard_ids is not None:
+            sharding["shard_ids"] = config.discord.shard_ids
         super().__init__(
             command_prefix=commands.when_mentioned,  # no text commands: slash commands only
             help_command=None,
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             http_trace=pacing_trace(pacer),
+            **sharding,
         )
         self.config = config
         self.service = service or build_service(config)
@@ -116,13 +137,28 @@ class HanamikojiBot(commands.Bot):
         # Start the service only once every feature listens: a deadline that passed while
         # the bot was down fires at start, and its event must find its subscribers.
         await self.service.start()
-        marker = marker_beside(self.config.database.path)
+        await self._sync_commands()
+        log.info("%d stored matches set aside as broken", len(self.service.broken))
+
+    async def _sync_commands(self) -> None:
+        """Send the slash commands, if they changed, from the process holding shard 0 only:
+        they belong to the application, not to a shard."""
+        discord_settings = self.config.discord
+        shard_ids = discord_settings.shard_ids
+        if shard_ids is not None and 0 not in shard_ids:
+            log.info(
+                "commands not synced: this process runs %s; the one with shard 0 syncs them",
+                discord_settings.process_name,
+            )
+            return
+        database = self.config.database
+        marker = sync_marker(database.path, database.url)
         await sync_if_changed(self.tree, marker)
-        if self.config.discord.dev_guild_id is not None:
-            guild = discord.Object(self.config.discord.dev_guild_id)
+        if discord_settings.dev_guild_id is not None:
+            guild = discord.Object(discord_settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await sync_if_changed(self.tree, marker, guild)
-        log.info("commands synced; %d stored matches set aside as broken", len(self.service.broken))
+        log.info("commands synced")
 
     async def wait_idle(self) -> None:
         """Until every feature has shown what it has queued (tests and shutdown)."""
@@ -133,7 +169,12 @@ class HanamikojiBot(commands.Bot):
         """Slash commands only: no message is read as a text command."""
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s (%s)", self.user, self.user and self.user.id)
+        log.info(
+            "logged in as %s (%s), running %s",
+            self.user,
+            self.user and self.user.id,
+            self.config.discord.process_name,
+        )
 
     async def close(self) -> None:
         """Stop taking clicks, let in-flight decisions commit, show the last events, close

@@ -2,8 +2,9 @@
 
 Discord rate-limits the bulk update of an application's commands tightly, and a bot that
 restarts often (a deploy, a crash loop) should not spend that on the same commands every
-time. What was last synced is remembered as a digest in a small file beside the database;
-delete it to force a sync.
+time. What was last synced is remembered as a digest in a small file beside the SQLite
+database, or, with a PostgreSQL database, in :data:`POSTGRES_MARKER` in the working
+directory; delete it to force a sync. Only the process holding shard 0 syncs.
 """
 
 from __future__ import annotations
@@ -18,6 +19,18 @@ import discord
 from discord import app_commands
 
 log = logging.getLogger(__name__)
+
+POSTGRES_MARKER = Path(".hanamikoji.synced-commands.json")
+"""The digest file of a bot on PostgreSQL, relative to the working directory. The digest
+names the application, so another bot's file there only costs one more sync."""
+
+
+def sync_marker(database_path: str, database_url: str | None) -> Path | None:
+    """Where the digests are kept: beside the SQLite file, or in the working directory when
+    the matches are in PostgreSQL (None for a database in memory)."""
+    if database_url is not None:
+        return POSTGRES_MARKER
+    return marker_beside(database_path)
 
 
 def marker_beside(database: str) -> Path | None:

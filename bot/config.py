@@ -12,9 +12,11 @@ import dataclasses
 import difflib
 import enum
 import os
+import re
 import tomllib
 import types
 import typing
+import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 NO_TOKEN = (
     "no bot token: set DISCORD_TOKEN or [discord] token (from the Discord developer portal, "
     "Bot tab)"
@@ -51,10 +54,23 @@ class DiscordSettings:
     """Sync commands to this guild too, where they appear at once (global sync is slower)."""
     requests_per_second: int = DEFAULT_REQUESTS_PER_SECOND
     """The bot's own pace for REST requests, under Discord's global limit of 50 per second."""
+    shards: str | None = None
+    """The shards this process runs, ``"N"`` or ``"A-B"`` (needs ``shard_count``); none:
+    every shard."""
+    shard_count: int | None = None
+    """How many shards the bot has in all; none: as many as Discord recommends."""
 
     def __post_init__(self) -> None:
         if not self.token:
             raise ValueError(NO_TOKEN)
+        if self.shard_count is not None and self.shard_count < 1:
+            raise ValueError(f"shard_count must be 1 or more, got {self.shard_count!r}")
+        if self.shards is not None:
+            if self.shard_count is None:
+                raise ValueError(
+                    f"shards {self.shards!r} needs shard_count, the bot's shards in all"
+                )
+            parse_shards(self.shards, self.shard_count)
         if not 1 <= self.requests_per_second <= DISCORD_GLOBAL_LIMIT:
             raise ValueError(
                 f"requests_per_second must be 1–{DISCORD_GLOBAL_LIMIT} (Discord's limit), "
@@ -63,6 +79,45 @@ class DiscordSettings:
         # discord.py joins routes to the base with a slash of its own.
         object.__setattr__(self, "api_base", self.api_base.rstrip("/"))
 
+    @property
+    def shard_ids(self) -> list[int] | None:
+        """The shards this process runs, or None for every shard there is."""
+        if self.shard_count is None:
+            return None
+        if self.shards is None:
+            return list(range(self.shard_count))
+        return list(parse_shards(self.shards, self.shard_count))
+
+    @property
+    def holds_every_shard(self) -> bool:
+        return self.shard_ids is None or len(self.shard_ids) == self.shard_count
+
+    @property
+    def process_name(self) -> str:
+        """A stable name for this process among the bot's processes: its shards."""
+        ids = self.shard_ids
+        if ids is None or self.holds_every_shard:
+            return "all shards"
+        if len(ids) == 1:
+            return f"shard {ids[0]}"
+        return f"shards {ids[0]}-{ids[-1]}"
+
+
+def parse_shards(text: str, shard_count: int) -> range:
+    """``"N"`` or ``"A-B"`` (both ends included) as shard ids under ``shard_count``."""
+    found = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text, re.ASCII)
+    if found is None:
+        raise ValueError(f"shards must be 'N' or 'A-B' (shard ids from 0), got {text!r}")
+    low = int(found[1])
+    high = low if found[2] is None else int(found[2])
+    if low > high:
+        raise ValueError(f"shards {text!r} runs backwards: write the lower shard id first")
+    if high >= shard_count:
+        raise ValueError(
+            f"shards {text!r} goes past shard_count {shard_count} (ids 0-{shard_count - 1})"
+        )
+    return range(low, high + 1)
+
 
 @dataclass(frozen=True, slots=True)
 class DatabaseSettings:
@@ -70,14 +125,39 @@ class DatabaseSettings:
 
     path: str = "hanamikoji.sqlite3"
     """A file path, relative to the working directory, or ``":memory:"``."""
+    url: str | None = field(default=None, repr=False)
+    """A PostgreSQL URL, used instead of ``path``; ``DATABASE_URL`` wins over the file."""
 
     def __post_init__(self) -> None:
+        if self.url is not None:
+            scheme = urllib.parse.urlsplit(self.url).scheme
+            if scheme not in POSTGRES_SCHEMES:
+                raise ValueError(
+                    "url must be a PostgreSQL URL (postgresql://user:password@host/database),"
+                    f" got {masked_url(self.url)!r}"
+                )
         if not self.path:
             # SQLite would open a temporary database and lose every match at exit.
             raise ValueError("path must name a file (or \":memory:\"), got ''")
         if "\0" in self.path:
             # No file name can hold one; SQLite and the OS would fail with a traceback.
             raise ValueError(f"path must not contain a NUL character, got {self.path!r}")
+
+
+def masked_url(url: str) -> str:
+    """``url`` fit to print: its password, in the address or as ``?password=``, is ``***``."""
+    parts = urllib.parse.urlsplit(url)
+    netloc = parts.netloc
+    if parts.password is not None:
+        user, _, host = netloc.rpartition("@")
+        netloc = f"{user.partition(':')[0]}:***@{host}"
+    query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    if parts.password is None and all(k != "password" for k, _ in query):
+        return url
+    hidden = [(k, "***" if k == "password" else v) for k, v in query]
+    return urllib.parse.urlunsplit(
+        parts._replace(netloc=netloc, query=urllib.parse.urlencode(hidden, safe="/*"))
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +188,13 @@ class BotConfig:
 Section = TypeVar("Section", bound="DataclassInstance")
 
 
-def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> BotConfig:
-    """Read the TOML file (if any); ``DISCORD_TOKEN`` in the environment wins over the file."""
+def load_config(
+    path: Path | None,
+    environ: Mapping[str, str] | None = None,
+    discord_overrides: Mapping[str, object] | None = None,
+) -> BotConfig:
+    """Read the TOML file (if any); ``DISCORD_TOKEN`` and ``DATABASE_URL`` in the environment
+    win over the file, and ``discord_overrides`` (from the command line) over both."""
     env = os.environ if environ is None else environ
     data: dict[str, Any] = {}
     if path is not None:
@@ -122,6 +207,12 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
     if env.get("DISCORD_TOKEN"):
         discord = _table(data.get("discord", {}), "discord")
         data = {**data, "discord": {**discord, "token": env["DISCORD_TOKEN"]}}
+    if env.get("DATABASE_URL"):
+        database = _table(data.get("database", {}), "database")
+        data = {**data, "database": {**database, "url": env["DATABASE_URL"]}}
+    if discord_overrides:
+        discord = _table(data.get("discord", {}), "discord")
+        data = {**data, "discord": {**discord, **discord_overrides}}
     hints = typing.get_type_hints(BotConfig)
     sections: dict[str, Any] = {}
     for name, table in data.items():

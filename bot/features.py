@@ -68,7 +68,11 @@ class Feature(commands.Cog):
         """Until everything queued to be shown has been shown."""
 
 
-def shared_parts(bot: commands.Bot) -> SharedParts:
+AnyBot = commands.Bot | commands.AutoShardedBot
+"""What a feature is loaded into: the bot holds its shards itself or is given a range."""
+
+
+def shared_parts(bot: AnyBot) -> SharedParts:
     parts = getattr(bot, "parts", None)
     if not isinstance(parts, SharedParts):
         raise TypeError(f"{bot!r} holds no SharedParts")
@@ -77,14 +81,14 @@ def shared_parts(bot: commands.Bot) -> SharedParts:
 
 def feature_deps(client: discord.Client, kind: type[D]) -> D:
     """The dependencies object of type `kind` that a loaded feature holds."""
-    if isinstance(client, commands.Bot):
+    if isinstance(client, commands.Bot | commands.AutoShardedBot):
         for cog in client.cogs.values():
             if isinstance(cog, Feature) and isinstance(cog.deps, kind):
                 return cog.deps
     raise LookupError(f"no loaded feature holds {kind.__name__}")
 
 
-def features(bot: commands.Bot) -> list[Feature]:
+def features(bot: AnyBot) -> list[Feature]:
     return [cog for cog in bot.cogs.values() if isinstance(cog, Feature)]
 
 
@@ -126,7 +130,7 @@ class HanamikojiGroup(app_commands.Group):
                 await interaction.response.send_message(message, ephemeral=True)
 
 
-def command_group(bot: commands.Bot) -> app_commands.Group:
+def command_group(bot: AnyBot) -> app_commands.Group:
     """The one `/hanamikoji` group, to add a feature's commands to."""
     group = bot.tree.get_command("hanamikoji")
     if not isinstance(group, app_commands.Group):

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from discord.ext import commands
-
 from bot.challenge.accept_button import AcceptButton
 from bot.challenge.challenge_message import OpenChallenges
 from bot.challenge.commands import challenge_commands
 from bot.challenge.decline_button import DeclineButton
 from bot.challenge.deps import ChallengeDeps
 from bot.challenge.rematch_button import RematchButton
-from bot.features import Feature, command_group, shared_parts
+from bot.features import AnyBot, Feature, command_group, shared_parts
 
 ITEMS = (AcceptButton, DeclineButton, RematchButton)
 
@@ -33,7 +31,7 @@ class Challenge(Feature):
         await self.open_challenges.wait_idle()
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
     service = parts.service
     open_challenges = OpenChallenges(

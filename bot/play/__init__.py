@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from discord.ext import commands
-
-from bot.features import Feature, command_group, shared_parts
+from bot.features import AnyBot, Feature, command_group, shared_parts
 from bot.match_item import UnreadableItem
 from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect
@@ -58,7 +56,7 @@ class Play(Feature):
         await self.table.wait_idle()
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
     service = parts.service
     presence = Presence()

@@ -6,9 +6,7 @@ A discord.py extension: :func:`setup` adds the commands to `/hanamikoji`.
 
 from __future__ import annotations
 
-from discord.ext import commands
-
-from bot.features import Feature, command_group, shared_parts
+from bot.features import AnyBot, Feature, command_group, shared_parts
 from bot.settings.commands import settings_commands
 from bot.settings.deps import SettingsDeps
 
@@ -17,7 +15,7 @@ class Settings(Feature):
     """Holds the settings feature's parts."""
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
     deps = SettingsDeps(parts.service.settings, parts.direct_messages, parts.languages)
     await bot.add_cog(Settings(deps))

@@ -7,9 +7,7 @@ its `DynamicItem`s.
 
 from __future__ import annotations
 
-from discord.ext import commands
-
-from bot.features import Feature, command_group, shared_parts
+from bot.features import AnyBot, Feature, command_group, shared_parts
 from bot.stats.commands import stats_commands
 from bot.stats.deps import StatsDeps
 from bot.stats.leaderboard_button import LeaderboardPageButton
@@ -20,7 +18,7 @@ class Stats(Feature):
     """Holds the stats feature's parts."""
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
     deps = StatsDeps(parts.service.queries, parts.names)
     await bot.add_cog(Stats(deps))

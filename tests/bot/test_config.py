@@ -18,6 +18,7 @@ from bot.config import (
     DiscordSettings,
     LoggingSettings,
     load_config,
+    masked_url,
 )
 from engine.service.config import ServiceConfig
 from engine.store.rows import ExpiryPolicy
@@ -75,8 +76,10 @@ NOT_DEFAULT = {
         "gateway_url": '"ws://127.0.0.1:8080/"',
         "dev_guild_id": "42",
         "requests_per_second": "10",
+        "shards": '"1-2"',
+        "shard_count": "4",
     },
-    "database": {"path": '"other.sqlite3"'},
+    "database": {"path": '"other.sqlite3"', "url": '"postgresql://bot@db.example/hanamikoji"'},
     "matches": {
         "turn_timer_seconds": "3600",
         "min_turn_seconds": "60",
@@ -370,3 +373,95 @@ def test_an_ai_level_the_engine_does_not_have_is_refused(tmp_path):
     # Else the config loads and the match the level should play for is stuck for good.
     with pytest.raises(ConfigError, match=r"'expert'"):
         load(tmp_path, '[matches]\nai_levels = ["normal", "expert"]')
+
+
+# Shards ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shards", "count", "ids", "name"),
+    [
+        (None, None, None, "all shards"),
+        (None, 4, [0, 1, 2, 3], "all shards"),
+        ('"0-3"', 8, [0, 1, 2, 3], "shards 0-3"),
+        ('"5"', 8, [5], "shard 5"),
+        ('" 6 - 7 "', 8, [6, 7], "shards 6-7"),
+        ('"0-1"', 2, [0, 1], "all shards"),
+    ],
+)
+def test_the_shards_a_process_runs_and_its_name(tmp_path, shards, count, ids, name):
+    lines = ["[discord]"]
+    if shards is not None:
+        lines.append(f"shards = {shards}")
+    if count is not None:
+        lines.append(f"shard_count = {count}")
+    discord_settings = load(tmp_path, "\n".join(lines)).discord
+    assert discord_settings.shard_ids == ids
+    assert discord_settings.process_name == name
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            'shards = "0-8"\nshard_count = 8',
+            "discord.shards '0-8' goes past shard_count 8 (ids 0-7)",
+        ),
+        ('shards = "3-1"\nshard_count = 8', "discord.shards '3-1' runs backwards"),
+        ('shards = "0..3"\nshard_count = 8', "discord.shards must be 'N' or 'A-B'"),
+        ('shards = "-1"\nshard_count = 8', "discord.shards must be 'N' or 'A-B'"),
+        ('shards = "\u00b2"\nshard_count = 8', "discord.shards must be 'N' or 'A-B'"),
+        ('shards = "2"', "discord.shards '2' needs shard_count"),
+        ("shard_count = 0", "discord.shard_count must be 1 or more, got 0"),
+        ("shards = 2\nshard_count = 4", "discord.shards must be a string, got 2"),
+    ],
+)
+def test_a_bad_shard_range_is_refused_naming_it(tmp_path, text, message):
+    with pytest.raises(ConfigError) as refused:
+        load(tmp_path, f"[discord]\n{text}")
+    assert str(refused.value).startswith(message)
+
+
+def test_the_command_line_shards_win_over_the_file(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[discord]\nshards = "0-1"\nshard_count = 4\n', encoding="utf-8")
+    overrides = {"shards": "3", "shard_count": 8}
+    loaded = load_config(path, environ=TOKEN, discord_overrides=overrides)
+    assert loaded.discord.shard_ids == [3]
+    assert loaded.discord.process_name == "shard 3"
+
+
+# The database URL -----------------------------------------------------------------------
+
+
+def test_database_url_from_the_environment_wins_over_the_file(tmp_path):
+    text = '[database]\nurl = "postgresql://file@db/hanamikoji"\n'
+    environ = {**TOKEN, "DATABASE_URL": "postgres://env:secret@db/hanamikoji"}
+    assert load(tmp_path, text, environ).database.url == "postgres://env:secret@db/hanamikoji"
+    assert load(tmp_path, text).database.url == "postgresql://file@db/hanamikoji"
+
+
+def test_a_database_url_that_is_not_postgresql_is_refused_without_its_password(tmp_path):
+    with pytest.raises(ConfigError) as refused:
+        load(tmp_path, '[database]\nurl = "mysql://bot:hunter2@db/hanamikoji"\n')
+    assert str(refused.value) == (
+        "database.url must be a PostgreSQL URL (postgresql://user:password@host/database), "
+        "got 'mysql://bot:***@db/hanamikoji'"
+    )
+
+
+def test_the_database_url_is_not_shown_in_the_config_repr(tmp_path):
+    loaded = load(tmp_path, '[database]\nurl = "postgresql://bot:hunter2@db/hanamikoji"\n')
+    assert "hunter2" not in repr(loaded)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://bot:hunter2@db:5432/h", "postgresql://bot:***@db:5432/h"),
+        ("postgresql://db/h?user=bot&password=hunter2", "postgresql://db/h?user=bot&password=***"),
+        ("postgres://db/h", "postgres://db/h"),
+    ],
+)
+def test_a_database_url_is_printed_without_its_password(url, shown):
+    assert masked_url(url) == shown

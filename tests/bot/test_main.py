@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.command_sync import sync_marker
 from engine.store.migration_files import latest_version
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,8 +23,11 @@ def unused_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def python_m_bot(tmp_path: Path, settings: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """`python -m bot --config FILE *args` in tmp_path, Discord pointed at a closed port."""
+def python_m_bot(
+    tmp_path: Path, settings: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`python -m bot --config FILE *args` in tmp_path, Discord pointed at a closed port;
+    `env` adds to the environment (DISCORD_TOKEN only, by default)."""
     port = unused_port()
     config = tmp_path / "config.toml"
     config.write_text(
@@ -36,7 +40,7 @@ def python_m_bot(tmp_path: Path, settings: str, *args: str) -> subprocess.Comple
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={"DISCORD_TOKEN": "from-env", "PATH": "", "PYTHONPATH": str(ROOT)},
+        env={"DISCORD_TOKEN": "from-env", "PATH": "", "PYTHONPATH": str(ROOT), **(env or {})},
         timeout=60,
         check=False,
     )
@@ -176,3 +180,98 @@ def test_a_bad_database_path_stops_the_bot_before_discord_in_one_line(tmp_path, 
     line = the_one_error(done)
     assert done.returncode == 1
     assert line.endswith(f" ERROR bot: cannot open database {str(database)!r}: {problem}")
+
+
+# Shards from the command line -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--shards", "0-9", "--shard-count", "8"],
+            "error: discord.shards '0-9' goes past shard_count 8 (ids 0-7)",
+        ),
+        (
+            ["--shards", "zero", "--shard-count", "8"],
+            "error: discord.shards must be 'N' or 'A-B' (shard ids from 0), got 'zero'",
+        ),
+        (["--shards", "3"], "error: discord.shards '3' needs shard_count, the bot's shards in all"),
+        (["--shard-count", "0"], "error: discord.shard_count must be 1 or more, got 0"),
+    ],
+    ids=["past-the-count", "not-a-range", "no-count", "zero-count"],
+)
+@pytest.mark.parametrize("check", [True, False], ids=["check", "run"])
+def test_a_bad_shard_range_is_one_line_and_exit_2(tmp_path, args, message, check):
+    done = python_m_bot(tmp_path, "", *args, *(["--check"] if check else []))
+    assert the_one_error(done) == message
+    assert done.returncode == 2
+
+
+def test_the_command_line_shards_win_over_the_file(tmp_path):
+    # Under [discord] (python_m_bot starts the file with it): a range wrong for 8 shards.
+    settings = 'shards = "8-9"\nshard_count = 10\n'
+    done = python_m_bot(tmp_path, settings, "--shards", "4-7", "--shard-count", "8", "--check")
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+# PostgreSQL -----------------------------------------------------------------------------
+
+
+def test_check_opens_the_postgresql_database_from_database_url(tmp_path, postgres_url):
+    done = python_m_bot(tmp_path, "", "--check", env={"DATABASE_URL": postgres_url})
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("settings OK; PostgreSQL database 'postgres")
+    assert done.stdout.endswith(" opened\n")
+    assert not (tmp_path / "hanamikoji.sqlite3").exists()  # no SQLite file on the side
+
+
+def test_check_of_an_unreachable_postgresql_never_prints_the_password(tmp_path):
+    url = f"postgresql://hanamikoji:hunter2@127.0.0.1:{unused_port()}/hanamikoji"
+    done = python_m_bot(tmp_path, "", "--check", env={"DATABASE_URL": url})
+    line = the_one_error(done)
+    assert done.returncode == 1
+    assert "hunter2" not in line
+    assert "127.0.0.1" in line
+
+
+def test_a_database_url_that_is_not_postgresql_is_one_line_and_exit_2(tmp_path):
+    done = python_m_bot(tmp_path, '[database]\nurl = "sqlite:///games.db"\n', "--check")
+    assert the_one_error(done) == (
+        "error: database.url must be a PostgreSQL URL "
+        "(postgresql://user:password@host/database), got 'sqlite:///games.db'"
+    )
+    assert done.returncode == 2
+
+
+def test_a_bot_on_sqlite_never_loads_the_postgresql_driver(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(with_database(tmp_path / "games.sqlite3"), encoding="utf-8")
+    probe = (
+        "import sys\n"
+        "from bot.__main__ import main\n"
+        f"assert main(['--config', {str(config)!r}, '--check']) == 0\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('asyncpg', 'engine.store.post'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"DISCORD_TOKEN": "from-env", "PATH": "", "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_synced_commands_digest_lives_beside_sqlite_or_in_the_working_directory():
+    # A restart on PostgreSQL has no SQLite file to keep it beside, yet must not sync again.
+    assert sync_marker("/data/games.sqlite3", None) == Path(
+        "/data/.games.sqlite3.synced-commands.json"
+    )
+    assert sync_marker(":memory:", None) is None
+    assert sync_marker("hanamikoji.sqlite3", "postgresql://db/hanamikoji") == Path(
+        ".hanamikoji.synced-commands.json"
+    )

@@ -15,13 +15,14 @@ from tests.discord_emulator.clients import (
 from tests.discord_emulator.errors import Failure, ImpossibleUserAction
 from tests.discord_emulator.interactions import CallbackType, EmulatedInteraction, InteractionFailed
 from tests.discord_emulator.message_snapshot import MessageSnapshot, ModalSnapshot
-from tests.discord_emulator.server import DiscordEmulator
+from tests.discord_emulator.server import DiscordEmulator, EmulatedGuild
 from tests.discord_emulator.transcript import Scope, Transcript, TranscriptEntry, Visibility
 from tests.discord_emulator.users import EmulatedUser
 
 __all__ = [
     "CallbackType",
     "DiscordEmulator",
+    "EmulatedGuild",
     "EmulatedInteraction",
     "EmulatedUser",
     "Failure",

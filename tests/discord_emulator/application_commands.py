@@ -341,16 +341,16 @@ def _usable_in_dms(command: Mapping[str, Any]) -> bool:
 
 
 def check_guild_access(world: World, guild_id: int) -> None:
-    if guild_id != world.guild.id:
+    if guild_id not in world.guilds:
         raise DiscordError(403, MISSING_ACCESS, "Missing Access")
 
 
 class CommandInvocation:
     """Turns `/hanamikoji challenge opponent:@ben` into interaction data with `resolved`."""
 
-    def __init__(self, world: World, *, in_guild: bool) -> None:
+    def __init__(self, world: World, *, guild_id: int | None) -> None:
         self._world = world
-        self._in_guild = in_guild
+        self._guild_id = guild_id
         self.resolved: dict[str, dict[str, Any]] = {}
 
     def data(
@@ -453,9 +453,10 @@ class CommandInvocation:
         if user is None:
             raise ImpossibleUserAction(f"no user {user_id} to pick")
         self.resolved.setdefault("users", {})[str(user_id)] = user_payload(user)
-        if self._in_guild and world.is_member(user_id):
+        guild_id = self._guild_id
+        if guild_id is not None and world.is_member(user_id, guild_id):
             self.resolved.setdefault("members", {})[str(user_id)] = member_payload(
-                world, user, with_user=False
+                world, user, with_user=False, guild_id=guild_id
             )
         return str(user_id)
 

@@ -3,7 +3,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests.discord_emulator.clients import start_client
-from tests.discord_emulator.fixtures import emulator  # noqa: F401
+from tests.discord_emulator.fixtures import emulator, sharded_emulator  # noqa: F401
 from tests.discord_emulator.sample_bot import SampleBot
 from tests.discord_emulator.server import DiscordEmulator
 

@@ -2,6 +2,8 @@
 
     from tests.discord_emulator.fixtures import emulator  # noqa: F401
 
+(and `sharded_emulator` likewise).
+
 in its conftest.py.
 """
 
@@ -25,6 +27,18 @@ async def emulator() -> AsyncIterator[DiscordEmulator]:
     `emulator.tolerate_failures = True`.
     """
     async with DiscordEmulator() as running:
+        with discord_py_pointed_at(running):
+            yield running
+        fail_on_unexpected_failures(running)
+
+
+@pytest.fixture
+async def sharded_emulator() -> AsyncIterator[DiscordEmulator]:
+    """Like `emulator`, but Discord asks for 2 shards: the first guild is on shard 0, a
+    second one ("Second Tea House", `other_guilds[0]`, with its own #general and the same
+    ana, ben and cara) on shard 1."""
+    async with DiscordEmulator(shard_count=2) as running:
+        await running.add_guild("Second Tea House", shard_id=1)
         with discord_py_pointed_at(running):
             yield running
         fail_on_unexpected_failures(running)

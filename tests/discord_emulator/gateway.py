@@ -1,7 +1,11 @@
-"""The Gateway: HELLO, IDENTIFY/READY, heartbeats, dispatches and RESUME.
+"""The Gateway: HELLO, IDENTIFY/READY, heartbeats, dispatches, RESUME and sharding.
 
 Frames go out as uncompressed text even though discord.py asks for zlib-stream; it
 accepts both.
+
+Sharding as "Sharding" (topics/gateway) documents it: a session that identifies with
+`shard: [shard_id, num_shards]` gets the guilds with `(guild_id >> 22) % num_shards ==
+shard_id` and their events; events of no guild (DMs, DM interactions) go to shard 0 only.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from tests.discord_emulator.payloads import bot_self_payload, guild_create_payload, member_payload
-from tests.discord_emulator.world import World
+from tests.discord_emulator.world import World, shard_of
 
 HEARTBEAT_INTERVAL_MS = 41_250
 
@@ -30,6 +34,8 @@ INTENT_MESSAGE_CONTENT = 1 << 15
 
 # Close codes after which discord.py gives up rather than reconnecting.
 CLOSE_AUTHENTICATION_FAILED = 4004
+CLOSE_INVALID_SHARD = 4010
+CLOSE_SHARDING_REQUIRED = 4011
 # A client closing with these ends its session for good (discord.py closes with 1000).
 CLIENT_ENDS_SESSION = frozenset({1000, 1001})
 
@@ -43,9 +49,23 @@ class GatewaySession:
     # Every dispatch, kept so a RESUME can replay what the client missed.
     sent: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     ended: bool = False
+    shard: tuple[int, int] = (0, 1)
+    """`[shard_id, num_shards]` from IDENTIFY; (0, 1) when the client sent none."""
 
     def wants(self, intent: int | None) -> bool:
         return intent is None or bool(self.intents & intent)
+
+    def holds(self, guild_id: int | None) -> bool:
+        """Whether this session's shard receives the events of this guild (None: no guild,
+        which only shard 0 receives)."""
+        shard_id, shard_count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, shard_count) == shard_id
+
+    def dispatched(self, event: str) -> list[dict[str, Any]]:
+        """The data of every `event` dispatch this session was sent, in order."""
+        return [frame["d"] for frame in self.sent if frame["t"] == event]
 
 
 class Gateway:
@@ -56,8 +76,11 @@ class Gateway:
         token: str,
         resume_url: Callable[[], str],
         on_activity: Callable[[], None],
+        shard_count: int = 1,
     ) -> None:
         self._world = world
+        self.shard_count = shard_count
+        """What `GET /gateway/bot` recommends; IDENTIFY must use it when it is over 1."""
         self._token = token
         self._resume_url = resume_url
         self._on_activity = on_activity
@@ -110,17 +133,21 @@ class Gateway:
         if data.get("token") != self._token:
             await socket.close(code=CLOSE_AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return None
+        shard = await self._check_shard(socket, data.get("shard"))
+        if shard is None:
+            return None
         self.identify_count += 1
         session = GatewaySession(
-            session_id=secrets.token_hex(16), intents=int(data.get("intents", 0))
+            session_id=secrets.token_hex(16), intents=int(data.get("intents", 0)), shard=shard
         )
         self.sessions[session.session_id] = session
         session.socket = socket
         world = self._world
+        guild_ids = [guild_id for guild_id in world.guilds if session.holds(guild_id)]
         ready = {
             "v": 10,
             "user": bot_self_payload(world.bot),
-            "guilds": [{"id": str(world.guild.id), "unavailable": True}],
+            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in guild_ids],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self._resume_url(),
@@ -132,12 +159,38 @@ class Gateway:
             "guild_join_requests": [],
             "geo_ordered_rtc_regions": [],
         }
+        if "shard" in data:
+            ready["shard"] = list(shard)
         await self.dispatch_to(session, "READY", ready)
         include_members = bool(session.intents & INTENT_GUILD_MEMBERS)
-        await self.dispatch_to(
-            session, "GUILD_CREATE", guild_create_payload(world, include_members=include_members)
-        )
+        for guild_id in guild_ids:
+            payload = guild_create_payload(
+                world, include_members=include_members, guild_id=guild_id
+            )
+            await self.dispatch_to(session, "GUILD_CREATE", payload)
         return session
+
+    async def _check_shard(
+        self, socket: web.WebSocketResponse, raw: object
+    ) -> tuple[int, int] | None:
+        """The session's shard, or None after closing the socket as Discord does: 4011 when
+        sharding is required and none was asked for, 4010 for an invalid shard."""
+        if raw is None:
+            if self.shard_count > 1:
+                await socket.close(code=CLOSE_SHARDING_REQUIRED, message=b"Sharding required.")
+                return None
+            return (0, 1)
+        valid = (
+            isinstance(raw, list)
+            and len(raw) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in raw)
+        )
+        if valid:
+            shard_id, shard_count = raw
+            if shard_count == self.shard_count and 0 <= shard_id < shard_count:
+                return (shard_id, shard_count)
+        await socket.close(code=CLOSE_INVALID_SHARD, message=b"Invalid shard.")
+        return None
 
     async def _resume(
         self, socket: web.WebSocketResponse, data: dict[str, Any]
@@ -163,16 +216,19 @@ class Gateway:
         self, socket: web.WebSocketResponse, session: GatewaySession, data: dict[str, Any]
     ) -> None:
         world = self._world
+        guild_id = int(data.get("guild_id") or world.guild.id)
+        if guild_id not in world.guilds or not session.holds(guild_id):
+            return
         wanted = {int(uid) for uid in data.get("user_ids") or []}
         query = str(data.get("query") or "").lower()
-        users = [world.users[uid] for uid in world.guild.member_ids]
+        users = [world.users[uid] for uid in world.guilds[guild_id].member_ids]
         if wanted:
             users = [u for u in users if u.id in wanted]
         elif query:
             users = [u for u in users if u.username.lower().startswith(query)]
         chunk: dict[str, Any] = {
-            "guild_id": str(world.guild.id),
-            "members": [member_payload(world, u) for u in users],
+            "guild_id": str(guild_id),
+            "members": [member_payload(world, u, guild_id=guild_id) for u in users],
             "chunk_index": 0,
             "chunk_count": 1,
         }
@@ -183,9 +239,12 @@ class Gateway:
     async def dispatch(
         self, event: str, data: dict[str, Any], *, intent: int | None = None
     ) -> None:
-        """Send an event to every session that asked for it; offline sessions keep it for RESUME."""
+        """Send an event to every session that asked for it and holds its guild (its
+        `guild_id`; none: shard 0); offline sessions keep it for RESUME."""
+        raw_guild = data.get("guild_id")
+        guild_id = None if raw_guild is None else int(raw_guild)
         for session in self.live_sessions:
-            if session.wants(intent):
+            if session.wants(intent) and session.holds(guild_id):
                 await self.dispatch_to(session, event, data)
 
     async def dispatch_to(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:

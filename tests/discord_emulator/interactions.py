@@ -220,16 +220,20 @@ def interaction_payload(
         payload["context"] = 1
         payload["authorizing_integration_owners"] = {"0": str(world.guild.id)}
     else:
-        payload["guild_id"] = str(world.guild.id)
-        guild_locale = world.guild.preferred_locale
-        payload["guild"] = {"id": str(world.guild.id), "locale": guild_locale, "features": []}
+        guild = world.guild_of(channel.guild_id)
+        payload["guild_id"] = str(guild.id)
+        guild_locale = guild.preferred_locale
+        payload["guild"] = {"id": str(guild.id), "locale": guild_locale, "features": []}
         payload["guild_locale"] = guild_locale
         # Both are computed in the channel, overwrites included, implicit ones not.
         payload["member"] = member_payload(
-            world, user, permissions=channel_permissions(world, user.id, channel)
+            world,
+            user,
+            permissions=channel_permissions(world, user.id, channel),
+            guild_id=guild.id,
         )
         payload["context"] = 0
-        payload["authorizing_integration_owners"] = {"0": str(world.guild.id)}
+        payload["authorizing_integration_owners"] = {"0": str(guild.id)}
         payload["app_permissions"] = str(channel_permissions(world, world.bot.id, channel))
     if message is not None:
         payload["message"] = message

@@ -207,7 +207,7 @@ class MessageWriter:
     async def _dispatch_message(self, event: str, message: MessageRecord) -> None:
         intent = self._intent_for(message)
         for session in self._gateway.live_sessions:
-            if not session.wants(intent):
+            if not (session.wants(intent) and session.holds(message.guild_id)):
                 continue
             payload = self.payload(message)
             if not session.wants(INTENT_MESSAGE_CONTENT) and not self._content_exempt(message):

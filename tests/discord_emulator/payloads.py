@@ -35,17 +35,23 @@ def bot_self_payload(user: UserRecord) -> dict[str, Any]:
 
 
 def member_payload(
-    world: World, user: UserRecord, *, with_user: bool = True, permissions: int | None = None
+    world: World,
+    user: UserRecord,
+    *,
+    with_user: bool = True,
+    permissions: int | None = None,
+    guild_id: int | None = None,
 ) -> dict[str, Any]:
-    """A guild member; `permissions` are the member's in an interaction's channel, else the
-    guild-wide ones."""
+    """A guild member (of the primary guild unless another is given); `permissions` are the
+    member's in an interaction's channel, else the guild-wide ones."""
+    guild = world.guild_of(guild_id)
     if permissions is None:
-        permissions = base_permissions(world, user.id)
+        permissions = base_permissions(world, user.id, guild.id)
     payload: dict[str, Any] = {
-        "roles": [str(role_id) for role_id in world.member_role_ids(user.id)],
+        "roles": [str(role_id) for role_id in world.member_role_ids(user.id, guild.id)],
         "nick": user.nick,
         "avatar": None,
-        "joined_at": world.guild.joined_at,
+        "joined_at": guild.joined_at,
         "premium_since": None,
         "deaf": False,
         "mute": False,
@@ -79,8 +85,8 @@ def role_payload(world: World, role: RoleRecord) -> dict[str, Any]:
     return payload
 
 
-def role_payloads(world: World) -> list[dict[str, Any]]:
-    return [role_payload(world, role) for role in world.roles.values()]
+def role_payloads(world: World, guild_id: int | None = None) -> list[dict[str, Any]]:
+    return [role_payload(world, role) for role in world.guild_roles(guild_id)]
 
 
 def channel_payload(world: World, channel: ChannelRecord) -> dict[str, Any]:
@@ -177,9 +183,12 @@ def message_payload(world: World, message: MessageRecord, *, base_url: str) -> d
     return payload
 
 
-def guild_create_payload(world: World, *, include_members: bool) -> dict[str, Any]:
-    """A full GUILD_CREATE; members only with the members intent, as Discord does."""
-    guild = world.guild
+def guild_create_payload(
+    world: World, *, include_members: bool, guild_id: int | None = None
+) -> dict[str, Any]:
+    """A full GUILD_CREATE (of the primary guild unless another is given); members only with
+    the members intent, as Discord does."""
+    guild = world.guild_of(guild_id)
     member_users = [world.users[uid] for uid in guild.member_ids]
     if not include_members:
         member_users = [world.bot]
@@ -202,24 +211,24 @@ def guild_create_payload(world: World, *, include_members: bool) -> dict[str, An
         "nsfw_level": 0,
         "premium_tier": 0,
         "premium_subscription_count": 0,
-        "preferred_locale": world.guild.preferred_locale,
+        "preferred_locale": guild.preferred_locale,
         "system_channel_id": None,
         "system_channel_flags": 0,
         "rules_channel_id": None,
         "public_updates_channel_id": None,
         "vanity_url_code": None,
         "features": [],
-        "roles": role_payloads(world),
+        "roles": role_payloads(world, guild.id),
         "emojis": [],
         "stickers": [],
         "joined_at": guild.joined_at,
         "large": False,
         "unavailable": False,
         "member_count": len(guild.member_ids),
-        "members": [member_payload(world, user) for user in member_users],
-        "channels": [channel_payload(world, c) for c in world.guild_channels()],
+        "members": [member_payload(world, user, guild_id=guild.id) for user in member_users],
+        "channels": [channel_payload(world, c) for c in world.guild_channels(guild.id)],
         # Only active threads: archived ones are not synced up front (topics/threads).
-        "threads": [channel_payload(world, t) for t in world.active_threads()],
+        "threads": [channel_payload(world, t) for t in world.active_threads(guild.id)],
         "presences": [],
         "voice_states": [],
         "stage_instances": [],
@@ -248,7 +257,7 @@ def application_payload(world: World) -> dict[str, Any]:
         "tags": [],
         "redirect_uris": [],
         "interactions_endpoint_url": None,
-        "approximate_guild_count": 1,
+        "approximate_guild_count": len(world.guilds),
     }
 
 

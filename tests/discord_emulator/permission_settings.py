@@ -37,7 +37,8 @@ class PermissionSettings:
 
     async def set_role_permissions(self, role: RoleRecord, permissions: int) -> None:
         role.permissions = permissions
-        event = {"guild_id": str(self._world.guild.id), "role": role_payload(self._world, role)}
+        guild_id = self._world.guild_of_role(role.id).id
+        event = {"guild_id": str(guild_id), "role": role_payload(self._world, role)}
         await self._gateway.dispatch("GUILD_ROLE_UPDATE", event, intent=INTENT_GUILDS)
 
     async def set_overwrite(
@@ -49,7 +50,7 @@ class PermissionSettings:
             raise ValueError(f"channel {channel.id} cannot hold overwrites; use a guild channel")
         if target_id in self._world.roles:
             kind = OverwriteType.ROLE
-        elif self._world.is_member(target_id):
+        elif self._world.is_member(target_id, channel.guild_id):
             kind = OverwriteType.MEMBER
         else:
             raise ValueError(f"{target_id} is neither a role nor a member")

@@ -144,13 +144,14 @@ def names_of(bits: int) -> list[str]:
 # the computation ------------------------------------------------------------------------
 
 
-def base_permissions(world: World, user_id: int) -> int:
+def base_permissions(world: World, user_id: int, guild_id: int | None = None) -> int:
     """`compute_base_permissions`: the guild owner has all; else @everyone OR the member's
-    roles, and Administrator means all."""
-    if user_id == world.guild.owner_id:
+    roles, and Administrator means all (in the primary guild unless another is given)."""
+    guild = world.guild_of(guild_id)
+    if user_id == guild.owner_id:
         return ALL
-    permissions = world.roles[world.guild.id].permissions
-    for role_id in world.member_role_ids(user_id):
+    permissions = world.roles[guild.id].permissions
+    for role_id in world.member_role_ids(user_id, guild.id):
         permissions |= world.roles[role_id].permissions
     # What a test granted with `EmulatedUser.grant`, as one more role would.
     permissions |= world.users[user_id].granted_permissions
@@ -164,16 +165,17 @@ def channel_permissions(world: World, user_id: int, channel: ChannelRecord) -> i
     its parent's. This is what `app_permissions` carries (no implicit permissions)."""
     if channel.is_thread and channel.parent_id is not None:
         channel = world.channels[channel.parent_id]
-    base = base_permissions(world, user_id)
+    guild_id = world.guild_of(channel.guild_id).id
+    base = base_permissions(world, user_id, guild_id)
     if base & ADMINISTRATOR:
         return ALL
     overwrites = channel.permission_overwrites
     permissions = base
-    everyone = overwrites.get(world.guild.id)
+    everyone = overwrites.get(guild_id)
     if everyone is not None:
         permissions = (permissions & ~everyone.deny) | everyone.allow
     allow = deny = 0
-    for role_id in world.member_role_ids(user_id):
+    for role_id in world.member_role_ids(user_id, guild_id):
         role_overwrite = overwrites.get(role_id)
         if role_overwrite is not None:
             allow |= role_overwrite.allow

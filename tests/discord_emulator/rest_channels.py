@@ -160,7 +160,7 @@ class ChannelRoutes:
         options = await read_json(request)
         check_thread_fields(options, creating=True)
         require_bot(self._world, parent, CREATE_PUBLIC_THREADS)
-        self._threads.check_room_for_one_more()
+        self._threads.check_room_for_one_more(parent.guild_id)
         # A thread started from a message shares the message's id, as on Discord.
         thread = self._world.add_thread(
             parent,
@@ -182,7 +182,7 @@ class ChannelRoutes:
         )
         needed = CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS
         require_bot(self._world, parent, needed)
-        self._threads.check_room_for_one_more()
+        self._threads.check_room_for_one_more(parent.guild_id)
         thread = self._world.add_thread(
             parent,
             name=str(options.get("name") or "thread"),
@@ -200,7 +200,7 @@ class ChannelRoutes:
         require_bot(self._world, thread)
         raw = request.match_info["user_id"]
         user_id = self._world.bot.id if raw == "@me" else int(raw)
-        if user_id not in self._world.users or not self._world.is_member(user_id):
+        if user_id not in self._world.users or not self._world.is_member(user_id, thread.guild_id):
             raise DiscordError(404, UNKNOWN_USER, "Unknown User")
         return thread, user_id
 

@@ -59,7 +59,7 @@ class IdentityRoutes:
         return json_response(
             {
                 "url": self._emulator.gateway_url,
-                "shards": 1,
+                "shards": self._emulator.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,
@@ -69,26 +69,29 @@ class IdentityRoutes:
             }
         )
 
-    def _check_guild(self, request: web.Request) -> None:
-        check_guild_access(self._world, int(request.match_info["guild_id"]))
+    def _check_guild(self, request: web.Request) -> int:
+        guild_id = int(request.match_info["guild_id"])
+        check_guild_access(self._world, guild_id)
+        return guild_id
 
     async def guild(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
-        payload = guild_create_payload(self._world, include_members=False)
+        guild_id = self._check_guild(request)
+        payload = guild_create_payload(self._world, include_members=False, guild_id=guild_id)
         for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at"):
             payload.pop(key, None)
         payload["approximate_member_count"] = payload.pop("member_count")
         return json_response(payload)
 
     async def guild_channels(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
+        guild_id = self._check_guild(request)
         return json_response(
-            [channel_payload(self._world, c) for c in self._world.guild_channels()]
+            [channel_payload(self._world, c) for c in self._world.guild_channels(guild_id)]
         )
 
     async def member(self, request: web.Request) -> web.Response:
-        self._check_guild(request)
+        guild_id = self._check_guild(request)
         user_id = int(request.match_info["user_id"])
-        if not self._world.is_member(user_id):
+        if not self._world.is_member(user_id, guild_id):
             raise DiscordError(404, UNKNOWN_MEMBER, "Unknown Member")
-        return json_response(member_payload(self._world, self._world.users[user_id]))
+        user = self._world.users[user_id]
+        return json_response(member_payload(self._world, user, guild_id=guild_id))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -13,7 +14,7 @@ from tests.discord_emulator.application_commands import CommandRegistry
 from tests.discord_emulator.clock import VirtualClock
 from tests.discord_emulator.errors import DiscordError, Failure
 from tests.discord_emulator.faults import Faults, fault_response
-from tests.discord_emulator.gateway import INTENT_GUILDS, Gateway
+from tests.discord_emulator.gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, Gateway
 from tests.discord_emulator.http_responses import error_response, json_response
 from tests.discord_emulator.interactions import (
     FIRST_RESPONSE_DEADLINE,
@@ -23,7 +24,7 @@ from tests.discord_emulator.interactions import (
 )
 from tests.discord_emulator.message_nonces import MessageNonces
 from tests.discord_emulator.message_writes import MessageWriter
-from tests.discord_emulator.payloads import channel_payload
+from tests.discord_emulator.payloads import channel_payload, guild_create_payload
 from tests.discord_emulator.permission_settings import PermissionSettings
 from tests.discord_emulator.rate_limits import RateLimits
 from tests.discord_emulator.rest_channels import ChannelRoutes
@@ -35,7 +36,7 @@ from tests.discord_emulator.snowflakes import SnowflakeFactory
 from tests.discord_emulator.thread_archive import ThreadArchive
 from tests.discord_emulator.transcript import Transcript
 from tests.discord_emulator.users import EmulatedUser
-from tests.discord_emulator.world import ChannelRecord, World
+from tests.discord_emulator.world import ChannelRecord, Guild, World
 
 _log = logging.getLogger(__name__)
 
@@ -48,11 +49,25 @@ _TOKENLESS_PREFIXES = (API_PREFIX + "/interactions/", API_PREFIX + "/webhooks/",
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+@dataclasses.dataclass(frozen=True)
+class EmulatedGuild:
+    """A guild added with `DiscordEmulator.add_guild`, and its text channel."""
+
+    record: Guild
+    channel: ChannelRecord
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+
 class DiscordEmulator:
     """One guild with a text channel, some human members and the bot, served on localhost.
 
     Use `start()`/`stop()` (or `async with`), point discord.py at `api_base` and
-    `gateway_url` (see `clients.py`), then drive it through `EmulatedUser`s.
+    `gateway_url` (see `clients.py`), then drive it through `EmulatedUser`s. With
+    `shard_count` over 1 the Gateway requires sharded sessions (`add_guild` adds guilds on
+    other shards; the first guild is on shard 0).
     """
 
     def __init__(
@@ -62,6 +77,7 @@ class DiscordEmulator:
         member_names: tuple[str, ...] = ("ana", "ben", "cara"),
         channel_name: str = "general",
         response_deadline: float = FIRST_RESPONSE_DEADLINE,
+        shard_count: int = 1,
     ) -> None:
         self.bot_token = bot_token
         self.response_deadline = response_deadline
@@ -86,6 +102,7 @@ class DiscordEmulator:
             token=bot_token,
             resume_url=lambda: self.base_ws_url + RESUME_GATEWAY_PATH,
             on_activity=self._touch,
+            shard_count=shard_count,
         )
         self.writer = MessageWriter(
             self.world, self.gateway, self.transcript, lambda: self.base_url
@@ -95,6 +112,8 @@ class DiscordEmulator:
         # THREAD_UPDATEs of threads that `advance` archived, on their way to the clients.
         self._announcements: set[asyncio.Task[None]] = set()
         self.users: dict[str, EmulatedUser] = {}
+        self.other_guilds: list[EmulatedGuild] = []
+        """The guilds `add_guild` added, in order (the first guild is `world.guild`)."""
         for name in member_names:
             self.add_user(name)
         self._pending_requests = 0
@@ -185,6 +204,41 @@ class DiscordEmulator:
 
     def user(self, name: str) -> EmulatedUser:
         return self.users[name]
+
+    @property
+    def shard_count(self) -> int:
+        """The shard count `GET /gateway/bot` recommends and IDENTIFY must use if over 1."""
+        return self.gateway.shard_count
+
+    async def add_guild(
+        self,
+        name: str,
+        *,
+        shard_id: int,
+        members: tuple[str, ...] = ("ana", "ben", "cara"),
+        channel_name: str = "general",
+    ) -> EmulatedGuild:
+        """Another guild with the bot in it, its id on `shard_id` of `shard_count` shards,
+        a text channel, and `members` (existing users join it, new names are created).
+        Connected sessions holding its shard get its GUILD_CREATE, as when a bot joins."""
+        if not 0 <= shard_id < self.shard_count:
+            raise ValueError(f"shard {shard_id} is not one of {self.shard_count} shards")
+        world = self.world
+        guild = world.add_guild(name, guild_id=self.ids.next_on_shard(shard_id, self.shard_count))
+        for member_name in members:
+            user = self.users.get(member_name) or self.add_user(member_name, member=False)
+            world.join(user.id, guild.id)
+        channel = world.add_text_channel(channel_name, guild.id)
+        for session in self.gateway.live_sessions:
+            if session.wants(INTENT_GUILDS) and session.holds(guild.id):
+                include_members = session.wants(INTENT_GUILD_MEMBERS)
+                payload = guild_create_payload(
+                    world, include_members=include_members, guild_id=guild.id
+                )
+                await self.gateway.dispatch_to(session, "GUILD_CREATE", payload)
+        added = EmulatedGuild(guild, channel)
+        self.other_guilds.append(added)
+        return added
 
     async def add_text_channel(self, name: str) -> ChannelRecord:
         """Another text channel in the guild, announced to connected clients."""

@@ -95,9 +95,9 @@ class ThreadArchive:
         thread.archive_timestamp = self._clock.iso_now()
         thread.last_activity = self._clock.now()
 
-    def check_room_for_one_more(self) -> None:
+    def check_room_for_one_more(self, guild_id: int | None) -> None:
         """Creating or unarchiving a thread at the guild's cap: 400 code 160006."""
-        if len(self._world.active_threads()) >= self._world.max_active_threads:
+        if len(self._world.active_threads(guild_id)) >= self._world.max_active_threads:
             raise too_many_active_threads()
 
     def thread_update(self, thread: ChannelRecord) -> dict[str, Any]:
@@ -116,7 +116,7 @@ class ThreadArchive:
             raise thread_archived() if channel.archived else thread_locked()
         if not channel.archived:
             return
-        self.check_room_for_one_more()
+        self.check_room_for_one_more(channel.guild_id)
         self.set_archived(channel, archived=False)
         await self.announce(self.thread_update(channel))
 
@@ -137,7 +137,7 @@ class ThreadArchive:
             # Unlocked: Send Messages is enough; locked: only moderators unarchive.
             if not (moderator if locked else permissions & SEND_MESSAGES):
                 raise missing_permissions()
-            self.check_room_for_one_more()
+            self.check_room_for_one_more(channel.guild_id)
         changed = {key for key in changes if changes[key] != _current(channel, key)}
         if changed & _MODERATOR_FIELDS and not moderator:
             raise missing_permissions()

@@ -174,7 +174,7 @@ class EmulatedUser:
         words = command.removeprefix("/").split()
         guild_id = where.guild_id
         synced = self._emulator.commands.find(words[0], guild_id=guild_id)
-        invocation = CommandInvocation(self._world, in_guild=guild_id is not None)
+        invocation = CommandInvocation(self._world, guild_id=guild_id)
         data = invocation.data(synced, words[1:], options)
         shown = " ".join(f"{k}:{v!r}" for k, v in options.items())
         return await self._emulator.start_interaction(
@@ -248,7 +248,7 @@ class EmulatedUser:
             "values": picked,
         }
         if found.type == USER_SELECT:
-            data["resolved"] = self._resolved_users(picked, in_guild=record.guild_id is not None)
+            data["resolved"] = self._resolved_users(picked, guild_id=record.guild_id)
         else:
             allowed = {o.value for o in found.options}
             wrong = [v for v in picked if v not in allowed]
@@ -265,16 +265,16 @@ class EmulatedUser:
             description=f"select {picked} in {found.custom_id!r} by {self.name}",
         )
 
-    def _resolved_users(self, ids: Sequence[str], *, in_guild: bool) -> dict[str, Any]:
+    def _resolved_users(self, ids: Sequence[str], *, guild_id: int | None) -> dict[str, Any]:
         resolved: dict[str, Any] = {"users": {}}
         for raw in ids:
             user = self._world.users.get(int(raw))
             if user is None:
                 raise ImpossibleUserAction(f"no user {raw} to pick")
             resolved["users"][raw] = user_payload(user)
-            if in_guild and self._world.is_member(user.id):
+            if guild_id is not None and self._world.is_member(user.id, guild_id):
                 resolved.setdefault("members", {})[raw] = member_payload(
-                    self._world, user, with_user=False
+                    self._world, user, with_user=False, guild_id=guild_id
                 )
         return resolved
 

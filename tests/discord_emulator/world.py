@@ -128,8 +128,21 @@ class Guild:
     """The server's language (Community servers set it), sent with interactions and GUILD_CREATE."""
 
 
+# The primary guild's id is a multiple of this in its timestamp part, so it lands on shard 0
+# for every shard count that divides it (1 to 8, 10, 12, 14, 15, 20 ...).
+PRIMARY_GUILD_SHARD_MODULUS = 840
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard a guild's events go to ("Sharding Formula", topics/gateway)."""
+    return (guild_id >> 22) % shard_count
+
+
 class World:
-    """Users, one guild and its channels, DMs and all messages, as Discord stores them."""
+    """Users, the guilds with their channels, DMs and all messages, as Discord stores them.
+
+    `guild` is the primary guild, the one every helper defaults to; `add_guild` adds more.
+    """
 
     def __init__(self, clock: VirtualClock, ids: SnowflakeFactory) -> None:
         self.clock = clock
@@ -142,27 +155,51 @@ class World:
         self.bot = self.add_user("hanamikoji-bot", bot=True)
         # The owner has every permission, so it is nobody a test plays: not ana.
         self.owner = self.add_user("owner")
-        self.guild = Guild(
-            id=ids.next(),
-            name="Emulated Tea House",
+        self.guilds: dict[int, Guild] = {}
+        self.roles: dict[int, RoleRecord] = {}
+        """Every guild's roles by id; a guild's @everyone role has the guild's id."""
+        primary_id = ids.next_on_shard(0, PRIMARY_GUILD_SHARD_MODULUS)
+        self.guild = self.add_guild("Emulated Tea House", guild_id=primary_id)
+
+    # guilds ------------------------------------------------------------------------
+
+    def add_guild(self, name: str, *, guild_id: int) -> Guild:
+        """A guild the bot and the owner are in, with the @everyone, players and bot roles."""
+        ids = self.ids
+        guild = Guild(
+            id=guild_id,
+            name=name,
             owner_id=self.owner.id,
             member_ids=[self.bot.id, self.owner.id],
             bot_role_id=ids.next(),
             players_role_id=ids.next(),
-            joined_at=clock.iso_now(),
+            joined_at=self.clock.iso_now(),
         )
-        guild = self.guild
-        self.roles: dict[int, RoleRecord] = {
-            guild.id: RoleRecord(guild.id, "@everyone", EVERYONE_PERMISSIONS, 0),
-            # Every human member has this role, so taking a permission from @everyone
-            # (to take it from the bot) leaves the players theirs.
-            guild.players_role_id: RoleRecord(
-                guild.players_role_id, "players", EVERYONE_PERMISSIONS, 1
-            ),
-            guild.bot_role_id: RoleRecord(
-                guild.bot_role_id, self.bot.username, BOT_PERMISSIONS, 2, managed=True
-            ),
-        }
+        self.guilds[guild.id] = guild
+        self.roles[guild.id] = RoleRecord(guild.id, "@everyone", EVERYONE_PERMISSIONS, 0)
+        # Every human member has this role, so taking a permission from @everyone
+        # (to take it from the bot) leaves the players theirs.
+        self.roles[guild.players_role_id] = RoleRecord(
+            guild.players_role_id, "players", EVERYONE_PERMISSIONS, 1
+        )
+        self.roles[guild.bot_role_id] = RoleRecord(
+            guild.bot_role_id, self.bot.username, BOT_PERMISSIONS, 2, managed=True
+        )
+        return guild
+
+    def guild_of(self, guild_id: int | None) -> Guild:
+        """A guild by id; None means the primary guild."""
+        return self.guild if guild_id is None else self.guilds[guild_id]
+
+    def guild_of_role(self, role_id: int) -> Guild:
+        return next(
+            g for g in self.guilds.values() if role_id in (g.id, g.players_role_id, g.bot_role_id)
+        )
+
+    def guild_roles(self, guild_id: int | None = None) -> list[RoleRecord]:
+        guild = self.guild_of(guild_id)
+        ids = (guild.id, guild.players_role_id, guild.bot_role_id)
+        return [self.roles[i] for i in ids]
 
     # users -------------------------------------------------------------------------
 
@@ -171,28 +208,35 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_member(self, username: str) -> UserRecord:
+    def add_member(self, username: str, guild_id: int | None = None) -> UserRecord:
         user = self.add_user(username)
-        self.guild.member_ids.append(user.id)
+        self.guild_of(guild_id).member_ids.append(user.id)
         return user
 
-    def is_member(self, user_id: int) -> bool:
-        return user_id in self.guild.member_ids
+    def join(self, user_id: int, guild_id: int) -> None:
+        """Make an existing user a member of another guild too."""
+        members = self.guilds[guild_id].member_ids
+        if user_id not in members:
+            members.append(user_id)
 
-    def member_role_ids(self, user_id: int) -> list[int]:
+    def is_member(self, user_id: int, guild_id: int | None = None) -> bool:
+        return user_id in self.guild_of(guild_id).member_ids
+
+    def member_role_ids(self, user_id: int, guild_id: int | None = None) -> list[int]:
         """The roles a member holds, @everyone aside."""
+        guild = self.guild_of(guild_id)
         if user_id == self.bot.id:
-            return [self.guild.bot_role_id]
-        return [self.guild.players_role_id] if self.is_member(user_id) else []
+            return [guild.bot_role_id]
+        return [guild.players_role_id] if self.is_member(user_id, guild.id) else []
 
     # channels ----------------------------------------------------------------------
 
-    def add_text_channel(self, name: str) -> ChannelRecord:
+    def add_text_channel(self, name: str, guild_id: int | None = None) -> ChannelRecord:
         channel = ChannelRecord(
             id=self.ids.next(),
             type=ChannelType.GUILD_TEXT,
             name=name,
-            guild_id=self.guild.id,
+            guild_id=self.guild_of(guild_id).id,
             created_at=self.clock.iso_now(),
         )
         self.channels[channel.id] = channel
@@ -213,7 +257,7 @@ class World:
             id=thread_id or self.ids.next(),
             type=ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD,
             name=name,
-            guild_id=self.guild.id,
+            guild_id=parent.guild_id,
             parent_id=parent.id,
             owner_id=owner_id,
             thread_member_ids={owner_id},
@@ -248,21 +292,28 @@ class World:
         except KeyError:
             raise unknown_channel() from None
 
-    def guild_channels(self) -> list[ChannelRecord]:
-        return [c for c in self.channels.values() if c.guild_id is not None and not c.is_thread]
+    def guild_channels(self, guild_id: int | None = None) -> list[ChannelRecord]:
+        """A guild's channels, threads aside (the primary guild's by default)."""
+        wanted = self.guild_of(guild_id).id
+        return [c for c in self.channels.values() if c.guild_id == wanted and not c.is_thread]
 
-    def threads(self) -> list[ChannelRecord]:
-        return [c for c in self.channels.values() if c.is_thread]
+    def threads(self, guild_id: int | None = None) -> list[ChannelRecord]:
+        """Threads of one guild, or of every guild when no guild is given."""
+        return [
+            c
+            for c in self.channels.values()
+            if c.is_thread and (guild_id is None or c.guild_id == guild_id)
+        ]
 
-    def active_threads(self) -> list[ChannelRecord]:
-        return [t for t in self.threads() if not t.archived]
+    def active_threads(self, guild_id: int | None = None) -> list[ChannelRecord]:
+        return [t for t in self.threads(guild_id) if not t.archived]
 
     def can_see_channel(self, user_id: int, channel: ChannelRecord) -> bool:
         if user_id == self.bot.id:
             return True
         if channel.type is ChannelType.DM:
             return channel.recipient_id == user_id
-        if not self.is_member(user_id):
+        if not self.is_member(user_id, channel.guild_id):
             return False
         if channel.type is ChannelType.PRIVATE_THREAD:
             return user_id in channel.thread_member_ids
