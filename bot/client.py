@@ -10,6 +10,7 @@ import contextlib
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -116,6 +117,7 @@ class HanamikojiBot(commands.AutoShardedBot):
         )
         self.config = config
         self.service = service or build_service(config)
+        self._fetched_locales: dict[int, discord.Locale] = {}
         names = PlayerNames(self)
         self.parts = SharedParts(
             service=self.service,
@@ -125,9 +127,19 @@ class HanamikojiBot(commands.AutoShardedBot):
             direct_messages=DirectMessages(self.service.settings, self.create_dm),
         )
 
-    def _guild_locale(self, guild_id: int) -> discord.Locale | None:
+    async def _guild_locale(self, guild_id: int) -> discord.Locale | None:
         guild = self.get_guild(guild_id)
-        return guild.preferred_locale if guild is not None else None
+        if guild is not None:
+            return guild.preferred_locale
+        # A server on a shard another process holds (or not delivered yet): asked once.
+        if guild_id not in self._fetched_locales:
+            try:
+                fetched = await self.fetch_guild(guild_id)
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+                log.warning("could not look up the locale of server %s: %s", guild_id, error)
+                return None
+            self._fetched_locales[guild_id] = fetched.preferred_locale
+        return self._fetched_locales[guild_id]
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())

@@ -10,7 +10,7 @@ the channel), no picture (the text board), no embeds (plain text).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -41,9 +41,16 @@ def cannot_host_text(lang: str, permissions: discord.Permissions) -> str | None:
 
 def bot_permissions_in(place: object) -> discord.Permissions | None:
     """The bot's permissions in a guild channel or thread (from discord.py's cache of roles
-    and overwrites), or None where Discord has no permissions (DMs)."""
+    and overwrites), or None where Discord has no permissions (DMs) or where they are not
+    known here: a server on a shard another bot process holds has no roles in this
+    process's cache (Discord then refuses what is not allowed, and the refusal is handled
+    like any other)."""
     if isinstance(place, discord.abc.GuildChannel | discord.Thread):
-        return place.permissions_for(place.guild.me)
+        # Typed as always there, but None for a server without its members cached.
+        me = cast("discord.Member | None", place.guild.me)
+        if me is None:
+            return None
+        return place.permissions_for(me)
     return None
 
 

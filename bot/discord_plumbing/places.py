@@ -4,6 +4,7 @@ there, through Discord's refusals."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,10 +19,18 @@ THREAD_ARCHIVED = 50083
 """Discord's JSON error code for an edit in an archived thread."""
 
 
+FETCHED_SECONDS = 300.0
+"""How long a channel fetched from Discord is reused: one on a shard another bot process
+holds is never in this process's cache, and each of its matches' messages would otherwise
+cost a request first."""
+FETCHED_MAX = 1000
+
+
 class Places:
     def __init__(self, client: discord.Client, retrier: Retrier) -> None:
         self._client = client
         self.retrier = retrier
+        self._fetched: dict[int, tuple[float, discord.abc.Messageable]] = {}
 
     async def channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
         """A channel or thread from the cache, else from Discord; None if it is gone."""
@@ -29,12 +38,26 @@ class Places:
             return None
         channel = self._client.get_channel(channel_id)
         if channel is None:
-            try:
-                channel = await self._client.fetch_channel(channel_id)
-            except discord.HTTPException:
-                log.warning("channel %s is gone", channel_id)
-                return None
+            return await self._fetch(channel_id)
         return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def _fetch(self, channel_id: int) -> discord.abc.Messageable | None:
+        now = time.monotonic()
+        fetched = self._fetched.get(channel_id)
+        if fetched is not None and now - fetched[0] < FETCHED_SECONDS:
+            return fetched[1]
+        try:
+            channel = await self._client.fetch_channel(channel_id)
+        except discord.HTTPException:
+            log.warning("channel %s is gone", channel_id)
+            self._fetched.pop(channel_id, None)
+            return None
+        if not isinstance(channel, discord.abc.Messageable):
+            return None
+        if len(self._fetched) >= FETCHED_MAX:
+            del self._fetched[next(iter(self._fetched))]  # the oldest fetched
+        self._fetched[channel_id] = (now, channel)
+        return channel
 
     async def of_match(self, info: MatchInfo) -> discord.abc.Messageable | None:
         """The thread of the match, or its channel when it has no thread."""

@@ -106,6 +106,9 @@ class PlayerNames:
             return known
         if guild_id is not None:
             member = await self._member(guild_id, user_id)
+            if isinstance(member, str):
+                self._names[(guild_id, user_id)] = one_line(member)
+                return self._names[(guild_id, user_id)]
             if not isinstance(member, _Lookup):
                 self.remember(member)
                 return self._names[(guild_id, user_id)]
@@ -123,17 +126,19 @@ class PlayerNames:
         self.remember(user)
         return self._names[(None, user_id)]
 
-    async def _member(self, guild_id: int, user_id: int) -> discord.Member | _Lookup:
+    async def _member(self, guild_id: int, user_id: int) -> discord.Member | str | _Lookup:
         """The member from the cache, else from Discord (``GET /guilds/{id}/members/{user}``
-        needs no privileged intent); or why there is none."""
+        needs no privileged intent); or why there is none. For a server this process does
+        not hold (another process's shard, or not ready yet) only the name comes back."""
         guild = self._client.get_guild(guild_id)
-        if guild is None:  # not ready yet, or the bot left the server
-            log.info("server %s not in the cache; name of %s not looked up", guild_id, user_id)
-            return _Lookup.FAILED
-        member = guild.get_member(user_id)
-        if member is not None:
-            return member
         try:
+            if guild is None:
+                data = await self._client.http.get_member(guild_id, user_id)
+                user = data["user"]
+                return data.get("nick") or user.get("global_name") or user["username"]
+            member = guild.get_member(user_id)
+            if member is not None:
+                return member
             return await guild.fetch_member(user_id)
         except discord.NotFound as error:
             if error.code in NOT_A_MEMBER_CODES:

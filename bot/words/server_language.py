@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.words.i18n import DEFAULT_LANGUAGE, language_of
@@ -12,7 +12,7 @@ from engine.service import MatchSettings
 
 class ServerLanguages:
     def __init__(
-        self, settings: MatchSettings, guild_locale: Callable[[int], object | None]
+        self, settings: MatchSettings, guild_locale: Callable[[int], Awaitable[object | None]]
     ) -> None:
         self._settings = settings
         self._guild_locale = guild_locale
@@ -24,7 +24,7 @@ class ServerLanguages:
         chosen = (await self._settings.guild_settings(guild_id)).language
         if chosen:
             return chosen
-        locale = self._guild_locale(guild_id)
+        locale = await self._guild_locale(guild_id)
         return language_of(locale) if locale is not None else DEFAULT_LANGUAGE
 
     async def choose(self, guild_id: int, language: str) -> None:

@@ -126,11 +126,25 @@ class FakeGuild:
         return member(self.id, self.nick)
 
 
+class FakeHttp:
+    """``GET /guilds/{id}/members/{user}`` for a server the client has not cached."""
+
+    def __init__(self, guilds: dict[int, FakeGuild]) -> None:
+        self.guilds = guilds
+
+    async def get_member(self, guild_id: int, user_id: int) -> dict[str, Any]:
+        guild = self.guilds[guild_id]
+        await guild.fetch_member(user_id)  # counts, fails and refuses as the guild does
+        user = {"id": str(user_id), "username": "ana", "global_name": "Ana"}
+        return {"nick": guild.nick, "user": user}
+
+
 class FakeClient:
     def __init__(self, *guilds: FakeGuild) -> None:
         self.guilds = {g.id: g for g in guilds}
         self.ready = True  # before the Gateway is ready, no server is cached
         self.user_fetches = 0
+        self.http = FakeHttp(self.guilds)
 
     def get_guild(self, guild_id: int) -> FakeGuild | None:
         return self.guilds.get(guild_id) if self.ready else None
@@ -203,14 +217,21 @@ async def test_a_failed_look_up_shows_the_own_name_once_then_the_nickname(failur
     assert server.fetched == 2
 
 
-async def test_a_server_not_cached_yet_shows_the_own_name_until_it_is():
+async def test_a_server_not_cached_here_is_asked_for_the_member_once():
+    # Not ready yet, or on a shard another bot process holds: the name still comes from
+    # the server (GET /guilds/{id}/members/{user}), so every process shows the same name.
     server = FakeGuild(SERVER_A, "Ana of A")
     names, client = names_with(server)
     client.ready = False
-    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
-    client.ready = True
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana of A"
     assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana of A"
     assert server.fetched == 1
+
+
+async def test_a_member_without_a_nickname_in_a_server_not_cached_shows_their_own_name():
+    names, client = names_with(FakeGuild(SERVER_A, None))
+    client.ready = False
+    assert await names.raw_name(ANA, guild_id=SERVER_A) == "Ana"
 
 
 async def test_an_unknown_user_is_not_remembered_by_a_placeholder():
