@@ -1,185 +1,36 @@
-"""SQL of the ``results``, ``ratings`` and ``rating_changes`` tables."""
+"""PostgreSQL's own SQL of the ``results``, ``ratings`` and ``rating_changes`` tables (the
+rest is in :mod:`engine.store.tables.results`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.ratings import Glicko2Rating, RatedMatch, RatingChange, Standing
-from engine.rules.outcome import Termination
-from engine.rules.state import Variant
-from engine.store.postgres.sql import execute, execute_many
+from engine.ratings import RatedMatch
+from engine.store import tables
+from engine.store.postgres.sql import execute, execute_many, replacing
 from engine.store.rows import FinishedMatch
+from engine.store.tables.results import (
+    FROM_AI_MATCHES,
+    INSERT_CHANGE,
+    INSERT_RESULT,
+    INSERT_STANDING,
+    STANDING_COLUMNS,
+)
 
-RESULT_COLUMNS = (
-    "match_id",
-    "guild_id",
-    "variant",
-    "player0_id",
-    "player1_id",
-    "ai_level",
-    "winner_seat",
-    "winner_id",
-    "reason",
-    "rounds",
-    "started_at",
-    "finished_at",
-    "record",
-)
-STANDING_COLUMNS = (
-    "guild_id",
-    "user_id",
-    "rating",
-    "deviation",
-    "volatility",
-    "games",
-    "wins",
-    "losses",
-    "draws",
-    "streak",
-    "last_change",
-    "last_match_id",
-    "updated_at",
-)
-CHANGE_COLUMNS = ("match_id", "seat", "guild_id", "user_id", "score", "before", "after")
-
-_SELECT_RESULT = f"SELECT {', '.join(RESULT_COLUMNS)} FROM results"
-SELECT_RESULT = f"{_SELECT_RESULT} WHERE match_id = :match_id"
-SELECT_STANDING = (
-    f"SELECT {', '.join(STANDING_COLUMNS)} FROM ratings"
-    " WHERE guild_id = :guild_id AND user_id = :user_id"
-)
-# Ties in rating are broken by more games, then by user id, so pages never overlap.
-SELECT_LEADERBOARD = (
-    f"SELECT {', '.join(STANDING_COLUMNS)} FROM ratings"
-    " WHERE guild_id = :guild_id AND games >= :min_games"
-    " ORDER BY rating DESC, games DESC, user_id LIMIT :limit OFFSET :offset"
-)
-COUNT_LEADERBOARD = (
-    "SELECT COUNT(*) AS total FROM ratings WHERE guild_id = :guild_id AND games >= :min_games"
-)
-SELECT_CHANGES = (
-    f"SELECT {', '.join(CHANGE_COLUMNS)} FROM rating_changes"
-    " WHERE match_id = :match_id ORDER BY seat"
-)
-RATED_RECORD = (
-    "SELECT c.score AS score, r.reason AS reason, COUNT(*) AS games FROM rating_changes c"
-    " JOIN results r ON r.match_id = c.match_id"
-    " WHERE c.guild_id = :guild_id AND c.user_id = :user_id AND c.score IN (0, 1)"
-    " GROUP BY c.score, r.reason"
-)
-# The human always sits in seat 0 of a match against the AI.
 AI_RECORD = (
-    "SELECT COUNT(*) AS games, COUNT(*) FILTER (WHERE winner_seat = 0) AS wins FROM results"
-    " WHERE guild_id = :guild_id AND player0_id = :user_id AND ai_level IS NOT NULL"
-)
-
-INSERT_RESULT = (
-    f"INSERT INTO results ({', '.join(RESULT_COLUMNS)}, duration)"
-    f" VALUES ({', '.join(':' + c for c in RESULT_COLUMNS)}, :duration)"
+    f"SELECT COUNT(*) AS games, COUNT(*) FILTER (WHERE winner_seat = 0) AS wins {FROM_AI_MATCHES}"
 )
 # A player's standing is one row per guild, replaced by each rated match.
-UPSERT_STANDING = (
-    f"INSERT INTO ratings ({', '.join(STANDING_COLUMNS)})"
-    f" VALUES ({', '.join(':' + c for c in STANDING_COLUMNS)})"
-    " ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-    + ", ".join(f"{c} = EXCLUDED.{c}" for c in STANDING_COLUMNS[2:])
-)
-INSERT_CHANGE = (
-    f"INSERT INTO rating_changes ({', '.join(CHANGE_COLUMNS)})"
-    f" VALUES ({', '.join(':' + c for c in CHANGE_COLUMNS)})"
-)
-
-
-def select_finished(*, user_id: int | None, guild_id: int | None, before: float | None) -> str:
-    """Finished matches newest first, filtered by whichever of the arguments are set."""
-    where: list[str] = []
-    if user_id is not None:
-        where.append("(player0_id = :user_id OR player1_id = :user_id)")
-    if guild_id is not None:
-        where.append("guild_id = :guild_id")
-    if before is not None:
-        where.append("finished_at < :before")
-    clause = f" WHERE {' AND '.join(where)}" if where else ""
-    return f"{_SELECT_RESULT}{clause} ORDER BY finished_at DESC, match_id DESC LIMIT :limit"
+UPSERT_STANDING = INSERT_STANDING + replacing(("guild_id", "user_id"), STANDING_COLUMNS)
 
 
 async def insert_result(conn: Any, r: FinishedMatch) -> None:
-    params = {
-        "match_id": r.match_id,
-        "guild_id": r.guild_id,
-        "variant": str(r.variant),
-        "player0_id": r.players[0],
-        "player1_id": r.players[1],
-        "ai_level": r.ai_level,
-        "winner_seat": r.winner_seat,
-        "winner_id": r.winner_id,
-        "reason": str(r.reason),
-        "rounds": r.rounds,
-        "started_at": r.started_at,
-        "finished_at": r.finished_at,
-        "record": r.record,
-        "duration": r.duration_seconds,
-    }
-    await execute(conn, INSERT_RESULT, params)
+    await execute(conn, INSERT_RESULT, tables.results.result_params(r))
 
 
 async def insert_ratings(conn: Any, rated: RatedMatch) -> None:
     """Both players' new standings and the match's rating changes."""
-    standings = [
-        {
-            "guild_id": s.guild_id,
-            "user_id": s.user_id,
-            "rating": s.rating.rating,
-            "deviation": s.rating.deviation,
-            "volatility": s.rating.volatility,
-            "games": s.games,
-            "wins": s.wins,
-            "losses": s.losses,
-            "draws": s.draws,
-            "streak": s.streak,
-            "last_change": s.last_change,
-            "last_match_id": s.last_match_id,
-            "updated_at": s.updated_at,
-        }
-        for s in rated.standings
-    ]
-    changes = [{column: getattr(c, column) for column in CHANGE_COLUMNS} for c in rated.changes]
+    standings = [tables.results.standing_params(s) for s in rated.standings]
+    changes = [tables.results.change_params(c) for c in rated.changes]
     await execute_many(conn, UPSERT_STANDING, standings)
     await execute_many(conn, INSERT_CHANGE, changes)
-
-
-def result_from_row(row: Any) -> FinishedMatch:
-    return FinishedMatch(
-        match_id=row["match_id"],
-        guild_id=row["guild_id"],
-        variant=Variant(row["variant"]),
-        players=(row["player0_id"], row["player1_id"]),
-        ai_level=row["ai_level"],
-        winner_seat=row["winner_seat"],
-        winner_id=row["winner_id"],
-        reason=Termination(row["reason"]),
-        rounds=row["rounds"],
-        started_at=row["started_at"],
-        finished_at=row["finished_at"],
-        record=row["record"],
-    )
-
-
-def standing_from_row(row: Any) -> Standing:
-    return Standing(
-        guild_id=row["guild_id"],
-        user_id=row["user_id"],
-        rating=Glicko2Rating(row["rating"], row["deviation"], row["volatility"]),
-        games=row["games"],
-        wins=row["wins"],
-        losses=row["losses"],
-        draws=row["draws"],
-        streak=row["streak"],
-        last_change=row["last_change"],
-        last_match_id=row["last_match_id"],
-        updated_at=row["updated_at"],
-    )
-
-
-def change_from_row(row: Any) -> RatingChange:
-    return RatingChange(**{column: row[column] for column in CHANGE_COLUMNS})

@@ -66,3 +66,10 @@ async def execute_many(conn: Any, sql: str, rows: Sequence[Params]) -> None:
     if rows:
         text, args = bind_many(sql, rows)
         await conn.executemany(text, args)
+
+
+def replacing(keys: tuple[str, ...], columns: tuple[str, ...]) -> str:
+    """What makes an INSERT of ``columns`` replace the row with the same ``keys`` (SQLite's
+    INSERT OR REPLACE), appended to it."""
+    updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in columns if c not in keys)
+    return f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}"

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.ratings import RatedMatch
+from engine.store import tables
 from engine.store.errors import MatchConflict
 from engine.store.postgres import announcements as outbox
 from engine.store.postgres import claims, matches, rematches, results, settings
@@ -110,7 +111,7 @@ class PostgresMatchStore(PostgresReads):
         self, match: MatchInfo, announcements: Sequence[Announcement] = ()
     ) -> MatchInfo:
         async with self._transaction() as conn:
-            row = await fetchrow(conn, matches.INSERT_MATCH, matches.match_params(match))
+            row = await fetchrow(conn, matches.INSERT_MATCH, tables.matches.match_params(match))
             await outbox.insert(conn, announcements, self.origin, row["id"])
         return replace(match, match_id=row["id"])
 
@@ -133,7 +134,7 @@ class PostgresMatchStore(PostgresReads):
         }
         async with self._transaction() as conn:
             await matches.expect(conn, match_id, MatchStatus.PENDING, None)
-            await execute(conn, matches.START_MATCH, params)
+            await execute(conn, tables.matches.START_MATCH, params)
             await outbox.insert(conn, announcements, self.origin)
 
     async def close_challenge(
@@ -146,7 +147,7 @@ class PostgresMatchStore(PostgresReads):
         params = {"match_id": match_id, "status": str(status), "ended_at": at}
         async with self._transaction() as conn:
             await matches.expect(conn, match_id, MatchStatus.PENDING, None)
-            await execute(conn, matches.CLOSE_CHALLENGE, params)
+            await execute(conn, tables.matches.CLOSE_CHALLENGE, params)
             await outbox.insert(conn, announcements, self.origin)
 
     async def append_decision(
@@ -187,7 +188,7 @@ class PostgresMatchStore(PostgresReads):
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
         params = {"match_id": match_id, "reason": reason, "ended_at": at}
         async with self._connection() as conn:
-            await execute(conn, matches.MARK_BROKEN, params)
+            await execute(conn, tables.matches.MARK_BROKEN, params)
 
     async def set_reminded(
         self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
@@ -197,7 +198,9 @@ class PostgresMatchStore(PostgresReads):
             if found.reminded_version == version:
                 expected = f"version {version} (active) not yet reminded"
                 raise MatchConflict(match_id, expected, f"{found} reminded already")
-            await execute(conn, matches.SET_REMINDED, {"match_id": match_id, "version": version})
+            await execute(
+                conn, tables.matches.SET_REMINDED, {"match_id": match_id, "version": version}
+            )
             await outbox.insert(conn, announcements, self.origin)
 
     async def claim(self, match_id: int, version: int, until: float, now: float) -> bool:
@@ -224,7 +227,7 @@ class PostgresMatchStore(PostgresReads):
             "board_message_id": board_message_id,
         }
         async with self._connection() as conn:
-            await execute(conn, matches.SET_LOCATION, params)
+            await execute(conn, tables.matches.SET_LOCATION, params)
 
     async def press_rematch(self, match_id: int, user_id: int, at: float) -> None:
         params = {"match_id": match_id, "user_id": user_id, "pressed_at": at}

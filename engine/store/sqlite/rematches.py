@@ -1,9 +1,10 @@
-"""SQL of the ``rematch_presses`` table (the match a rematch started is ``matches.rematch_of``)."""
+"""SQLite's own SQL of the ``rematch_presses`` table (its read is in
+:mod:`engine.store.tables.rematches`; the match a rematch started is ``matches.rematch_of``)."""
 
 from __future__ import annotations
 
+# Pressing twice is one press.
 PRESS = (
     "INSERT OR IGNORE INTO rematch_presses (match_id, user_id, pressed_at)"
     " VALUES (:match_id, :user_id, :pressed_at)"
 )
-SELECT_PRESSES = "SELECT user_id FROM rematch_presses WHERE match_id = :match_id ORDER BY user_id"

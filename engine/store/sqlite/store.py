@@ -21,8 +21,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
-from engine.rules.outcome import Termination
+from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, Standing
+from engine.store import tables
 from engine.store.errors import MatchConflict, StoreError
 from engine.store.rows import (
     Announcement,
@@ -37,6 +37,7 @@ from engine.store.sqlite import announcements as outbox
 from engine.store.sqlite import matches, rematches, results, settings
 from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrate, is_in_memory
 from engine.store.sqlite.writer import GroupCommitWriter, Params, Statement
+from engine.store.tables.reads import OneQueryReads
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,7 @@ class _Held:
     users: int = 0
 
 
-class SqliteMatchStore:
+class SqliteMatchStore(OneQueryReads):
     """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``)."""
 
     def __init__(
@@ -200,7 +201,7 @@ class SqliteMatchStore:
             "turn_deadline": turn_deadline,
         }
         expected = matches.Expected(match_id, MatchStatus.PENDING)
-        statements = [expected.check(), (matches.START_MATCH, params)]
+        statements = [expected.check(), (tables.matches.START_MATCH, params)]
         await self._write_expecting(expected, statements + outbox.inserts(announcements))
 
     async def close_challenge(
@@ -212,7 +213,7 @@ class SqliteMatchStore:
     ) -> None:
         params = {"match_id": match_id, "status": str(status), "ended_at": at}
         expected = matches.Expected(match_id, MatchStatus.PENDING)
-        statements = [expected.check(), (matches.CLOSE_CHALLENGE, params)]
+        statements = [expected.check(), (tables.matches.CLOSE_CHALLENGE, params)]
         await self._write_expecting(expected, statements + outbox.inserts(announcements))
 
     async def append_decision(
@@ -252,14 +253,14 @@ class SqliteMatchStore:
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
         params = {"match_id": match_id, "reason": reason, "ended_at": at}
-        await self._write([(matches.MARK_BROKEN, params)])
+        await self._write([(tables.matches.MARK_BROKEN, params)])
 
     async def set_reminded(
         self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
     ) -> None:
         params = {"match_id": match_id, "version": version}
         expected = matches.Expected(match_id, MatchStatus.ACTIVE, version=version, unreminded=True)
-        statements = [expected.check(), (matches.SET_REMINDED, params)]
+        statements = [expected.check(), (tables.matches.SET_REMINDED, params)]
         await self._write_expecting(expected, statements + outbox.inserts(announcements))
 
     async def claim(self, match_id: int, version: int, until: float, now: float) -> bool:
@@ -306,7 +307,7 @@ class SqliteMatchStore:
             "thread_id": thread_id,
             "board_message_id": board_message_id,
         }
-        await self._write([(matches.SET_LOCATION, params)])
+        await self._write([(tables.matches.SET_LOCATION, params)])
 
     async def press_rematch(self, match_id: int, user_id: int, at: float) -> None:
         params = {"match_id": match_id, "user_id": user_id, "pressed_at": at}
@@ -318,113 +319,50 @@ class SqliteMatchStore:
     async def save_user_settings(self, settings_: UserSettings) -> None:
         await self._write([settings.save_user(settings_)])
 
-    # -- reads ---------------------------------------------------------------------------
+    # -- reads (those of one query come from OneQueryReads) -------------------------------
 
     async def open_matches(self) -> list[tuple[MatchInfo, list[DecisionRow]]]:
         match_rows, decision_rows = await self._open_writer().fetch_together(
-            [(matches.SELECT_OPEN_MATCHES, {}), (matches.SELECT_OPEN_DECISIONS, {})]
+            [
+                (tables.matches.SELECT_OPEN_MATCHES, {}),
+                (tables.matches.SELECT_OPEN_DECISIONS, {}),
+            ]
         )
-        found = [matches.match_from_row(row) for row in match_rows]
-        decisions: dict[int, list[DecisionRow]] = {m.match_id: [] for m in found}
-        for row in decision_rows:
-            decisions[row["match_id"]].append(matches.decision_from_row(row))
-        return [(m, decisions[m.match_id]) for m in found]
+        return tables.matches.with_decisions(match_rows, decision_rows)
 
     async def undelivered(self) -> list[Announcement]:
         return [outbox.from_row(row) for row in await self._fetch(outbox.SELECT_UNDELIVERED)]
-
-    async def get_match(self, match_id: int) -> MatchInfo | None:
-        rows = await self._fetch(matches.SELECT_MATCH, {"match_id": match_id})
-        return matches.match_from_row(rows[0]) if rows else None
 
     async def match_since(
         self, match_id: int, version: int
     ) -> tuple[MatchInfo, list[DecisionRow]] | None:
         params = {"match_id": match_id, "version": version}
         match_rows, decision_rows = await self._open_writer().fetch_together(
-            [(matches.SELECT_MATCH, params), (matches.SELECT_DECISIONS_SINCE, params)]
+            [
+                (tables.matches.SELECT_MATCH, params),
+                (tables.matches.SELECT_DECISIONS_SINCE, params),
+            ]
         )
         if not match_rows:
             return None
-        decisions = [matches.decision_from_row(row) for row in decision_rows]
-        return matches.match_from_row(match_rows[0]), decisions
+        decisions = [tables.matches.decision_from_row(row) for row in decision_rows]
+        return tables.matches.match_from_row(match_rows[0]), decisions
 
     async def open_matches_of(self, user_id: int) -> list[MatchInfo]:
         rows = await self._fetch(matches.SELECT_OF_PLAYER, {"user_id": user_id})
-        return [matches.match_from_row(row) for row in rows]
-
-    async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
-        rows = await self._fetch(matches.SELECT_IN_THREAD, {"thread_id": thread_id})
-        return matches.match_from_row(rows[0]) if rows else None
-
-    async def decisions(self, match_id: int) -> list[DecisionRow]:
-        rows = await self._fetch(matches.SELECT_DECISIONS, {"match_id": match_id})
-        return [matches.decision_from_row(row) for row in rows]
-
-    async def rematch_presses(self, match_id: int) -> frozenset[int]:
-        rows = await self._fetch(rematches.SELECT_PRESSES, {"match_id": match_id})
-        return frozenset(row["user_id"] for row in rows)
-
-    async def rematches_of(self, match_id: int) -> list[MatchInfo]:
-        rows = await self._fetch(matches.SELECT_REMATCHES, {"match_id": match_id})
-        return [matches.match_from_row(row) for row in rows]
-
-    async def matches_started_by(self, user_id: int, since: float) -> list[MatchInfo]:
-        params = {"user_id": user_id, "since": since}
-        rows = await self._fetch(matches.SELECT_STARTED_BY, params)
-        return [matches.match_from_row(row) for row in rows]
-
-    async def finished_match(self, match_id: int) -> FinishedMatch | None:
-        rows = await self._fetch(results.SELECT_RESULT, {"match_id": match_id})
-        return results.result_from_row(rows[0]) if rows else None
-
-    async def finished_matches(
-        self,
-        *,
-        user_id: int | None = None,
-        guild_id: int | None = None,
-        before: float | None = None,
-        limit: int = 20,
-    ) -> list[FinishedMatch]:
-        sql = results.select_finished(user_id=user_id, guild_id=guild_id, before=before)
-        params = {"user_id": user_id, "guild_id": guild_id, "before": before, "limit": limit}
-        return [results.result_from_row(row) for row in await self._fetch(sql, params)]
-
-    async def standing(self, guild_id: int, user_id: int) -> Standing | None:
-        params = {"guild_id": guild_id, "user_id": user_id}
-        rows = await self._fetch(results.SELECT_STANDING, params)
-        return results.standing_from_row(rows[0]) if rows else None
+        return [tables.matches.match_from_row(row) for row in rows]
 
     async def leaderboard(
         self, guild_id: int, *, min_games: int, offset: int, limit: int
     ) -> LeaderboardPage:
         params = {"guild_id": guild_id, "min_games": min_games, "offset": offset, "limit": limit}
-        rows = await self._fetch(results.SELECT_LEADERBOARD, params)
-        [total] = await self._fetch(results.COUNT_LEADERBOARD, params)
-        standings = tuple(results.standing_from_row(row) for row in rows)
-        return LeaderboardPage(standings, offset, int(total["total"]))
-
-    async def rating_changes(self, match_id: int) -> list[RatingChange]:
-        rows = await self._fetch(results.SELECT_CHANGES, {"match_id": match_id})
-        return [results.change_from_row(row) for row in rows]
+        rows = await self._fetch(tables.results.SELECT_LEADERBOARD, params)
+        [total] = await self._fetch(tables.results.COUNT_LEADERBOARD, params)
+        return tables.results.leaderboard_page(rows, offset, total)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         standing = await self.standing(guild_id, user_id) or Standing(guild_id, user_id)
         params = {"guild_id": guild_id, "user_id": user_id}
-        wins_by: dict[Termination, int] = {}
-        losses_by: dict[Termination, int] = {}
-        for row in await self._fetch(results.RATED_RECORD, params):
-            tally = wins_by if row["score"] == 1 else losses_by
-            tally[Termination(row["reason"])] = int(row["games"])
+        record = await self._fetch(tables.results.RATED_RECORD, params)
         [ai] = await self._fetch(results.AI_RECORD, params)
-        return PlayerStats(
-            standing, wins_by, losses_by, ai_games=int(ai["games"]), ai_wins=int(ai["wins"])
-        )
-
-    async def guild_settings(self, guild_id: int) -> GuildSettings | None:
-        rows = await self._fetch(settings.SELECT_GUILD, {"guild_id": guild_id})
-        return settings.guild_from_row(rows[0]) if rows else None
-
-    async def user_settings(self, user_id: int) -> UserSettings | None:
-        rows = await self._fetch(settings.SELECT_USER, {"user_id": user_id})
-        return settings.user_from_row(rows[0]) if rows else None
+        return tables.results.player_stats(standing, record, ai)

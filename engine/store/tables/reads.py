@@ -1,0 +1,84 @@
+"""The reads that are one query each, alike in both stores: a store supplies only how a
+query runs (:meth:`OneQueryReads._fetch`). Reads of several queries that must see one
+state of the database stay with each store, which alone knows how to get that."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.ratings import RatingChange, Standing
+from engine.store.rows import DecisionRow, FinishedMatch, GuildSettings, MatchInfo, UserSettings
+from engine.store.tables import matches, rematches, results, settings
+from engine.store.tables.sql import Row
+
+
+class OneQueryReads:
+    """The one-query reads of the ``MatchStore`` protocol."""
+
+    async def _fetch(self, sql: str, params: Mapping[str, Any] | None = None) -> Sequence[Row]:
+        """The rows of a query."""
+        raise NotImplementedError
+
+    async def _fetch_one(self, sql: str, params: Mapping[str, Any] | None = None) -> Row | None:
+        """The first row of a query, or None."""
+        rows = await self._fetch(sql, params)
+        return rows[0] if rows else None
+
+    async def get_match(self, match_id: int) -> MatchInfo | None:
+        row = await self._fetch_one(matches.SELECT_MATCH, {"match_id": match_id})
+        return None if row is None else matches.match_from_row(row)
+
+    async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
+        row = await self._fetch_one(matches.SELECT_IN_THREAD, {"thread_id": thread_id})
+        return None if row is None else matches.match_from_row(row)
+
+    async def decisions(self, match_id: int) -> list[DecisionRow]:
+        rows = await self._fetch(matches.SELECT_DECISIONS, {"match_id": match_id})
+        return [matches.decision_from_row(row) for row in rows]
+
+    async def rematch_presses(self, match_id: int) -> frozenset[int]:
+        rows = await self._fetch(rematches.SELECT_PRESSES, {"match_id": match_id})
+        return frozenset(row["user_id"] for row in rows)
+
+    async def rematches_of(self, match_id: int) -> list[MatchInfo]:
+        rows = await self._fetch(matches.SELECT_REMATCHES, {"match_id": match_id})
+        return [matches.match_from_row(row) for row in rows]
+
+    async def matches_started_by(self, user_id: int, since: float) -> list[MatchInfo]:
+        params = {"user_id": user_id, "since": since}
+        rows = await self._fetch(matches.SELECT_STARTED_BY, params)
+        return [matches.match_from_row(row) for row in rows]
+
+    async def finished_match(self, match_id: int) -> FinishedMatch | None:
+        row = await self._fetch_one(results.SELECT_RESULT, {"match_id": match_id})
+        return None if row is None else results.result_from_row(row)
+
+    async def finished_matches(
+        self,
+        *,
+        user_id: int | None = None,
+        guild_id: int | None = None,
+        before: float | None = None,
+        limit: int = 20,
+    ) -> list[FinishedMatch]:
+        sql = results.select_finished(user_id=user_id, guild_id=guild_id, before=before)
+        params = {"user_id": user_id, "guild_id": guild_id, "before": before, "limit": limit}
+        return [results.result_from_row(row) for row in await self._fetch(sql, params)]
+
+    async def standing(self, guild_id: int, user_id: int) -> Standing | None:
+        params = {"guild_id": guild_id, "user_id": user_id}
+        row = await self._fetch_one(results.SELECT_STANDING, params)
+        return None if row is None else results.standing_from_row(row)
+
+    async def rating_changes(self, match_id: int) -> list[RatingChange]:
+        rows = await self._fetch(results.SELECT_CHANGES, {"match_id": match_id})
+        return [results.change_from_row(row) for row in rows]
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings | None:
+        row = await self._fetch_one(settings.SELECT_GUILD, {"guild_id": guild_id})
+        return None if row is None else settings.guild_from_row(row)
+
+    async def user_settings(self, user_id: int) -> UserSettings | None:
+        row = await self._fetch_one(settings.SELECT_USER, {"user_id": user_id})
+        return None if row is None else settings.user_from_row(row)
