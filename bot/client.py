@@ -102,7 +102,7 @@ class HanamikojiBot(commands.AutoShardedBot):
         intents.message_content = False
         intents.members = False
         intents.presences = False
-        pacer = RequestPacer(config.discord.requests_per_second)
+        pacer = RequestPacer(config.discord.pace)
         # Without shard ids discord.py runs every shard, counted by Discord unless given.
         sharding: dict[str, Any] = {"shard_count": config.discord.shard_count}
         if config.discord.shard_ids is not None:

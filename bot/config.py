@@ -52,8 +52,9 @@ class DiscordSettings:
     gateway_url: str = DISCORD_GATEWAY_URL
     dev_guild_id: int | None = None
     """Sync commands to this guild too, where they appear at once (global sync is slower)."""
-    requests_per_second: int = DEFAULT_REQUESTS_PER_SECOND
-    """The bot's own pace for REST requests, under Discord's global limit of 50 per second."""
+    requests_per_second: int | None = None
+    """The bot's own pace for REST requests, under Discord's global limit of 50 per second
+    for the whole bot; none: 45, shared out among processes by their part of the shards."""
     shards: str | None = None
     """The shards this process runs, ``"N"`` or ``"A-B"`` (needs ``shard_count``); none:
     every shard."""
@@ -71,7 +72,9 @@ class DiscordSettings:
                     f"shards {self.shards!r} needs shard_count, the bot's shards in all"
                 )
             parse_shards(self.shards, self.shard_count)
-        if not 1 <= self.requests_per_second <= DISCORD_GLOBAL_LIMIT:
+        if self.requests_per_second is not None and not (
+            1 <= self.requests_per_second <= DISCORD_GLOBAL_LIMIT
+        ):
             raise ValueError(
                 f"requests_per_second must be 1–{DISCORD_GLOBAL_LIMIT} (Discord's limit), "
                 f"got {self.requests_per_second!r}"
@@ -87,6 +90,17 @@ class DiscordSettings:
         if self.shards is None:
             return list(range(self.shard_count))
         return list(parse_shards(self.shards, self.shard_count))
+
+    @property
+    def pace(self) -> int:
+        """REST requests per second this process allows itself: the global limit is the
+        whole bot's, so by default a process takes its part of the shards' share of it."""
+        if self.requests_per_second is not None:
+            return self.requests_per_second
+        ids = self.shard_ids
+        if ids is None or self.shard_count is None:
+            return DEFAULT_REQUESTS_PER_SECOND
+        return max(1, DEFAULT_REQUESTS_PER_SECOND * len(ids) // self.shard_count)
 
     @property
     def holds_every_shard(self) -> bool:

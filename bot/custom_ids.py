@@ -51,8 +51,13 @@ class Verb(enum.StrEnum):
     """Show every public move of the match so far (anyone who sees the board)."""
 
 
+def match_prefix(match_id: int) -> str:
+    """How every custom_id of the match's components starts."""
+    return f"hk:{match_id}:"
+
+
 def game_id(match_id: int, version: int, verb: Verb, arg: str = "") -> str:
-    text = f"hk:{match_id}:{version}:{verb.value}"
+    text = f"{match_prefix(match_id)}{version}:{verb.value}"
     if arg:
         text += f":{arg}"
     assert len(text) <= MAX_CUSTOM_ID, text

@@ -3,24 +3,36 @@
 The DM is extra: an away player is still mentioned in the thread. Each player has at most
 one live panel per match in their DMs: when the turn moves on, the old one is edited down
 to a line saying so (buttons and picture gone), so no stale "Your turn" button is left
-behind. If Discord refuses the DM (closed DMs, code 50007), the player is told once,
+behind. Sending and retiring a player's panel of a match are done one at a time, in
+order (:meth:`DirectMessages.in_order`), so a retirement never overtakes the send it
+follows. A panel this process did not send (another bot process did, or this one before
+a restart) is found in the DM channel's last messages by its buttons' match.
+
+If Discord refuses the DM (closed DMs, code 50007), the player is told once,
 ephemerally, the next time they use the bot, and the bot stops knocking until they change
 their choice.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import discord
 
+from bot.custom_ids import match_prefix
 from bot.words.i18n import text
 from engine.service import MatchSettings
 from engine.store.rows import AI_USER_ID
 
 log = logging.getLogger(__name__)
+
+RECENT_DMS = 10
+"""How far back in a DM channel a panel sent elsewhere is looked for: a player's live
+panels are their latest messages from the bot, one per match."""
 
 
 class DirectMessages:
@@ -36,7 +48,26 @@ class DirectMessages:
         self._closed_untold: set[int] = set()
         self._closed_told: set[int] = set()
         self._panels: dict[tuple[int, int], discord.Message] = {}
-        """The live DM panel of each (user, match)."""
+        """The live DM panel of each (user, match) this process sent."""
+        self._order: dict[tuple[int, int], tuple[asyncio.Lock, int]] = {}
+        """Per (user, match) being sent or retired: the lock and how many wait on it."""
+
+    @asynccontextmanager
+    async def in_order(self, user_id: int, match_id: int) -> AsyncIterator[None]:
+        """Hold while sending or retiring the player's panel of the match; the lock is
+        dropped once nobody waits (else every panel ever sent would keep one)."""
+        key = (user_id, match_id)
+        lock, waiting = self._order.get(key, (asyncio.Lock(), 0))
+        self._order[key] = (lock, waiting + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, waiting = self._order[key]
+            if waiting == 1:
+                del self._order[key]
+            else:
+                self._order[key] = (lock, waiting - 1)
 
     async def wanted_by(self, user_id: int) -> bool:
         """Whether to DM this player: they asked for it, and their DMs are not closed."""
@@ -69,19 +100,42 @@ class DirectMessages:
         if match_id is not None:
             self._panels[(user_id, match_id)] = message
 
-    def has_panel(self, user_id: int, match_id: int) -> bool:
-        return (user_id, match_id) in self._panels
-
     async def retire(self, user_id: int, match_id: int, line: str) -> None:
         """Edit the player's live DM panel of the match down to ``line``, buttons and
         picture gone; nothing when there is none."""
         message = self._panels.pop((user_id, match_id), None)
-        if message is None:
-            return
         try:
-            await message.edit(content=line, embed=None, view=None, attachments=[])
+            if message is not None:
+                panels = [message]
+            elif await self.wanted_by(user_id):
+                panels = await self._sent_elsewhere(user_id, match_id)
+            else:
+                return
+            for panel in panels:
+                await panel.edit(content=line, embed=None, view=None, attachments=[])
         except discord.HTTPException as error:
             log.warning("match %s: could not retire %s's DM panel: %s", match_id, user_id, error)
+
+    async def _sent_elsewhere(self, user_id: int, match_id: int) -> list[discord.Message]:
+        """The bot's messages among the player's last DMs that still have buttons of the
+        match: panels another bot process sent, or this one before a restart."""
+        channel = self._dm_channels.get(user_id)
+        if channel is None:
+            channel = await self._open_dm(discord.Object(user_id))
+            self._dm_channels[user_id] = channel
+        prefix = match_prefix(match_id)
+        found = []
+        async for message in channel.history(limit=RECENT_DMS):
+            if message.author.id != channel.me.id:
+                continue
+            ids = [
+                getattr(child, "custom_id", None) or ""
+                for row in message.components
+                for child in getattr(row, "children", ())
+            ]
+            if any(custom_id.startswith(prefix) for custom_id in ids):
+                found.append(message)
+        return found
 
     def choice_changed(self, user_id: int, wants_dm: bool) -> None:
         """The player changed their DM choice: remember it and try DMs again."""

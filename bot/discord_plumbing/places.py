@@ -32,6 +32,12 @@ class Places:
         self.retrier = retrier
         self._fetched: dict[int, tuple[float, discord.abc.Messageable]] = {}
 
+    @property
+    def bot_user_id(self) -> int | None:
+        """The bot's own user id (None before it logged in)."""
+        user = self._client.user
+        return None if user is None else user.id
+
     async def channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
         """A channel or thread from the cache, else from Discord; None if it is gone."""
         if channel_id is None:

@@ -250,12 +250,19 @@ class Panel:
 
     async def your_turn(self, info: MatchInfo, user_id: int) -> None:
         """Send the player's panel by DM if they asked for it (their previous DM panel of
-        the match is retired first, so only the live one has buttons)."""
-        await self.retire_dm(info, user_id)
-        if not await self._direct_messages.wanted_by(user_id):
-            return
+        the match is retired first, so only the live one has buttons). Nothing is sent
+        once the turn has moved on: a panel sent late would be live after its turn."""
+        async with self._direct_messages.in_order(user_id, info.match_id):
+            await self._retire(info, user_id)
+            if not await self._direct_messages.wanted_by(user_id):
+                return
+            view = await self._queries.view_for(info.match_id, user_id)
+            if not view.legal:
+                return
+            await self._send(info, user_id, view)
+
+    async def _send(self, info: MatchInfo, user_id: int, view: PlayerView) -> None:
         lang = self._names.language(user_id)
-        view = await self._queries.view_for(info.match_id, user_id)
         names = await self._names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
         page = home_page(lang, view, info.match_id, names)
         page = replace(
@@ -269,8 +276,10 @@ class Panel:
 
     async def retire_dm(self, info: MatchInfo, user_id: int) -> None:
         """The turn moved on: the player's DM panel of the match loses its buttons."""
-        if not self._direct_messages.has_panel(user_id, info.match_id):
-            return
+        async with self._direct_messages.in_order(user_id, info.match_id):
+            await self._retire(info, user_id)
+
+    async def _retire(self, info: MatchInfo, user_id: int) -> None:
         lang = self._names.language(user_id)
         where = f"<#{info.placement.thread_id or info.channel_id}>"
         line = text(lang, "panel.dm_retired", where=where)

@@ -114,9 +114,10 @@ async def close_thread(places: Places, info: MatchInfo) -> None:
     thread = await places.channel(info.placement.thread_id)
     if not isinstance(thread, discord.Thread) or thread.archived:
         return
-    me = thread.guild.me
     moderator = _moderates(thread)
-    if not moderator and thread.owner_id != me.id:
+    # The bot's own user, not its member: a server on a shard another process holds has
+    # no members cached here (``guild.me`` is None), and the thread is still the bot's.
+    if not moderator and thread.owner_id != places.bot_user_id:
         log.info("match %s: thread %s left open (not ours to close)", info.match_id, thread.id)
         return
     if not info.is_ai_match and thread.auto_archive_duration == FINISHED_THREAD_ARCHIVE_MINUTES:

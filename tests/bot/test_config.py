@@ -465,3 +465,19 @@ def test_the_database_url_is_not_shown_in_the_config_repr(tmp_path):
 )
 def test_a_database_url_is_printed_without_its_password(url, shown):
     assert masked_url(url) == shown
+
+
+@pytest.mark.parametrize(
+    ("table", "pace"),
+    [
+        ("", 45),
+        ('shards = "0-1"\nshard_count = 4', 22),
+        ('shards = "3"\nshard_count = 4', 11),
+        ('shards = "0-3"\nshard_count = 4', 45),
+        ('shards = "1"\nshard_count = 2\nrequests_per_second = 30', 30),
+    ],
+)
+def test_processes_share_discords_global_limit_by_their_shards(tmp_path, table, pace):
+    # Discord's 50 requests a second are the whole bot's: two processes at 45 each would
+    # draw global 429s together.
+    assert load(tmp_path, f"[discord]\n{table}").discord.pace == pace
