@@ -48,6 +48,7 @@ T = TypeVar("T")
 
 READY = b"logged in as"
 
+
 async def eventually(check: Callable[[], T | Awaitable[T]], what: str, seconds: float = 20.0) -> T:
     """What ``check`` returns (awaited if need be) once it is truthy; fails after ``seconds``."""
     loop = asyncio.get_running_loop()
@@ -81,10 +82,35 @@ def write_config(emulator: DiscordEmulator, directory: Path, **matches: object) 
     return path
 
 
-class BotProcess:
-    """One `python -m bot --shards N --shard-count COUNT`; ``output`` is what it printed."""
+async def launch(
+    config: Path,
+    *args: str,
+    shard: int | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> BotProcess:
+    """`python -m bot --config CONFIG *args`, returned once it is logged in."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "--config",
+        str(config),
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        cwd=cwd,
+        env=env,
+    )
+    bot = BotProcess(shard, process)
+    await bot.ready()
+    return bot
 
-    def __init__(self, shard: int, process: asyncio.subprocess.Process) -> None:
+
+class BotProcess:
+    """One `python -m bot`, holding ``shard`` if one; ``output`` is what it printed."""
+
+    def __init__(self, shard: int | None, process: asyncio.subprocess.Process) -> None:
         self.shard = shard
         self.process = process
         self.output = b""
@@ -141,25 +167,10 @@ class Cluster:
         """Start (or restart) the process holding ``shard``, returned once logged in."""
         env = {**os.environ, "DATABASE_URL": self.database_url}
         env.pop("DISCORD_TOKEN", None)
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            "--config",
-            str(self.config),
-            "--shards",
-            str(shard),
-            "--shard-count",
-            str(self.shard_count),
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            cwd=self.directory,
-            env=env,
-        )
-        bot = BotProcess(shard, process)
+        shards = ("--shards", str(shard), "--shard-count", str(self.shard_count))
+        bot = await launch(self.config, *shards, shard=shard, cwd=self.directory, env=env)
         self.processes[shard] = bot
         self.every_process.append(bot)
-        await bot.ready()
         return bot
 
     async def start_all(self) -> None:

@@ -4,8 +4,6 @@ shards: the first guild is on shard 0, "Second Tea House" on shard 1 (README, sh
 from __future__ import annotations
 
 import asyncio
-import signal
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from tests.discord_emulator.fixtures import sharded_emulator  # noqa: F401
 from tests.discord_emulator.interactions import InteractionFailed
 from tests.discord_emulator.server import DiscordEmulator, EmulatedGuild
 from tests.discord_emulator.world import ChannelRecord
+from tests.e2e.cluster import BotProcess, launch
 from tests.e2e.conftest import e2e_config
 from tests.e2e.players import labels
 
@@ -25,43 +24,10 @@ async def emulator(sharded_emulator: DiscordEmulator) -> AsyncIterator[DiscordEm
     yield sharded_emulator
 
 
-class BotProcess:
-    """One `python -m bot` process; `output` is what it printed so far."""
-
-    def __init__(self, process: asyncio.subprocess.Process, output: bytes) -> None:
-        self.process = process
-        self.output = output
-
-    async def stop(self) -> None:
-        """SIGTERM; it must exit 0 without a traceback."""
-        self.process.send_signal(signal.SIGTERM)
-        rest, _ = await asyncio.wait_for(self.process.communicate(), timeout=20)
-        self.output += rest
-        assert self.process.returncode == 0, self.output.decode()
-        assert b"Traceback" not in self.output, self.output.decode()
-
-
 async def start_bot(emulator: DiscordEmulator, database: Path, *shard_args: str) -> BotProcess:
-    """`python -m bot --config FILE *shard_args`, returned once it is logged in."""
+    """`python -m bot --config FILE *shard_args` on SQLite, returned once it is logged in."""
     e2e_config(emulator, database)
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        "--config",
-        str(database.with_suffix(".toml")),
-        *shard_args,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    assert process.stdout is not None
-    seen = b""
-    async with asyncio.timeout(30):
-        while b"logged in as" not in seen:
-            line = await process.stdout.readline()
-            assert line, f"the bot stopped before it was ready:\n{seen.decode()}"
-            seen += line
-    return BotProcess(process, seen)
+    return await launch(database.with_suffix(".toml"), *shard_args)
 
 
 async def play_a_challenge(emulator: DiscordEmulator, channel: ChannelRecord) -> ChannelRecord:
