@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 
-from engine.ratings import Standing, is_rated, rate_finished_match
+from engine.ratings import is_rated, rate_finished_match
 from engine.rules.decisions import Competition, Decision, Gift
 from engine.rules.notation import Move
 from engine.rules.outcome import MatchOutcome
@@ -123,21 +123,9 @@ class MatchProgress:
             MatchEnded(info.match_id, info.players, outcome, winner_id, state.version),
         ]
         announcements = self._ctx.outbox.announcements(events, now)
-        store = self._ctx.store
-        if is_rated(result):
-            assert result.guild_id is not None
-            # Reading two standings and committing the new ones is one step per guild (in
-            # every process), so two matches of a player ending at once cannot both start
-            # from the old rating.
-            async with store.exclusive(f"ratings:{result.guild_id}"):
-                before = (
-                    await self._standing(result.guild_id, result.players[0]),
-                    await self._standing(result.guild_id, result.players[1]),
-                )
-                rated = rate_finished_match(result, before)
-                await store.finish_match(result, row, rated, announcements, version=live.version)
-        else:
-            await store.finish_match(result, row, announcements=announcements, version=live.version)
+        # Rated in the store, under the guild's ratings key (see MatchStore.finish_match).
+        rate = (lambda before: rate_finished_match(result, before)) if is_rated(result) else None
+        await self._ctx.store.finish_match(result, row, rate, announcements, version=live.version)
         live.state = state
         live.deadline = None
         live.info = replace(info, status=MatchStatus.FINISHED, ended_at=now)
@@ -218,9 +206,6 @@ class MatchProgress:
         offer = state.pending
         assert isinstance(offer, Gift | Competition)
         return [ChoiceNeeded(live.match_id, seat, live.info.players[seat], offer, state.version)]
-
-    async def _standing(self, guild_id: int, user_id: int) -> Standing:
-        return await self._ctx.store.standing(guild_id, user_id) or Standing(guild_id, user_id)
 
 
 def started_event(info: MatchInfo) -> MatchStarted:

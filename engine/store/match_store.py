@@ -14,7 +14,7 @@ otherwise, writing nothing: across processes a decision is applied exactly once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
@@ -28,6 +28,9 @@ from engine.store.rows import (
     MatchStatus,
     UserSettings,
 )
+
+Rater = Callable[[tuple[Standing, Standing]], RatedMatch]
+"""Both seats' standings before a rated match -> the match rated (``rate_finished_match``)."""
 
 
 class MatchStore(Protocol):
@@ -106,13 +109,19 @@ class MatchStore(Protocol):
         self,
         result: FinishedMatch,
         last_decision: DecisionRow | None,
-        rated: RatedMatch | None = None,
+        rate: Rater | None = None,
         announcements: Sequence[Announcement] = (),
         *,
         version: int,
     ) -> None:
         """Record the result, the decision that ended the match if any, and for a rated
         match both players' new standings and rating changes, all in one commit.
+
+        ``rate`` turns both seats' standings before the match (a new player's is
+        ``Standing(guild_id, user_id)``) into the rated match; the store calls it with the
+        standings read under the guild's ratings key, in the commit's own transaction where
+        it can, so two matches of a player ending at once never both start from the old
+        rating, and endings in one server wait for each other only as long as a commit.
 
         ``version`` is the stored version the caller saw, before this write
         (``last_decision.seq - 1`` when there is a last decision). MatchConflict unless the

@@ -13,9 +13,10 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.ratings import RatedMatch
+from engine.ratings import Standing
 from engine.store import tables
 from engine.store.errors import MatchConflict
+from engine.store.match_store import Rater
 from engine.store.postgres import announcements as outbox
 from engine.store.postgres import claims, matches, rematches, results, settings
 from engine.store.postgres.connection import create_pool, migrate, storage_errors
@@ -38,6 +39,7 @@ pool could take every connection it needs."""
 
 _LOCK = "SELECT pg_advisory_lock(hashtextextended(:key, 0))"
 _UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(:key, 0))"
+_LOCK_UNTIL_COMMIT = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"
 
 
 class PostgresMatchStore(PostgresReads):
@@ -162,7 +164,7 @@ class PostgresMatchStore(PostgresReads):
         self,
         result: FinishedMatch,
         last_decision: DecisionRow | None,
-        rated: RatedMatch | None = None,
+        rate: Rater | None = None,
         announcements: Sequence[Announcement] = (),
         *,
         version: int,
@@ -181,8 +183,8 @@ class PostgresMatchStore(PostgresReads):
                 await matches.insert_decision(conn, match_id, last_decision)
             await execute(conn, matches.FINISH_MATCH, params)
             await results.insert_result(conn, result)
-            if rated is not None:
-                await results.insert_ratings(conn, rated)
+            if rate is not None:
+                await results.insert_ratings(conn, rate(await _standings_before(conn, result)))
             await outbox.insert(conn, announcements, self.origin)
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
@@ -241,3 +243,22 @@ class PostgresMatchStore(PostgresReads):
     async def save_user_settings(self, settings_: UserSettings) -> None:
         async with self._connection() as conn:
             await settings.save_user(conn, settings_)
+
+
+async def _standings_before(conn: Any, result: FinishedMatch) -> tuple[Standing, Standing]:
+    """Both seats' standings, read under the guild's ratings key, which the transaction
+    holds until it commits: the match endings of one server rate one after another, each
+    waiting only as long as a commit (a key held across the pool's queue would make it
+    wait for every other write)."""
+    assert result.guild_id is not None
+    await execute(conn, _LOCK_UNTIL_COMMIT, {"key": f"ratings:{result.guild_id}"})
+    found = []
+    for user_id in result.players:
+        params = {"guild_id": result.guild_id, "user_id": user_id}
+        row = await fetchrow(conn, tables.results.SELECT_STANDING, params)
+        found.append(
+            Standing(result.guild_id, user_id)
+            if row is None
+            else tables.results.standing_from_row(row)
+        )
+    return found[0], found[1]

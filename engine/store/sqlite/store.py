@@ -24,6 +24,7 @@ import aiosqlite
 from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, Standing
 from engine.store import tables
 from engine.store.errors import MatchConflict, StoreError
+from engine.store.match_store import Rater
 from engine.store.rows import (
     Announcement,
     DecisionRow,
@@ -229,9 +230,32 @@ class SqliteMatchStore(OneQueryReads):
         self,
         result: FinishedMatch,
         last_decision: DecisionRow | None,
-        rated: RatedMatch | None = None,
+        rate: Rater | None = None,
         announcements: Sequence[Announcement] = (),
         *,
+        version: int,
+    ) -> None:
+        if rate is None:
+            await self._finish(result, last_decision, None, announcements, version)
+            return
+        assert result.guild_id is not None
+        # One writer, so the key only needs to hold from the read to the commit.
+        async with self.exclusive(f"ratings:{result.guild_id}"):
+            before = (
+                await self._standing_or_new(result.guild_id, result.players[0]),
+                await self._standing_or_new(result.guild_id, result.players[1]),
+            )
+            await self._finish(result, last_decision, rate(before), announcements, version)
+
+    async def _standing_or_new(self, guild_id: int, user_id: int) -> Standing:
+        return await self.standing(guild_id, user_id) or Standing(guild_id, user_id)
+
+    async def _finish(
+        self,
+        result: FinishedMatch,
+        last_decision: DecisionRow | None,
+        rated: RatedMatch | None,
+        announcements: Sequence[Announcement],
         version: int,
     ) -> None:
         match_id = result.match_id

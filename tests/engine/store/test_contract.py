@@ -504,10 +504,34 @@ async def finish_rated(store: MatchStore, winner: int, loser: int, *, at: float)
     """A rated match between two players of guild 5 won by ``winner``."""
     match_id = await active_match(store, player0=winner, player1=loser)
     result = result_of(match_id, players=(winner, loser), finished_at=at)
-    before = [await store.standing(5, user) or Standing(5, user) for user in (winner, loser)]
-    rated = rate_finished_match(result, (before[0], before[1]))
-    await store.finish_match(result, None, rated, version=0)
+    await store.finish_match(
+        result, None, lambda before: rate_finished_match(result, before), version=0
+    )
     return match_id
+
+
+async def test_a_player_ending_two_matches_at_once_is_rated_from_one_to_the_next(
+    store: MatchStore,
+):
+    # Both endings read the standings under the guild's key: the second starts from the
+    # first's result, never from the old rating.
+    results = []
+    for loser in (2, 3):
+        match_id = await active_match(store, player0=1, player1=loser)
+        results.append(result_of(match_id, players=(1, loser), finished_at=500.0 + loser))
+    seen: list[int] = []
+
+    def rater(result):
+        def rate(before):
+            seen.append(before[0].games)
+            return rate_finished_match(result, before)
+
+        return rate
+
+    await asyncio.gather(*(store.finish_match(r, None, rater(r), version=0) for r in results))
+    assert sorted(seen) == [0, 1]
+    standing = await store.standing(5, 1)
+    assert standing is not None and standing.games == 2 and standing.wins == 2
 
 
 async def test_a_rated_match_writes_standings_and_rating_changes(store: MatchStore):
