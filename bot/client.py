@@ -124,7 +124,9 @@ class HanamikojiBot(commands.AutoShardedBot):
             names=names,
             languages=ServerLanguages(self.service.settings, self._guild_locale),
             places=Places(self, Retrier()),
-            direct_messages=DirectMessages(self.service.settings, self.create_dm),
+            direct_messages=DirectMessages(
+                self.service.settings, self.create_dm, other_processes=self.service.store.shared
+            ),
         )
 
     async def _guild_locale(self, guild_id: int) -> discord.Locale | None:

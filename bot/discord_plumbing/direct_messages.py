@@ -6,7 +6,8 @@ to a line saying so (buttons and picture gone), so no stale "Your turn" button i
 behind. Sending and retiring a player's panel of a match are done one at a time, in
 order (:meth:`DirectMessages.in_order`), so a retirement never overtakes the send it
 follows. A panel this process did not send (another bot process did, or this one before
-a restart) is found in the DM channel's last messages by its buttons' match.
+a restart) is found in the DM channel's last messages by its buttons' match; alone, a
+process looks there once per player and match after it starts.
 
 If Discord refuses the DM (closed DMs, code 50007), the player is told once,
 ephemerally, the next time they use the bot, and the bot stops knocking until they change
@@ -40,9 +41,17 @@ class DirectMessages:
         self,
         settings: MatchSettings,
         open_dm: Callable[[discord.abc.Snowflake], Awaitable[discord.DMChannel]],
+        *,
+        other_processes: bool = False,
     ) -> None:
         self._settings = settings
         self._open_dm = open_dm
+        self._other_processes = other_processes
+        """Other bot processes send panels too (a shared database): one this process does
+        not know may be live in the player's DMs at any time."""
+        self._handled: set[tuple[int, int]] = set()
+        """(user, match) whose panels this process has sent or retired since it started:
+        alone, it knows there is no other live one."""
         self._wants_dm: dict[int, bool] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
         self._closed_untold: set[int] = set()
@@ -99,15 +108,19 @@ class DirectMessages:
             return
         if match_id is not None:
             self._panels[(user_id, match_id)] = message
+            self._handled.add((user_id, match_id))
 
     async def retire(self, user_id: int, match_id: int, line: str) -> None:
         """Edit the player's live DM panel of the match down to ``line``, buttons and
         picture gone; nothing when there is none."""
-        message = self._panels.pop((user_id, match_id), None)
+        key = (user_id, match_id)
+        message = self._panels.pop(key, None)
+        unknown = self._other_processes or key not in self._handled
+        self._handled.add(key)
         try:
             if message is not None:
                 panels = [message]
-            elif await self.wanted_by(user_id):
+            elif unknown and await self.wanted_by(user_id):
                 panels = await self._sent_elsewhere(user_id, match_id)
             else:
                 return

@@ -107,13 +107,13 @@ class MatchCommands:
             assert info.challenge_expires_at is not None
             if self._ctx.clock.now() >= info.challenge_expires_at:
                 expire = self._progress.close_challenge(live, MatchStatus.EXPIRED)
-                await self._moved_on_unless(expire, live)
+                await self._challenge_changed_unless(expire, live)
                 self._turns.arm(live)
                 raise ChallengeExpired(match_id)
             # A challenge counts against its challenger's limit from the start, but
             # against the challenged player's only from here.
             await self._limits.check_open(user_id)
-            await self._moved_on_unless(self._progress.start_challenged(live), live)
+            await self._challenge_changed_unless(self._progress.start_challenged(live), live)
             self._turns.arm(live)
             return live.snapshot()
 
@@ -183,10 +183,18 @@ class MatchCommands:
             live = await self._ctx.open_match(match_id)
             seat = self._seat(live, user_id)
             async with live.lock:
-                await self._ctx.refresh(live)
-                state = self._check_active(live).clone()
-                state.resign(seat)
-                await self._moved_on_unless(self._progress.finish(live, state), live)
+                for last_try in (False, True):
+                    await self._ctx.refresh(live)
+                    state = self._check_active(live).clone()
+                    state.resign(seat)
+                    try:
+                        await self._progress.finish(live, state)
+                        break
+                    except MatchConflict:
+                        # Another process applied a move first; resigning is still allowed
+                        # (a second conflict in a row is a fault, not a race: let it out).
+                        if last_try:
+                            raise
                 self._turns.arm(live)
                 assert state.outcome is not None
                 return state.outcome
@@ -370,7 +378,9 @@ class MatchCommands:
                 if user_id != info.players[seat]:
                     who = "challenged user can decline" if seat else "challenger can cancel"
                     raise NotYourMatch(match_id, user_id, f"only the {who}")
-                await self._moved_on_unless(self._progress.close_challenge(live, status), live)
+                await self._challenge_changed_unless(
+                    self._progress.close_challenge(live, status), live
+                )
                 self._turns.arm(live)
                 return live.snapshot()
 
@@ -382,17 +392,17 @@ class MatchCommands:
                 raise ChallengeExpired(match_id) from None
             raise ChallengeNotPending(match_id, error.status) from None
 
-    async def _moved_on_unless(self, change: Awaitable[None], live: LiveMatch) -> None:
-        """Make ``change``; if another process moved the match on first, refresh it and
+    async def _challenge_changed_unless(self, change: Awaitable[None], live: LiveMatch) -> None:
+        """Make ``change`` to a pending challenge; if another process answered it first,
         refuse the way a player would have been refused had they been a moment later."""
         try:
             await change
         except MatchConflict:
             await self._ctx.refresh(live)
-            if live.state is None:
-                self._check_pending(live)
-            self._check_active(live)
-            raise
+            info = live.info
+            if info.status is MatchStatus.EXPIRED:
+                raise ChallengeExpired(live.match_id) from None
+            raise ChallengeNotPending(live.match_id, info.status) from None
 
     @staticmethod
     def _check_pending(live: LiveMatch) -> MatchInfo:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -107,6 +108,7 @@ class ServiceContext:
         """
         live = self.matches.get(match_id)
         if live is not None:
+            live.used_at = time.monotonic()
             return live
         if self.shared:
             found = await self.store.match_since(match_id, 0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -30,6 +31,10 @@ POLL_SECONDS = 1.0
 
 BATCH = 50
 """Due matches claimed at once; a full batch is followed by another at once."""
+
+IDLE_SECONDS = 600.0
+"""A match nobody used here for this long leaves this process's cache (it is loaded again
+when needed): another process may have ended it long ago."""
 
 
 class DueAlarms:
@@ -57,6 +62,8 @@ class DueAlarms:
     async def _run(self) -> None:
         clock = self._ctx.clock
         while not self._ctx.closed:
+            # Housekeeping, not game time: the real clock on purpose.
+            self._ctx.matches.let_go_of_idle(time.monotonic() - IDLE_SECONDS)
             now = clock.now()
             # A poll is background work like any timer action: wait_idle() waits for it.
             await self._ctx.spawn(self._poll(now))

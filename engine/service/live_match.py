@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from dataclasses import replace
 
 from engine.ai.agent import Agent
@@ -32,6 +33,7 @@ class LiveMatch:
         "lock",
         "reminded_version",
         "state",
+        "used_at",
     )
 
     def __init__(self, info: MatchInfo, state: GameState | None = None) -> None:
@@ -47,6 +49,9 @@ class LiveMatch:
         self.ai_task: asyncio.Task[None] | None = None
         self.agent: Agent | None = None
         self.ai_rng = random.Random(f"hanamikoji/{info.match_id}/{info.seed}/ai")
+        self.used_at = time.monotonic()
+        """When this process last looked the match up (a cache over a shared database
+        lets go of matches nobody here used for a while)."""
 
     @property
     def match_id(self) -> int:

@@ -44,6 +44,19 @@ class OpenMatches:
         if self._matches.get(live.match_id) is live:
             del self._matches[live.match_id]
 
+    def let_go_of_idle(self, unused_since: float) -> int:
+        """Drop the matches nobody here used since ``unused_since`` (``time.monotonic``)
+        and nothing here is doing anything with; how many. Only for a cache over a shared
+        database: there a match another process ended would otherwise stay forever."""
+        idle = [
+            live
+            for live in self._matches.values()
+            if live.used_at < unused_since and not live.lock.locked() and live.ai_task is None
+        ]
+        for live in idle:
+            del self._matches[live.match_id]
+        return len(idle)
+
     @staticmethod
     def place(live: LiveMatch, placement: Placement) -> None:
         live.info = replace(live.info, placement=placement)

@@ -49,3 +49,17 @@ def test_placing_a_match_changes_only_its_placement():
     OpenMatches.place(live, Placement(thread_id=99, board_message_id=5))
     assert live.info.placement == Placement(99, 5)
     assert live.info.players == (10, 20)
+
+
+async def test_a_cache_lets_go_only_of_matches_idle_and_untouched():
+    matches = OpenMatches()
+    idle, recent, busy = _live(1), _live(2), _live(3)
+    for live in (idle, recent, busy):
+        matches.add(live)
+    idle.used_at = busy.used_at = 100.0
+    recent.used_at = 900.0
+
+    async with busy.lock:  # someone is deciding on it right now
+        assert matches.let_go_of_idle(unused_since=500.0) == 1
+
+    assert 1 not in matches and 2 in matches and 3 in matches

@@ -200,3 +200,43 @@ async def test_the_ai_move_of_a_process_that_stops_is_taken_over(process):
     await one_closing
     ai_moves = [e for e in heard_by_two.of(DecisionApplied) if e.user_id == AI_USER_ID]
     assert ai_moves and not ai_moves[0].automatic
+
+
+async def test_a_decline_that_loses_the_race_to_an_accept_is_refused_politely(process):
+    one, _ = await process("one")
+    two, _ = await process("two")
+    challenge = await one.commands.challenge(101, 202, guild_id=1, channel_id=2)
+    close_challenge = one.store.close_challenge
+
+    async def accepted_meanwhile(*args, **kwargs):
+        # Between "one" reading the challenge and writing the decline, "two" accepts it.
+        await two.commands.accept(challenge.match_id, 202)
+        return await close_challenge(*args, **kwargs)
+
+    one.store.close_challenge = accepted_meanwhile  # type: ignore[method-assign]
+    with pytest.raises(ChallengeNotPending, match="active"):
+        await one.commands.decline(challenge.match_id, 202)
+    assert (await two.queries.match_info(challenge.match_id)).status.value == "active"
+
+
+async def test_a_resignation_that_loses_the_race_to_a_move_still_resigns(process):
+    one, _ = await process("one")
+    two, _ = await process("two")
+    match = await new_match(one)
+    table = await one.queries.public_view(match.match_id)
+    mover = match.players[table.current_player]
+    quitter = match.players[1 - table.current_player]
+    finish_match = one.store.finish_match
+    raced = []
+
+    async def moved_meanwhile(*args, **kwargs):
+        if not raced:  # the first try only: "two" applies the mover's decision first
+            raced.append(await play_one(two, match.match_id, random.Random(1)))
+        return await finish_match(*args, **kwargs)
+
+    one.store.finish_match = moved_meanwhile  # type: ignore[method-assign]
+    outcome = await one.commands.resign(match.match_id, quitter)
+
+    assert match.players[outcome.winner] == mover and raced
+    info = await two.queries.match_info(match.match_id)
+    assert info.status.value == "finished" and info.version == 1
