@@ -264,7 +264,7 @@ def report(rows: Sequence[Row], args: argparse.Namespace) -> None:
         )
     print(
         "Submit latency, ms: moves, and the decisions that end a match (their commit also"
-        " records the result and, one match at a time per guild, the ratings):"
+        " records the result and the ratings, read in that commit):"
     )
     print(
         f"{'setup':<7}{'moves':>8}{'p50_ms':>8}{'p99_ms':>8}{'endings':>8}{'p50_ms':>8}{'p99_ms':>8}"

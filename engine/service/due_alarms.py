@@ -46,11 +46,14 @@ class DueAlarms:
         self._ctx = context
         self._fire = fire
         self._runner: asyncio.Task[None] | None = None
+        self.started_at = float("-inf")
+        """When this process began polling (clock seconds)."""
         self._claimed = 0
         """How many matches the last poll claimed."""
         self._failing = False
 
     def start(self) -> None:
+        self.started_at = self._ctx.clock.now()
         self._runner = asyncio.create_task(self._run())
 
     async def close(self) -> None:

@@ -37,6 +37,10 @@ RESTART_GRACE_SECONDS = 60.0
 decision whose deadline passed while the bot was down: nobody could play then, so the
 timer must not play or forfeit for them the moment the bot is back."""
 
+OVERDUE_SECONDS = 10.0
+"""A deadline found passed by more than this was missed by every process: they poll each
+second (:data:`engine.service.due_alarms.POLL_SECONDS`)."""
+
 DISK_FULL_RETRY_SECONDS = 30.0
 """How long a timer or the AI waits before trying again when the disk is full."""
 
@@ -145,9 +149,19 @@ class MatchTurns:
         if live.info.is_ai_seat(seat):
             self._start_ai(live, state.version, claimed=True)
         elif now >= live.deadline:
+            if self._nobody_could_play(live.deadline, now):
+                return  # claimed meanwhile: due again when the claim runs out
             await self._unless_disk_full(live, self._expire_turn(live, state.version))
         elif live.reminded_version != state.version and now >= live.deadline - self._lead(live):
             await self._unless_disk_full(live, self._remind(live, state.version))
+
+    def _nobody_could_play(self, deadline: float, now: float) -> bool:
+        """Whether a deadline passed so long ago that no process was polling then (every
+        one was down, or the database was), while this one started only just: as after a
+        restart alone, the player then gets a grace before the timer plays or forfeits for
+        them (the claim of :mod:`.due_alarms`, :data:`CLAIM_SECONDS`, holds the match)."""
+        overdue = now - deadline > OVERDUE_SECONDS
+        return overdue and now < self.due_alarms.started_at + RESTART_GRACE_SECONDS
 
     def _start_ai(self, live: LiveMatch, version: int, *, claimed: bool) -> None:
         if live.ai_task is None:

@@ -119,9 +119,10 @@ class MatchStore(Protocol):
 
         ``rate`` turns both seats' standings before the match (a new player's is
         ``Standing(guild_id, user_id)``) into the rated match; the store calls it with the
-        standings read under the guild's ratings key, in the commit's own transaction where
-        it can, so two matches of a player ending at once never both start from the old
-        rating, and endings in one server wait for each other only as long as a commit.
+        standings read in the commit's own transaction, after every ending committed before
+        it (PostgreSQL: under the server's ratings key, a transaction lock; SQLite: inside
+        the writer's batch), so two matches of a player ending at once never both start
+        from the old rating, and endings wait for each other only as long as a commit.
 
         ``version`` is the stored version the caller saw, before this write
         (``last_decision.seq - 1`` when there is a last decision). MatchConflict unless the

@@ -3,7 +3,9 @@ is in :mod:`engine.store.tables.results`)."""
 
 from __future__ import annotations
 
-from engine.ratings import RatedMatch
+import aiosqlite
+
+from engine.ratings import RatedMatch, Standing
 from engine.store import tables
 from engine.store.rows import FinishedMatch
 from engine.store.sqlite.writer import Statement
@@ -22,6 +24,16 @@ REPLACE_STANDING = INSERT_STANDING.replace("INSERT", "INSERT OR REPLACE", 1)
 
 def insert_result(r: FinishedMatch) -> Statement:
     return INSERT_RESULT, tables.results.result_params(r)
+
+
+async def standing_or_new(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> Standing:
+    """A player's standing as ``conn`` sees it (mid-batch: with the batch's writes so far);
+    a player with none is new."""
+    params = {"guild_id": guild_id, "user_id": user_id}
+    rows = list(await conn.execute_fetchall(tables.results.SELECT_STANDING, params))
+    if not rows:
+        return Standing(guild_id, user_id)
+    return tables.results.standing_from_row(rows[0])
 
 
 def rating_statements(rated: RatedMatch) -> list[Statement]:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, Standing
+from engine.ratings import LeaderboardPage, PlayerStats, Standing
 from engine.store import tables
 from engine.store.errors import MatchConflict, StoreError
 from engine.store.match_store import Rater
@@ -37,7 +37,7 @@ from engine.store.rows import (
 from engine.store.sqlite import announcements as outbox
 from engine.store.sqlite import matches, rematches, results, settings
 from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrate, is_in_memory
-from engine.store.sqlite.writer import GroupCommitWriter, Params, Statement
+from engine.store.sqlite.writer import GroupCommitWriter, Params, Prepare, Statement
 from engine.store.tables.reads import OneQueryReads
 
 log = logging.getLogger(__name__)
@@ -148,20 +148,23 @@ class SqliteMatchStore(OneQueryReads):
             raise StoreError(f"the store for {self.path!r} is not open")
         return self._writer
 
-    async def _write(self, statements: list[Statement]) -> None:
+    async def _write(self, statements: list[Statement], prepare: Prepare | None = None) -> None:
         if self._closing:
             raise StoreError(f"the store for {self.path!r} is not open")
-        await self._open_writer().write(statements)
+        await self._open_writer().write(statements, prepare)
 
     async def _write_expecting(
-        self, expected: matches.Expected, statements: list[Statement]
+        self,
+        expected: matches.Expected,
+        statements: list[Statement],
+        prepare: Prepare | None = None,
     ) -> None:
         """Write ``statements``, or raise MatchConflict if one of their checks fails.
 
         The checks' error cannot say what they found, so the match is read after it.
         """
         try:
-            await self._write(statements)
+            await self._write(statements, prepare)
         except sqlite3.IntegrityError as error:
             if not matches.is_conflict(error):
                 raise
@@ -238,23 +241,27 @@ class SqliteMatchStore(OneQueryReads):
         if rate is None:
             await self._finish(result, last_decision, None, announcements, version)
             return
-        assert result.guild_id is not None
-        # One writer, so the key only needs to hold from the read to the commit.
-        async with self.exclusive(f"ratings:{result.guild_id}"):
-            before = (
-                await self._standing_or_new(result.guild_id, result.players[0]),
-                await self._standing_or_new(result.guild_id, result.players[1]),
-            )
-            await self._finish(result, last_decision, rate(before), announcements, version)
+        guild_id = result.guild_id
+        assert guild_id is not None
+        players = result.players
 
-    async def _standing_or_new(self, guild_id: int, user_id: int) -> Standing:
-        return await self.standing(guild_id, user_id) or Standing(guild_id, user_id)
+        async def rated(conn: aiosqlite.Connection) -> list[Statement]:
+            # In the batch's transaction (the writer is the only writer and runs writes in
+            # order): the standings include every earlier ending of the batch, and nothing
+            # comes between this read and the write, so no lock is needed.
+            before = (
+                await results.standing_or_new(conn, guild_id, players[0]),
+                await results.standing_or_new(conn, guild_id, players[1]),
+            )
+            return results.rating_statements(rate(before))
+
+        await self._finish(result, last_decision, rated, announcements, version)
 
     async def _finish(
         self,
         result: FinishedMatch,
         last_decision: DecisionRow | None,
-        rated: RatedMatch | None,
+        rated: Prepare | None,
         announcements: Sequence[Announcement],
         version: int,
     ) -> None:
@@ -271,9 +278,7 @@ class SqliteMatchStore(OneQueryReads):
         ended = {"match_id": result.match_id, "ended_at": result.finished_at}
         statements.append((matches.FINISH_MATCH, ended))
         statements.append(results.insert_result(result))
-        if rated is not None:
-            statements += results.rating_statements(rated)
-        await self._write_expecting(expected, statements + outbox.inserts(announcements))
+        await self._write_expecting(expected, statements + outbox.inserts(announcements), rated)
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
         params = {"match_id": match_id, "reason": reason, "ended_at": at}

@@ -6,6 +6,13 @@ commits and then go out together in one transaction; each caller is answered onl
 the commit that holds its write. A batch that fails is rolled back and its writes retried
 one transaction each, so one bad write fails alone.
 
+A write may carry a *prepare* step (:data:`Prepare`): it runs inside the batch's
+transaction, on the writer's connection, just before the write's own statements, and
+returns more statements for the write. It sees every earlier write of the batch, and no
+other writer can come between its read and the write, so a read-then-write (rating a
+finished match from the standings before it) needs no lock. If the step raises, its write
+fails alone with that error and the rest of the batch goes on.
+
 A full disk fails every write alike, so it is not retried: each write fails with
 :class:`~engine.store.errors.StorageFull`, and the log says so once when the disk fills
 and once when commits go through again, not once per refused write.
@@ -17,7 +24,7 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,10 +48,15 @@ refused ones, and the log should not flap."""
 FastPath = Callable[[str, list[Params]], tuple[str, Params] | None]
 """Turns a batch that is one run of a single statement into one multi-row statement."""
 
+Prepare = Callable[[aiosqlite.Connection], Awaitable[list[Statement]]]
+"""Reads (only reads) on the batch's connection, mid-transaction -> more statements for its
+write, run after the write's own."""
+
 
 @dataclass(slots=True)
 class _Write:
     statements: list[Statement]
+    prepare: Prepare | None = None
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -76,9 +88,12 @@ class GroupCommitWriter:
         """The database's path while the disk is full (from the first refused write)."""
         self._last_refused = 0.0
 
-    async def write(self, statements: list[Statement]) -> None:
-        """Queue statements as one atomic write; return once they are committed."""
-        write = _Write(statements)
+    async def write(self, statements: list[Statement], prepare: Prepare | None = None) -> None:
+        """Queue statements as one atomic write; return once they are committed.
+
+        ``prepare``, if given, runs in the batch's transaction just before ``statements``
+        and adds the statements it returns to the write (see the module doc)."""
+        write = _Write(statements, prepare)
         self._queue.append(write)
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._write_loop())
@@ -106,7 +121,7 @@ class GroupCommitWriter:
             batch = self._queue[:_MAX_BATCH]
             del self._queue[:_MAX_BATCH]
             try:
-                await self._commit(batch)
+                refused = await self._commit(batch)
             except Exception as raised:
                 error = await self._storage_full(raised)
                 if isinstance(error, StorageFull) or len(batch) == 1:
@@ -117,14 +132,14 @@ class GroupCommitWriter:
                 log.warning("a batch of %d writes failed; retrying one by one", len(batch))
                 for write in batch:
                     try:
-                        await self._commit([write])
+                        refused_alone = await self._commit([write])
                     except Exception as alone:
                         _settle(write.done, await self._storage_full(alone))
                     else:
-                        _settle(write.done, None)
+                        _settle(write.done, refused_alone.get(id(write)))
             else:
                 for write in batch:
-                    _settle(write.done, None)
+                    _settle(write.done, refused.get(id(write)))
 
     async def _storage_full(self, error: Exception) -> Exception:
         """``error`` as :class:`StorageFull` if the disk is full (logged once), else as is."""
@@ -157,33 +172,64 @@ class GroupCommitWriter:
             return "?"
         return next((str(row[2]) or ":memory:" for row in rows if row[1] == "main"), "?")
 
-    async def _commit(self, batch: list[_Write]) -> None:
+    async def _commit(self, batch: list[_Write]) -> dict[int, Exception]:
+        """Run ``batch`` in one transaction; the errors of writes whose prepare step raised
+        (by ``id`` of the write), which are left out of it."""
         conn = self._conn
-        statements = [s for write in batch for s in write.statements]
-        groups = _group(s for s in statements if s[0] not in self._last)
-        groups += _group(s for s in statements if s[0] in self._last)
         async with self._lock:
-            if len(groups) == 1 and self._fast_path is not None:
-                single = self._fast_path(*groups[0])
-                if single is not None:
-                    # One statement is its own atomic transaction: one trip to the database
-                    # thread instead of three (BEGIN, INSERT, COMMIT).
-                    await conn.execute(*single)
-                    self._committed()
-                    return
+            if self._fast_path is not None and all(w.prepare is None for w in batch):
+                groups = self._groups([s for write in batch for s in write.statements])
+                if len(groups) == 1:
+                    single = self._fast_path(*groups[0])
+                    if single is not None:
+                        # One statement is its own atomic transaction: one trip to the
+                        # database thread instead of three (BEGIN, INSERT, COMMIT).
+                        await conn.execute(*single)
+                        self._committed()
+                        return {}
             await conn.execute("BEGIN IMMEDIATE")
             try:
-                for sql, rows in groups:
-                    if len(rows) == 1:
-                        await conn.execute(sql, rows[0])
-                    else:
-                        await conn.executemany(sql, rows)
+                refused = await self._run(batch)
                 await conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
                     await conn.execute("ROLLBACK")
                 raise
         self._committed()
+        return refused
+
+    def _groups(self, statements: list[Statement]) -> list[tuple[str, list[Params]]]:
+        """Runs of one statement, those in ``last`` after all the others."""
+        groups = _group(s for s in statements if s[0] not in self._last)
+        return groups + _group(s for s in statements if s[0] in self._last)
+
+    async def _run(self, batch: list[_Write]) -> dict[int, Exception]:
+        """The statements of ``batch`` in the open transaction, each prepare step after the
+        writes before it (so it sees them); the errors of the prepare steps that raised."""
+        refused: dict[int, Exception] = {}
+        pending: list[Statement] = []
+        last: list[Statement] = []
+        for write in batch:
+            statements = write.statements
+            if write.prepare is not None:
+                await self._execute(_group(pending))
+                pending = []
+                try:
+                    statements = statements + await write.prepare(self._conn)
+                except Exception as error:
+                    refused[id(write)] = error  # nothing of it ran: it fails alone
+                    continue
+            for statement in statements:
+                (last if statement[0] in self._last else pending).append(statement)
+        await self._execute(_group(pending) + _group(last))
+        return refused
+
+    async def _execute(self, groups: list[tuple[str, list[Params]]]) -> None:
+        for sql, rows in groups:
+            if len(rows) == 1:
+                await self._conn.execute(sql, rows[0])
+            else:
+                await self._conn.executemany(sql, rows)
 
 
 def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:

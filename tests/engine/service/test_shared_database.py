@@ -240,3 +240,19 @@ async def test_a_resignation_that_loses_the_race_to_a_move_still_resigns(process
     assert match.players[outcome.winner] == mover and raced
     info = await two.queries.match_info(match.match_id)
     assert info.status.value == "finished" and info.version == 1
+
+
+async def test_a_deadline_missed_while_every_process_was_down_gets_a_grace(process):
+    one, _ = await process("one", turn_timer_seconds=60.0)
+    match = await new_match(one)
+    await one.close()  # every process is down ...
+    await process.clock.advance(600)  # ... long past the deadline
+    two, heard = await process("two", turn_timer_seconds=60.0)
+
+    await process.clock.advance(30, settle=two.wait_idle)
+    assert heard.of(DecisionApplied) == []  # nobody could play: not at once
+
+    await process.clock.advance(CLAIM_SECONDS, settle=two.wait_idle)
+    played = heard.of(DecisionApplied)
+    assert [(e.version, e.automatic) for e in played] == [(1, True)]
+    assert len(await two.store.decisions(match.match_id)) == 1

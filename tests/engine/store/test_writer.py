@@ -1,5 +1,6 @@
 """The group-commit writer: concurrent writes share commits, a bad write fails alone, a
-full disk refuses writes with one line in the log."""
+write's prepare step sees the batch's earlier writes, a full disk refuses writes with one
+line in the log."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import sqlite3
 
 import pytest
 
+from engine.ratings import rate_finished_match
+from engine.store import MatchStatus
 from engine.store.errors import MatchConflict, StorageFull
-from engine.store.rows import Announcement
+from engine.store.rows import Announcement, FinishedMatch
 from engine.store.sqlite.writer import GroupCommitWriter
 
-from .conftest import active_match, decision_row
+from .conftest import active_match, decision_row, result_of
 from .disk_space import connection_of, fill_the_disk, make_room
 
 WRITER_LOG = "engine.store.sqlite.writer"
@@ -65,6 +68,88 @@ async def test_a_bad_write_in_a_shared_commit_fails_alone(store):
     assert isinstance(results[20], MatchConflict)
     for match_id in match_ids:
         assert len(await store.decisions(match_id)) == 1
+
+
+def noting_games(result: FinishedMatch, seen: list[int], *, fails: bool = False):
+    """A rater that notes how many games the first seat had before, and maybe raises."""
+
+    def rate(before):
+        seen.append(before[0].games)
+        if fails:
+            raise RuntimeError(f"cannot rate match {result.match_id}")
+        return rate_finished_match(result, before)
+
+    return rate
+
+
+async def test_endings_of_one_player_in_one_batch_are_rated_one_after_the_other(store):
+    """The rating is read in the batch's transaction, after the batch's earlier writes: the
+    second ending starts from the first's result, with no lock and no second commit."""
+    endings = []
+    for loser in (2, 3):
+        match_id = await active_match(store, player0=1, player1=loser)
+        endings.append(result_of(match_id, players=(1, loser), finished_at=500.0 + loser))
+    seen: list[int] = []
+    batches_before = store.batches
+
+    await asyncio.gather(
+        *(store.finish_match(r, None, noting_games(r, seen), version=0) for r in endings)
+    )
+
+    assert store.batches - batches_before == 1  # one commit for both
+    assert seen == [0, 1]
+    standing = await store.standing(5, 1)
+    assert standing is not None and (standing.games, standing.wins) == (2, 2)
+    assert [len(await store.rating_changes(r.match_id)) for r in endings] == [2, 2]
+
+
+async def test_a_rater_that_raises_fails_its_own_ending_alone(store):
+    endings = []
+    for loser in (2, 3, 4):
+        match_id = await active_match(store, player0=1, player1=loser)
+        endings.append(result_of(match_id, players=(1, loser), finished_at=500.0 + loser))
+    seen: list[int] = []
+    batches_before = store.batches
+
+    outcomes = await asyncio.gather(
+        *(
+            store.finish_match(r, None, noting_games(r, seen, fails=n == 1), version=0)
+            for n, r in enumerate(endings)
+        ),
+        return_exceptions=True,
+    )
+
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], RuntimeError)
+    assert str(outcomes[1]) == f"cannot rate match {endings[1].match_id}"
+    assert store.batches - batches_before == 1  # the others' batch was not spoilt
+    assert seen == [0, 1, 1]
+    failed = await store.get_match(endings[1].match_id)
+    assert failed is not None and failed.status is MatchStatus.ACTIVE  # nothing of it written
+    assert await store.rating_changes(endings[1].match_id) == []
+    assert await store.standing(5, 3) is None
+    standing = await store.standing(5, 1)
+    assert standing is not None and (standing.games, standing.wins) == (2, 2)
+
+
+async def test_a_prepare_step_runs_again_when_its_batch_is_retried_one_by_one(store):
+    """A bad write fails the batch; each write is then retried alone, prepare step too."""
+    ending_id = await active_match(store, player0=1, player1=2)
+    ending = result_of(ending_id, players=(1, 2))
+    other = await active_match(store)
+    seen: list[int] = []
+
+    outcomes = await asyncio.gather(
+        store.finish_match(ending, None, noting_games(ending, seen), version=0),
+        store.append_decision(other, decision_row(5)),  # out of order: a conflict
+        return_exceptions=True,
+    )
+
+    assert outcomes[0] is None
+    assert isinstance(outcomes[1], MatchConflict)
+    assert seen == [0, 0]  # in the failed batch, then alone
+    standing = await store.standing(5, 1)
+    assert standing is not None and standing.games == 1
 
 
 def room_taker(n: int) -> list[tuple[str, dict[str, int]]]:
