@@ -129,6 +129,11 @@ class DirectMessages:
         except discord.HTTPException as error:
             log.warning("match %s: could not retire %s's DM panel: %s", match_id, user_id, error)
 
+    def forget(self, user_id: int, match_id: int) -> None:
+        """The match is over and its panels retired: nothing to keep about them."""
+        self._handled.discard((user_id, match_id))
+        self._panels.pop((user_id, match_id), None)
+
     async def _sent_elsewhere(self, user_id: int, match_id: int) -> list[discord.Message]:
         """The bot's messages among the player's last DMs that still have buttons of the
         match: panels another bot process sent, or this one before a restart."""

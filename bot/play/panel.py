@@ -34,7 +34,7 @@ from bot.words.player_names import PlayerNames
 from engine.rules import Action, Competition, Decision, Gift, Phase, PlayerView
 from engine.rules.cards import cards_text
 from engine.service import MatchQueries
-from engine.store.rows import MatchInfo
+from engine.store.rows import MatchInfo, MatchStatus
 
 NEW_MARK = "🆕"
 ACTION_BUTTONS: dict[Action, type[ActionButton]] = {
@@ -278,6 +278,8 @@ class Panel:
         """The turn moved on: the player's DM panel of the match loses its buttons."""
         async with self._direct_messages.in_order(user_id, info.match_id):
             await self._retire(info, user_id)
+            if info.status not in (MatchStatus.PENDING, MatchStatus.ACTIVE):
+                self._direct_messages.forget(user_id, info.match_id)  # no panel comes again
 
     async def _retire(self, info: MatchInfo, user_id: int) -> None:
         lang = self._names.language(user_id)
