@@ -205,6 +205,6 @@ class HanamikojiBot(commands.AutoShardedBot):
                 await asyncio.wait_for(self.wait_idle(), SHUTDOWN_SHOW_SECONDS)
         except Exception:
             log.exception("error while closing the match service")
-        DRAWING.stop()
-        THINKING.stop()
+        # A job under way finishes first (a picture, an AI move: a second at most).
+        await asyncio.gather(asyncio.to_thread(DRAWING.stop), asyncio.to_thread(THINKING.stop))
         await super().close()

@@ -97,7 +97,11 @@ class WorkerProcess(Executor):
             pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
     def stop(self) -> None:
-        self.shutdown(wait=False, cancel_futures=True)
+        """Cancel the jobs not started and wait for the worker to end. Waiting matters:
+        a pool left to stop on its own races the interpreter's exit, whose clean-up may
+        write to the pool's wake-up pipe after the pool closed it (``OSError: [Errno 9]``
+        printed at exit, seen when the bot stopped right after its first picture)."""
+        self.shutdown(wait=True, cancel_futures=True)
 
     def _send(
         self,
