@@ -92,21 +92,12 @@ def catch_up(live: LiveMatch, info: MatchInfo, rows: list[DecisionRow]) -> None:
     live.reminded_version = info.reminded_version
 
 
-def replay_decisions(info: MatchInfo, rows: list[DecisionRow]) -> tuple[GameState, list[bool]]:
-    """Rebuild a match's state from its stored decisions, checking each one again."""
+def replay_decisions(info: MatchInfo, rows: list[DecisionRow]) -> LiveMatch:
+    """Rebuild an active match from all its stored decisions, checking each one again."""
     if info.seed is None or info.first_player is None:
         raise ReplayError(f"match {info.match_id} is active but has no seed or first player")
-    state = GameState(seed=info.seed, first_player=info.first_player, variant=info.variant)
-    last_automatic = [False, False]
-    for expected_seq, row in enumerate(rows, start=1):
-        where = f"decision {row.seq} ({row.decision!r})"
-        if row.seq != expected_seq:
-            raise ReplayError(f"decision {expected_seq} is missing (found {row.seq} instead)")
-        try:
-            state.apply(parse_decision(row.decision), row.seat)
-        except HanamikojiError as error:
-            raise ReplayError(f"{where}: {error}") from None
-        last_automatic[row.seat] = row.automatic
-    if len(rows) != info.version:
+    live = LiveMatch(info)
+    catch_up(live, info, rows)
+    if live.version != info.version:
         raise ReplayError(f"the match row says version {info.version} but {len(rows)} are stored")
-    return state, last_automatic
+    return live

@@ -109,13 +109,11 @@ class MatchService:
                 ctx.matches.add(LiveMatch(info))
                 continue
             try:
-                state, last_automatic = replay_decisions(info, rows)
+                live = replay_decisions(info, rows)
             except ReplayError as error:
                 await self._progress.set_aside(info, str(error))
                 self.broken[info.match_id] = str(error)
                 continue
-            live = LiveMatch(info, state)
-            live.last_automatic = last_automatic
             ctx.matches.add(live)
         ctx.started = True
         # What the bot had not shown yet goes first, in order, then every match under way
