@@ -127,13 +127,9 @@ class PostgresMatchStore(PostgresReads):
         turn_deadline: float | None,
         announcements: Sequence[Announcement] = (),
     ) -> None:
-        params = {
-            "match_id": match_id,
-            "seed": seed,
-            "first_player": first_player,
-            "started_at": started_at,
-            "turn_deadline": turn_deadline,
-        }
+        params = tables.matches.start_params(
+            match_id, seed, first_player, started_at, turn_deadline
+        )
         async with self._transaction() as conn:
             await matches.expect(conn, match_id, MatchStatus.PENDING, None)
             await execute(conn, tables.matches.START_MATCH, params)

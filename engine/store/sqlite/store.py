@@ -197,13 +197,9 @@ class SqliteMatchStore(OneQueryReads):
         turn_deadline: float | None,
         announcements: Sequence[Announcement] = (),
     ) -> None:
-        params = {
-            "match_id": match_id,
-            "seed": seed,
-            "first_player": first_player,
-            "started_at": started_at,
-            "turn_deadline": turn_deadline,
-        }
+        params = tables.matches.start_params(
+            match_id, seed, first_player, started_at, turn_deadline
+        )
         expected = matches.Expected(match_id, MatchStatus.PENDING)
         statements = [expected.check(), (tables.matches.START_MATCH, params)]
         await self._write_expecting(expected, statements + outbox.inserts(announcements))

@@ -147,6 +147,19 @@ def match_from_row(row: Row) -> MatchInfo:
     )
 
 
+def start_params(
+    match_id: int, seed: int, first_player: int, started_at: float, turn_deadline: float | None
+) -> dict[str, Any]:
+    """The parameters of :data:`START_MATCH`."""
+    return {
+        "match_id": match_id,
+        "seed": seed,
+        "first_player": first_player,
+        "started_at": started_at,
+        "turn_deadline": turn_deadline,
+    }
+
+
 def decision_params(match_id: int, d: DecisionRow) -> dict[str, Any]:
     return {
         "match_id": match_id,
