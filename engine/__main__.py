@@ -1,4 +1,4 @@
-"""Command line of the engine: ``python -m engine replay|play|arena``."""
+"""Command line of the engine: ``python -m engine replay|play|arena|review``."""
 
 from __future__ import annotations
 
@@ -27,6 +27,17 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     arena.add_argument("--seed", type=int, default=0, help="seed of deals and agents")
     arena.add_argument("--jobs", type=int, default=1, help="processes to play games in")
+    review = commands.add_parser(
+        "review", help="judge every decision of a match record and print the annotated match"
+    )
+    review.add_argument("file", help="a match record (JSON), or - for stdin")
+    review.add_argument("--json", action="store_true", help="print the review as JSON")
+    review.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="play-outs per decision (default: the review's, see docs/review.md)",
+    )
     return parser
 
 
@@ -42,6 +53,18 @@ def main(argv: list[str] | None = None) -> int:
         from engine.ai import arena
 
         return arena.run_cli(args.a, args.b, args.games, args.seed, args.jobs, sys.stdout)
+    if args.command == "review":
+        from engine.review import cli
+        from engine.review.judge import REVIEW_ITERATIONS
+
+        return cli.run(
+            args.file,
+            as_json=args.json,
+            iterations=REVIEW_ITERATIONS if args.iterations is None else args.iterations,
+            out=sys.stdout,
+            err=sys.stderr,
+            stdin=sys.stdin.buffer,
+        )
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from engine.ai.determinize import Determinizer
 from engine.ai.heuristic import score_decisions
@@ -80,6 +81,7 @@ class IsmctsAgent:
         root_candidates: int = ROOT_CANDIDATES,
         exploration: float = EXPLORATION,
         prior_weight: float = PRIOR_WEIGHT,
+        leaf_value: Callable[[GameState], float] | None = None,
     ) -> None:
         self.name = name
         self.iterations = iterations
@@ -87,6 +89,9 @@ class IsmctsAgent:
         self.root_candidates = root_candidates
         self.exploration = exploration
         self.prior_weight = prior_weight
+        # How a play-out's end is valued for player 0, between -1 and 1: the round's
+        # heuristic by default; the review plugs in the match chance (engine.review).
+        self.leaf_value = round_value if leaf_value is None else leaf_value
 
     def decide(self, view: PlayerView, rng: random.Random) -> Decision:
         if not view.legal:
@@ -111,6 +116,10 @@ class IsmctsAgent:
             return max(candidates, key=prior.__getitem__)
         return max(searched, key=blended)
 
+    def root_decisions(self, view: PlayerView) -> tuple[Decision, ...]:
+        """The decisions :meth:`decide` would search in ``view`` (the review searches them too)."""
+        return self._candidates(view.legal, score_decisions(view))
+
     def _candidates(self, legal: tuple[Decision, ...], scores: list[float]) -> tuple[Decision, ...]:
         """The root decisions worth searching: the heuristic's best, and each kind's best."""
         if len(legal) <= self.root_candidates:
@@ -126,14 +135,28 @@ class IsmctsAgent:
         return tuple(legal[i] for i in sorted(chosen))
 
     def search(
-        self, view: PlayerView, candidates: tuple[Decision, ...], rng: random.Random
+        self,
+        view: PlayerView,
+        candidates: tuple[Decision, ...],
+        rng: random.Random,
+        *,
+        root: Node | None = None,
+        iterations: int | None = None,
     ) -> Node:
-        """Run the search and return the root, whose children are the candidates."""
+        """Run the search and return the root, whose children are the candidates.
+
+        ``root`` continues an earlier search of the same view (its statistics are kept, and
+        ``candidates`` may be a subset, to give some decisions more play-outs);
+        ``iterations`` overrides the agent's budget for this call.
+        """
         determinizer = Determinizer(view)
-        root = Node()
+        if root is None:
+            root = Node()
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         c = self.exploration
-        for iteration in range(self.iterations):
+        leaf_value = self.leaf_value
+        budget = self.iterations if iterations is None else iterations
+        for iteration in range(budget):
             # The clock is read every few iterations: it costs more than an iteration's step.
             if deadline is not None and iteration % 16 == 15 and time.perf_counter() > deadline:
                 break
@@ -176,21 +199,32 @@ class IsmctsAgent:
                 if state.outcome is not None or state.round_index != round_index:
                     break
                 legal = state.legal_decisions()
-            value = _play_out(state, round_index, rng)
+            value = _play_out(state, round_index, rng, leaf_value)
             for child, mover in path:
                 child.visits += 1
                 child.total += value if mover == 0 else -value
         return root
 
 
-def _play_out(state: GameState, round_index: int, rng: random.Random) -> float:
+def _play_out(
+    state: GameState,
+    round_index: int,
+    rng: random.Random,
+    leaf_value: Callable[[GameState], float],
+) -> float:
     """Finish the round from ``state`` and return its value for player 0."""
+    finish_round(state, round_index, rng)
+    return leaf_value(state)
+
+
+def finish_round(state: GameState, round_index: int, rng: random.Random) -> None:
+    """Play round ``round_index`` out with the play-out policy (the review's chance table
+    is fitted on rounds played this way, so its chances match what the play-outs do)."""
     while state.outcome is None and state.round_index == round_index:
         if state.phase is Phase.ACTION:
             state.apply_unchecked(_sensible_action(state, rng))
         else:
             state.apply_unchecked(_greedy_choice(state, state.legal_decisions()))
-    return round_value(state)
 
 
 def _card_worth(state: GameState, player: int, rng: random.Random) -> list[float]:
