@@ -20,6 +20,7 @@ from engine.service.errors import (
     CannotChallengeSelf,
     ChallengeExpired,
     ChallengeNotPending,
+    HintFailed,
     InvalidRequest,
     MatchNotActive,
     MatchNotFinished,
@@ -27,6 +28,8 @@ from engine.service.errors import (
     NotYourMatch,
     NotYourTurn,
     RematchAlreadyStarted,
+    ReviewFailed,
+    ReviewUnavailable,
     ServiceClosed,
     ServiceError,
     StaleVersion,
@@ -47,10 +50,12 @@ from engine.service.events import (
     Reminder,
     RoundScored,
 )
+from engine.service.hints import MatchHints
 from engine.service.match_service import MatchService
 from engine.service.placements import MatchPlacements
 from engine.service.progress import SubmitResult
 from engine.service.queries import MatchQueries
+from engine.service.reviews import MatchReviews, ReviewProgress
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, random_agent_factory
 from engine.store.rows import (
@@ -82,17 +87,20 @@ __all__ = [
     "ExpiryPolicy",
     "FinishedMatch",
     "GuildSettings",
+    "HintFailed",
     "InvalidRequest",
     "ManualClock",
     "MatchBroken",
     "MatchCommands",
     "MatchEnded",
+    "MatchHints",
     "MatchInfo",
     "MatchNotActive",
     "MatchNotFinished",
     "MatchNotFound",
     "MatchPlacements",
     "MatchQueries",
+    "MatchReviews",
     "MatchService",
     "MatchSettings",
     "MatchStarted",
@@ -103,6 +111,9 @@ __all__ = [
     "Rematch",
     "RematchAlreadyStarted",
     "Reminder",
+    "ReviewFailed",
+    "ReviewProgress",
+    "ReviewUnavailable",
     "RoundScored",
     "ServiceClosed",
     "ServiceConfig",

@@ -133,14 +133,17 @@ class MatchCommands:
         channel_id: int | None,
         variant: Variant | None = None,
         turn_seconds: float | None = None,
+        hints: bool = False,
     ) -> MatchInfo:
         """Start a match against the AI at ``level``; the user has seat 0, the AI seat 1.
+        With ``hints`` the user may ask, on each of their decisions, what the AI would play
+        in their seat (``service.hints``).
 
         Raises :class:`TooManyActiveMatches` or :class:`TooManyNewMatches`.
         """
         async with self._ctx.operation():
             return await self._start_ai_match(
-                user_id, level, guild_id, channel_id, variant, turn_seconds
+                user_id, level, guild_id, channel_id, variant, turn_seconds, hints=hints
             )
 
     # -- playing -------------------------------------------------------------------------
@@ -250,6 +253,7 @@ class MatchCommands:
                 info.variant,
                 info.turn_seconds,
                 rematch_of=info.match_id,
+                hints=info.hints,
             )
         # The seats swap, so who sits first alternates between rematches.
         challenge = unanswered or await self._challenge(
@@ -326,6 +330,8 @@ class MatchCommands:
         variant: Variant | None,
         turn_seconds: float | None,
         rematch_of: int | None = None,
+        *,
+        hints: bool = False,
     ) -> MatchInfo:
         ctx, settings = self._ctx, self._settings
         if user_id == AI_USER_ID:
@@ -352,6 +358,7 @@ class MatchCommands:
             started_at=now,
             turn_deadline=now + turn,
             rematch_of=rematch_of,
+            hints=hints,
         )
         async with self._limits.starting(user_id, held=rematch_of is not None):
             await self._limits.check(user_id, None, rematch=rematch_of is not None)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.ai.levels import LEVELS
+from engine.review.hint import HINT_ITERATIONS
+from engine.review.judge import REVIEW_ITERATIONS
 from engine.store.rows import ExpiryPolicy
 
 
@@ -46,6 +48,10 @@ class ServiceConfig:
     """Pause before the AI plays, so its move does not land before the board updates."""
     event_queue_warn: int = 1000
     """Log a warning when a subscriber falls this many events behind."""
+    review_iterations: int = REVIEW_ITERATIONS
+    """The search's play-outs per decision when a finished match is reviewed."""
+    hint_iterations: int = HINT_ITERATIONS
+    """The search's play-outs behind one hint in a match against the AI."""
 
     def __post_init__(self) -> None:
         # Bounds only, no floors a person would pick: tests run matches on sub-second timers.
@@ -67,6 +73,8 @@ class ServiceConfig:
             "max_active_matches",
             "max_new_matches_per_hour",
             "event_queue_warn",
+            "review_iterations",
+            "hint_iterations",
         ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")

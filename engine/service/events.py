@@ -66,6 +66,9 @@ class MatchStarted:
     guild_id: int | None
     channel_id: int | None
     turn_deadline: float | None
+    hints: bool = False
+    """Its player sees the AI's suggestion for their seat (only against the AI); the board
+    says so."""
 
 
 @dataclass(frozen=True, slots=True)

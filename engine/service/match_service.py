@@ -8,7 +8,9 @@ integers. The Discord layer calls the coroutines of its parts and subscribes to
   start_ai_match, submit, resign, rematch;
 - ``service.queries`` (:mod:`.queries`): views, match info, history, ratings, records;
 - ``service.settings`` (:mod:`.settings`): guild and user settings;
-- ``service.placements`` (:mod:`.placements`): where the Discord layer shows a match.
+- ``service.placements`` (:mod:`.placements`): where the Discord layer shows a match;
+- ``service.reviews`` (:mod:`.reviews`): the review of a finished match, analysed once;
+- ``service.hints`` (:mod:`.hints`): the AI's suggestion in a hint match against it.
 
 Deadlines, reminders, expiry and the AI are :mod:`.turns`; the steps that change a match
 are :mod:`.progress`; the open matches shared by all are :mod:`.open_matches`.
@@ -50,10 +52,12 @@ from engine.service.config import ServiceConfig
 from engine.service.context import ServiceContext
 from engine.service.event_bus import Subscriber
 from engine.service.events import Event, MatchResumed
+from engine.service.hints import MatchHints
 from engine.service.live_match import LiveMatch, ReplayError, replay_decisions
 from engine.service.placements import MatchPlacements
 from engine.service.progress import MatchProgress
 from engine.service.queries import MatchQueries
+from engine.service.reviews import MatchReviews
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, MatchTurns, random_agent_factory
 from engine.store.match_store import MatchStore
@@ -87,6 +91,10 @@ class MatchService:
         self.commands = MatchCommands(self._ctx, self.settings, self._progress, self._turns)
         self.queries = MatchQueries(self._ctx)
         self.placements = MatchPlacements(self._ctx)
+        # Reviews and hints search in the AI's executor, one job at a time, so the AI's
+        # own moves wait behind at most one of their jobs.
+        self.reviews = MatchReviews(self._ctx, self.queries, agent_executor)
+        self.hints = MatchHints(self._ctx, self.queries, agent_executor)
         self.broken: dict[int, str] = {}
         """Matches set aside at start-up because they no longer replay: id -> reason."""
 
@@ -142,6 +150,8 @@ class MatchService:
             return
         ctx.closed = True
         self._turns.close()
+        await self.reviews.close()
+        await self.hints.close()
         await self._turns.due_alarms.close()
         await ctx.finish_work(_CLOSE_TIMEOUT)
         await ctx.operations_done()

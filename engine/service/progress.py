@@ -220,4 +220,5 @@ def started_event(info: MatchInfo) -> MatchStarted:
         info.guild_id,
         info.channel_id,
         info.turn_deadline,
+        info.hints,
     )

@@ -146,6 +146,21 @@ class MatchQueries:
             raise MatchNotFound(match_id)
         return result.record
 
+    async def finished_record(self, match_id: int) -> MatchRecord:
+        """The finished match's record, read (with every hidden card: for its own review;
+        whoever shows it decides what each reader may see).
+
+        Raises :class:`MatchNotFound`, or :class:`MatchNotFinished` while it is a challenge
+        or being played, or if it was declined, withdrawn or set aside.
+        """
+        result = await self._store.finished_match(match_id)
+        if result is None:
+            info = await self._store.get_match(match_id)
+            if info is None:
+                raise MatchNotFound(match_id)
+            raise MatchNotFinished(match_id, info.status, "it can be reviewed")
+        return MatchRecord.from_json(result.record)
+
     async def _stored_state(self, match_id: int) -> tuple[MatchInfo, GameState]:
         """A finished match rebuilt from its record; a pending or broken one is refused."""
         info = await self._store.get_match(match_id)

@@ -177,6 +177,12 @@ class MatchStore(Protocol):
 
     async def save_user_settings(self, settings: UserSettings) -> None: ...
 
+    async def save_review(self, match_id: int, body: str, at: float) -> None:
+        """Keep the review (its JSON) of the finished match ``match_id``, analysed at ``at``.
+
+        A match has one review: saving again replaces it (the last save wins)."""
+        ...
+
     # -- reads ---------------------------------------------------------------------------
 
     async def open_matches(self) -> list[tuple[MatchInfo, list[DecisionRow]]]:
@@ -256,3 +262,8 @@ class MatchStore(Protocol):
     async def guild_settings(self, guild_id: int) -> GuildSettings | None: ...
 
     async def user_settings(self, user_id: int) -> UserSettings | None: ...
+
+    async def review_of(self, match_id: int) -> str | None:
+        """The review saved for ``match_id`` (its JSON, of whatever format it was saved
+        in), or None."""
+        ...

@@ -81,6 +81,16 @@ class MatchInfo:
     broken_reason: str | None = None
     rematch_of: int | None = None
     """The finished match this one is a rematch of, if any."""
+    hints: bool = False
+    """Its player sees the AI's suggestion for their seat; only ever set on a match against
+    the AI (a challenge between members is created without it and cannot gain it)."""
+
+    def __post_init__(self) -> None:
+        # Hints are the AI's play: a match between two members must never carry them.
+        if self.hints and not self.is_ai_match:
+            raise ValueError(
+                f"hints are only for a match against the AI, not between {self.players!r}"
+            )
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` plays in, or None for an outsider."""
@@ -170,3 +180,6 @@ class UserSettings:
     user_id: int
     dm_notifications: bool = False
     """Off until the player asks for DMs with `/hanamikoji notify dm:on`."""
+    share_reviews: bool = False
+    """The member lets spectators see the judgement and hidden cards of their finished
+    matches (a spectator's review shows them only when both players allowed it)."""

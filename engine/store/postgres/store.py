@@ -18,7 +18,7 @@ from engine.store import tables
 from engine.store.errors import MatchConflict
 from engine.store.match_store import Rater
 from engine.store.postgres import announcements as outbox
-from engine.store.postgres import claims, matches, rematches, results, settings
+from engine.store.postgres import claims, matches, rematches, results, reviews, settings
 from engine.store.postgres.connection import create_pool, migrate, storage_errors
 from engine.store.postgres.reads import PostgresReads
 from engine.store.postgres.sql import execute, fetchrow
@@ -239,6 +239,10 @@ class PostgresMatchStore(PostgresReads):
     async def save_user_settings(self, settings_: UserSettings) -> None:
         async with self._connection() as conn:
             await settings.save_user(conn, settings_)
+
+    async def save_review(self, match_id: int, body: str, at: float) -> None:
+        async with self._connection() as conn:
+            await reviews.save(conn, match_id, body, at)
 
 
 async def _standings_before(conn: Any, result: FinishedMatch) -> tuple[Standing, Standing]:

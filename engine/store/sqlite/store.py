@@ -35,7 +35,7 @@ from engine.store.rows import (
     UserSettings,
 )
 from engine.store.sqlite import announcements as outbox
-from engine.store.sqlite import matches, rematches, results, settings
+from engine.store.sqlite import matches, rematches, results, reviews, settings
 from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrate, is_in_memory
 from engine.store.sqlite.writer import GroupCommitWriter, Params, Prepare, Statement
 from engine.store.tables.reads import OneQueryReads
@@ -343,6 +343,9 @@ class SqliteMatchStore(OneQueryReads):
 
     async def save_user_settings(self, settings_: UserSettings) -> None:
         await self._write([settings.save_user(settings_)])
+
+    async def save_review(self, match_id: int, body: str, at: float) -> None:
+        await self._write([reviews.save(match_id, body, at)])
 
     # -- reads (those of one query come from OneQueryReads) -------------------------------
 

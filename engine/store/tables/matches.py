@@ -34,6 +34,7 @@ MATCH_COLUMNS = (
     "ended_at",
     "broken_reason",
     "rematch_of",
+    "hints",
 )
 OPEN = "status IN ('pending', 'active')"
 SELECT = select("matches", MATCH_COLUMNS)
@@ -118,6 +119,7 @@ def match_params(m: MatchInfo) -> dict[str, Any]:
         "ended_at": m.ended_at,
         "broken_reason": m.broken_reason,
         "rematch_of": m.rematch_of,
+        "hints": m.hints,
     }
 
 
@@ -144,6 +146,8 @@ def match_from_row(row: Row) -> MatchInfo:
         ended_at=row["ended_at"],
         broken_reason=row["broken_reason"],
         rematch_of=row["rematch_of"],
+        # SQLite keeps a flag as 0 or 1.
+        hints=bool(row["hints"]),
     )
 
 

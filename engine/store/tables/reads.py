@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.ratings import RatingChange, Standing
 from engine.store.rows import DecisionRow, FinishedMatch, GuildSettings, MatchInfo, UserSettings
-from engine.store.tables import matches, rematches, results, settings
+from engine.store.tables import matches, rematches, results, reviews, settings
 from engine.store.tables.sql import Row
 
 
@@ -82,3 +82,7 @@ class OneQueryReads:
     async def user_settings(self, user_id: int) -> UserSettings | None:
         row = await self._fetch_one(settings.SELECT_USER, {"user_id": user_id})
         return None if row is None else settings.user_from_row(row)
+
+    async def review_of(self, match_id: int) -> str | None:
+        row = await self._fetch_one(reviews.SELECT_REVIEW, {"match_id": match_id})
+        return None if row is None else str(row["body"])

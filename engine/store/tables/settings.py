@@ -16,7 +16,7 @@ GUILD_COLUMNS = (
     "three_rounds_default",
     "language",
 )
-USER_COLUMNS = ("user_id", "dm_notifications")
+USER_COLUMNS = ("user_id", "dm_notifications", "share_reviews")
 
 SELECT_GUILD = f"{select('guild_settings', GUILD_COLUMNS)} WHERE guild_id = :guild_id"
 SELECT_USER = f"{select('user_settings', USER_COLUMNS)} WHERE user_id = :user_id"
@@ -38,7 +38,11 @@ def guild_params(s: GuildSettings) -> dict[str, Any]:
 
 
 def user_params(s: UserSettings) -> dict[str, Any]:
-    return {"user_id": s.user_id, "dm_notifications": s.dm_notifications}
+    return {
+        "user_id": s.user_id,
+        "dm_notifications": s.dm_notifications,
+        "share_reviews": s.share_reviews,
+    }
 
 
 def guild_from_row(row: Row) -> GuildSettings:
@@ -54,7 +58,11 @@ def guild_from_row(row: Row) -> GuildSettings:
 
 
 def user_from_row(row: Row) -> UserSettings:
-    return UserSettings(row["user_id"], dm_notifications=bool(row["dm_notifications"]))
+    return UserSettings(
+        row["user_id"],
+        dm_notifications=bool(row["dm_notifications"]),
+        share_reviews=bool(row["share_reviews"]),
+    )
 
 
 def _flag(value: bool | int | None) -> bool | None:

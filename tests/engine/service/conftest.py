@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import Executor, Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,6 +50,28 @@ class Recorder:
         return [e for e in self.events if isinstance(e, kind)]
 
 
+class InlineExecutor(Executor):
+    """The AI's worker, in the test's own thread: each job runs at once when submitted,
+    counted by its function's name (``judge_step``, ``suggest``, ``decide``). With
+    ``failing`` set every job raises it instead, as a dead worker process would."""
+
+    def __init__(self) -> None:
+        self.jobs: Counter[str] = Counter()
+        self.failing: BaseException | None = None
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.jobs[getattr(getattr(fn, "func", fn), "__name__", repr(fn))] += 1
+        future: Future[Any] = Future()
+        if self.failing is not None:
+            future.set_exception(self.failing)
+            return future
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as error:
+            future.set_exception(error)
+        return future
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock(START)
@@ -64,6 +89,7 @@ async def make_service(db_path: Path, clock: ManualClock) -> AsyncIterator[Servi
 
     async def make(**overrides: object) -> MatchService:
         agent_factory = overrides.pop("agent_factory", None)
+        agent_executor = overrides.pop("agent_executor", None)
         # As in production, something always shows (and confirms) the announcements.
         recorder = overrides.pop("recorder", None) or Recorder()
         seed = overrides.pop("seed", 7)
@@ -76,6 +102,7 @@ async def make_service(db_path: Path, clock: ManualClock) -> AsyncIterator[Servi
             config,
             clock=clock,
             rng=random.Random(seed),
+            agent_executor=agent_executor,  # type: ignore[arg-type]
             **kwargs,  # type: ignore[arg-type]
         )
         recorder.service = service  # type: ignore[attr-defined]

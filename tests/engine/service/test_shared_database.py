@@ -28,7 +28,7 @@ from engine.service import (
 from engine.service.due_alarms import CLAIM_SECONDS
 from engine.store.postgres import PostgresMatchStore
 
-from .conftest import START, Recorder, new_match, play_one
+from .conftest import START, InlineExecutor, Recorder, new_match, play_one, play_to_end
 
 Cluster = Callable[..., Awaitable[tuple[MatchService, Recorder]]]
 
@@ -42,6 +42,7 @@ async def process(postgres_url: str) -> AsyncIterator[Cluster]:
 
     async def start(name: str, **overrides: object) -> tuple[MatchService, Recorder]:
         agent_factory = overrides.pop("agent_factory", None)
+        agent_executor = overrides.pop("agent_executor", None)
         config = ServiceConfig(
             **{"ai_move_delay_seconds": 0.0, "turn_timer_seconds": 600.0, **overrides},  # type: ignore[arg-type]
         )
@@ -51,6 +52,7 @@ async def process(postgres_url: str) -> AsyncIterator[Cluster]:
             config,
             clock=clock,
             rng=random.Random(name),
+            agent_executor=agent_executor,  # type: ignore[arg-type]
             **kwargs,  # type: ignore[arg-type]
         )
         recorder = Recorder()
@@ -256,3 +258,23 @@ async def test_a_deadline_missed_while_every_process_was_down_gets_a_grace(proce
     played = heard.of(DecisionApplied)
     assert [(e.version, e.automatic) for e in played] == [(1, True)]
     assert len(await two.store.decisions(match.match_id)) == 1
+
+
+async def test_a_hint_match_and_a_review_are_shared_by_both_processes(process):
+    worker = InlineExecutor()
+    small = {"agent_executor": worker, "hint_iterations": 8, "review_iterations": 8}
+    one, _ = await process("one", **small)
+    two, _ = await process("two", **small)
+    match = await one.commands.start_ai_match(101, "easy", guild_id=1, channel_id=2, hints=True)
+    await settle(one, two)
+
+    seen = await two.queries.view_for(match.match_id, 101)
+    hint = await two.hints.hint(match.match_id, 101)
+    assert hint is not None and hint.decision in seen.legal
+
+    await play_to_end(one, match.match_id, random.Random(3))
+    review = await one.reviews.review(match.match_id)
+    judged = worker.jobs["judge_step"]
+    assert judged == len(review.steps) > 0
+    assert await two.reviews.review(match.match_id) == review
+    assert worker.jobs["judge_step"] == judged

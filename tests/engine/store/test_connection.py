@@ -13,6 +13,7 @@ from engine.store import (
     GuildSettings,
     MatchStatus,
     SchemaTooNew,
+    UserSettings,
 )
 from engine.store.errors import (
     CannotOpenDatabase,
@@ -292,5 +293,29 @@ async def test_a_version_7_database_keeps_its_matches_and_checks_writes_from_the
         assert await store.claim(7, 1, until=500.0, now=200.0)
         await store.append_decision(7, decision_row(2))  # releases the claim
         assert await store.claim(7, 2, until=500.0, now=200.0)
+    finally:
+        await store.close()
+
+
+async def test_a_version_8_database_gains_no_hints_no_shared_reviews_and_no_reviews(tmp_path):
+    path = tmp_path / "v8.sqlite3"
+    version_8 = [m for m in load_migrations() if m.version <= 8]
+    with sqlite3.connect(path) as conn:
+        conn.executescript("\n".join(m.sql for m in version_8) + "\nPRAGMA user_version = 8;")
+        conn.execute(
+            "INSERT INTO matches (id, status, variant, player0_id, player1_id, ai_level,"
+            " turn_seconds, expiry_policy, created_at, seed, first_player)"
+            " VALUES (7, 'active', 'standard', 1, 0, 'hard', 60, 'ai', 100, 42, 0)"
+        )
+        conn.execute("INSERT INTO user_settings (user_id, dm_notifications) VALUES (1, 1)")
+    conn.close()
+
+    store = SqliteMatchStore(path)
+    await store.open()
+    try:
+        match = await store.get_match(7)
+        assert match is not None and match.is_ai_match and not match.hints
+        assert await store.user_settings(1) == UserSettings(1, dm_notifications=True)
+        assert await store.review_of(7) is None
     finally:
         await store.close()

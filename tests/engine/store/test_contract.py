@@ -25,7 +25,9 @@ from engine.store import (
 )
 from engine.store.errors import CannotOpenDatabase, MatchConflict, StorageFull
 from engine.store.match_store import MatchStore
+from engine.store.migration_files import load_migrations
 from engine.store.postgres import PostgresMatchStore
+from engine.store.postgres.connection import MIGRATIONS as POSTGRES_MIGRATIONS
 from engine.store.postgres.connection import masked, storage_errors
 from engine.store.rows import Announcement, Placement
 from engine.store.sqlite import SqliteMatchStore
@@ -631,6 +633,53 @@ async def test_user_settings_are_saved_and_replaced(store: MatchStore):
     assert await store.user_settings(1) == UserSettings(1, dm_notifications=False)
 
 
+async def test_sharing_reviews_is_a_user_setting_off_until_chosen(store: MatchStore):
+    await store.save_user_settings(UserSettings(1, dm_notifications=True))
+    assert await store.user_settings(1) == UserSettings(1, True, share_reviews=False)
+    await store.save_user_settings(UserSettings(1, share_reviews=True))
+    assert await store.user_settings(1) == UserSettings(1, False, share_reviews=True)
+    await store.save_user_settings(UserSettings(1, dm_notifications=True))
+    assert await store.user_settings(1) == UserSettings(1, True, share_reviews=False)
+
+
+# -- hints and reviews -------------------------------------------------------------------
+
+
+async def test_a_hint_match_keeps_its_flag_and_other_matches_have_none(store: MatchStore):
+    ai = replace(pending_match(1, AI_USER_ID), status=MatchStatus.ACTIVE, ai_level="hard")
+    hinted = await store.create_match(replace(ai, seed=7, first_player=0, hints=True))
+    await store.create_match(replace(ai, seed=8, first_player=1))
+    await active_match(store)  # a challenge between members, accepted
+    assert hinted.hints and await store.get_match(hinted.match_id) == hinted
+    assert [m.hints for m, _ in await store.open_matches()] == [True, False, False]
+    assert [m.hints for m in await store.open_matches_of(1)] == [True, False, False]
+    found = await store.match_since(hinted.match_id, 0)
+    assert found is not None and found[0].hints
+
+
+async def test_a_review_is_kept_and_a_second_save_replaces_it(store: MatchStore):
+    match_id = await active_match(store)
+    await store.finish_match(result_of(match_id), None, version=0)
+    assert await store.review_of(match_id) is None
+    await store.save_review(match_id, '{"format":1,"steps":[]}', 600.0)
+    assert await store.review_of(match_id) == '{"format":1,"steps":[]}'
+    await store.save_review(match_id, '{"format":2,"steps":[1]}', 700.0)
+    assert await store.review_of(match_id) == '{"format":2,"steps":[1]}'
+    assert await store.review_of(match_id + 1000) is None
+
+
+async def test_reviews_of_two_matches_are_kept_apart(store: MatchStore):
+    first, second = await active_match(store), await active_match(store)
+    for match_id in (first, second):
+        await store.finish_match(result_of(match_id), None, version=0)
+    await asyncio.gather(
+        store.save_review(first, '{"format":1,"for":"first"}', 600.0),
+        store.save_review(second, '{"format":1,"for":"second"}', 600.0),
+    )
+    assert await store.review_of(first) == '{"format":1,"for":"first"}'
+    assert await store.review_of(second) == '{"format":1,"for":"second"}'
+
+
 async def test_exclusive_lets_one_holder_in_at_a_time(store: MatchStore):
     inside = 0
     most = 0
@@ -730,7 +779,9 @@ async def test_postgres_processes_starting_at_once_migrate_once(postgres_url: st
         versions = await conn.fetch("SELECT version FROM schema_migrations ORDER BY version")
     finally:
         await conn.close()
-    assert [row["version"] for row in versions] == [1]
+    assert [row["version"] for row in versions] == [
+        m.version for m in load_migrations(POSTGRES_MIGRATIONS)
+    ]
 
 
 async def test_postgres_refuses_a_newer_schema_untouched(postgres_url: str):

@@ -1,0 +1,201 @@
+"""Reviews of finished matches: each decision judged by the AI's search from its mover's
+view, analysed once in the AI's worker process and kept, so a second look is instant.
+
+The analysis submits one step at a time to the same executor the AI thinks its moves in:
+a live AI move waits behind at most one step's judgement, never behind a whole review.
+One analysis runs per process at a time (the others wait, at 0%), and callers asking for
+the same match meanwhile share its analysis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+
+from engine.review.judge import judge_step
+from engine.review.judgement import MatchReview, StepJudgement
+from engine.review.steps import step_count
+from engine.rules.errors import RecordError
+from engine.rules.record import MatchRecord
+from engine.service.context import ServiceContext
+from engine.service.errors import (
+    MatchNotFinished,
+    MatchNotFound,
+    ReviewFailed,
+    ReviewUnavailable,
+    ServiceClosed,
+)
+from engine.service.queries import MatchQueries
+from engine.store.errors import StoreError
+
+log = logging.getLogger(__name__)
+
+ReviewProgress = Callable[[float], Awaitable[None]]
+"""Told the share of the analysis done, 0 to 1, as it goes (``Analysing… 40%``)."""
+
+
+class _Analysis:
+    """One match's analysis under way and the callers waiting for it."""
+
+    def __init__(self) -> None:
+        self.done = 0.0
+        self.listeners: list[ReviewProgress] = []
+        self.task: asyncio.Task[MatchReview] | None = None
+
+
+class MatchReviews:
+    """``service.reviews``: the review of a finished match, analysed on first request."""
+
+    def __init__(
+        self,
+        context: ServiceContext,
+        queries: MatchQueries,
+        executor: Executor | None,
+    ) -> None:
+        self._ctx = context
+        self._queries = queries
+        self._executor = executor
+        """The AI's worker process (None: the default thread pool)."""
+        self._analyses: dict[int, _Analysis] = {}
+        # One analysis at a time: two at once would each take twice as long, and keep
+        # the worker busier between the AI's live moves.
+        self._one_at_a_time = asyncio.Semaphore(1)
+
+    async def review(self, match_id: int, progress: ReviewProgress | None = None) -> MatchReview:
+        """The match's review: the stored one at once, else analysed now and stored.
+
+        ``progress`` is awaited with the share done after each step (0 while another
+        match's analysis goes first); one that fails is dropped, the analysis goes on.
+        Raises :class:`ReviewUnavailable` for an unknown or unfinished match and
+        :class:`ReviewFailed` if the worker or the database fails (nothing is stored).
+        """
+        if self._ctx.closed:
+            raise ServiceClosed()
+        found = await self.stored(match_id)
+        if found is not None:
+            return found
+        analysis = self._analyses.get(match_id)
+        if analysis is None:
+            record = await self.record(match_id)
+            # Another caller may have started it while the record was read.
+            analysis = self._analyses.get(match_id)
+            if analysis is None:
+                analysis = self._start(match_id, record)
+        assert analysis.task is not None
+        if progress is not None:
+            analysis.listeners.append(progress)
+            await _tell(analysis, progress, analysis.done)
+        try:
+            # Shielded: a caller that gives up (an interaction that timed out) does not
+            # cancel the analysis the others wait for, which is stored for the next look.
+            return await asyncio.shield(analysis.task)
+        except asyncio.CancelledError:
+            if analysis.task.cancelled() and self._ctx.closed:
+                raise ServiceClosed() from None  # stopped by close(), not by this caller
+            raise
+        finally:
+            if progress in analysis.listeners:
+                analysis.listeners.remove(progress)
+
+    async def stored(self, match_id: int) -> MatchReview | None:
+        """The review stored for the match, or None (also for one of an older format,
+        which :meth:`review` analyses again)."""
+        try:
+            body = await self._ctx.store.review_of(match_id)
+        except StoreError as error:
+            raise ReviewFailed(match_id, str(error)) from error
+        if body is None:
+            return None
+        try:
+            return MatchReview.from_json(body)
+        except RecordError as error:
+            log.info("the stored review of match %d is redone: %s", match_id, error)
+            return None
+
+    async def record(self, match_id: int) -> MatchRecord:
+        """The finished match's record, every hidden card included: the caller decides
+        what each reader may see. Raises :class:`ReviewUnavailable` for an unknown or
+        unfinished match."""
+        try:
+            return await self._queries.finished_record(match_id)
+        except MatchNotFound:
+            raise ReviewUnavailable(match_id, "there is no such match") from None
+        except MatchNotFinished as error:
+            raise ReviewUnavailable(match_id, f"it is {error.status}, not finished") from None
+        except RecordError as error:
+            raise ReviewFailed(match_id, f"its record does not read: {error}") from error
+        except StoreError as error:
+            raise ReviewFailed(match_id, str(error)) from error
+
+    async def close(self) -> None:
+        """Stop the analyses under way (nothing of theirs is stored)."""
+        tasks = [a.task for a in self._analyses.values() if a.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _start(self, match_id: int, record: MatchRecord) -> _Analysis:
+        analysis = _Analysis()
+        analysis.task = asyncio.create_task(self._analyse(match_id, record, analysis))
+
+        def forget(task: asyncio.Task[MatchReview]) -> None:
+            self._analyses.pop(match_id, None)
+            if not task.cancelled():
+                task.exception()  # seen here, though every caller may have given up
+
+        analysis.task.add_done_callback(forget)
+        self._analyses[match_id] = analysis
+        return analysis
+
+    async def _analyse(
+        self, match_id: int, record: MatchRecord, analysis: _Analysis
+    ) -> MatchReview:
+        iterations = self._ctx.config.review_iterations
+        async with self._one_at_a_time:
+            total = step_count(record)
+            judged: list[StepJudgement] = []
+            for step in range(1, total + 1):
+                judged.append(await self._judge(match_id, record, step, iterations))
+                analysis.done = step / total
+                for listener in list(analysis.listeners):
+                    await _tell(analysis, listener, analysis.done)
+        body = MatchReview(tuple(judged), iterations).to_json()
+        try:
+            await self._ctx.store.save_review(match_id, body, self._ctx.clock.now())
+        except StoreError as error:
+            raise ReviewFailed(match_id, str(error)) from error
+        # As stored (chances rounded): the first look and every later one are the same.
+        review = MatchReview.from_json(body)
+        if analysis.done < 1.0:  # a match resigned before its first decision
+            analysis.done = 1.0
+            for listener in list(analysis.listeners):
+                await _tell(analysis, listener, 1.0)
+        return review
+
+    async def _judge(
+        self, match_id: int, record: MatchRecord, step: int, iterations: int
+    ) -> StepJudgement:
+        """One step judged in the worker (one job: the AI's moves may come in between)."""
+        job = functools.partial(judge_step, record, step, iterations=iterations)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, job)
+        except Exception as error:
+            # The worker died (BrokenProcessPool) or the judge failed: either way no
+            # review, and the next request starts again from the first step.
+            log.exception("judging step %d of match %d failed", step, match_id)
+            reason = f"judging decision {step} failed ({type(error).__name__}: {error})"
+            raise ReviewFailed(match_id, reason) from error
+
+
+async def _tell(analysis: _Analysis, listener: ReviewProgress, done: float) -> None:
+    """Tell one caller how far the analysis is; a caller whose progress fails (its message
+    was deleted, say) hears no more, and the analysis goes on."""
+    try:
+        await listener(done)
+    except Exception:
+        log.exception("a review's progress callback failed; it is told no more")
+        if listener in analysis.listeners:
+            analysis.listeners.remove(listener)

@@ -1,0 +1,268 @@
+"""Reviews through the service: analysed once, one step per job in the AI's worker, kept,
+shared by everyone asking at once, and refused for a match that has not ended."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from engine.review.judgement import REVIEW_FORMAT, MatchReview
+from engine.review.steps import match_steps, step_count
+from engine.rules.views import view
+from engine.service import MatchService, ReviewFailed, ReviewUnavailable, ServiceClosed
+from engine.store.errors import StorageFull
+from engine.store.sqlite import SqliteMatchStore
+
+from .conftest import InlineExecutor, ServiceFactory, new_match, play_one, play_to_end
+
+ITERATIONS = 8
+"""Play-outs per judged step: enough for a judgement, few enough for a quick test."""
+
+
+@pytest.fixture
+def worker() -> InlineExecutor:
+    return InlineExecutor()
+
+
+@pytest.fixture
+async def service(make_service: ServiceFactory, worker: InlineExecutor) -> MatchService:
+    return await make_service(agent_executor=worker, review_iterations=ITERATIONS)
+
+
+async def finished_match(service: MatchService, seed: int = 3) -> int:
+    """A match between two members played to its end at random."""
+    match = await new_match(service)
+    await play_to_end(service, match.match_id, random.Random(seed))
+    return match.match_id
+
+
+class Progress:
+    """A progress callback that keeps every share it is told."""
+
+    def __init__(self, log: list[tuple[str, float]] | None = None, name: str = "") -> None:
+        self.shares: list[float] = []
+        self.log = log
+        self.name = name
+
+    async def __call__(self, done: float) -> None:
+        self.shares.append(done)
+        if self.log is not None:
+            self.log.append((self.name, done))
+
+
+async def test_a_finished_match_is_judged_step_by_step_and_kept(service, worker):
+    match_id = await finished_match(service)
+    record = await service.reviews.record(match_id)
+    steps = step_count(record)
+    progress = Progress()
+
+    review = await service.reviews.review(match_id, progress)
+
+    assert [s.step for s in review.steps] == list(range(1, steps + 1))
+    assert review.iterations == ITERATIONS
+    assert worker.jobs["judge_step"] == steps  # one job per step
+    assert progress.shares == sorted(progress.shares) and progress.shares[-1] == 1.0
+    assert progress.shares[1:] == [step / steps for step in range(1, steps + 1)]
+    assert await service.reviews.stored(match_id) == review
+
+
+async def test_a_second_look_is_instant_even_after_a_restart(make_service, worker):
+    first = await make_service(agent_executor=worker, review_iterations=ITERATIONS)
+    match_id = await finished_match(first)
+    review = await first.reviews.review(match_id)
+    judged = worker.jobs["judge_step"]
+
+    assert await first.reviews.review(match_id) == review
+    await first.close()
+    second = await make_service(agent_executor=worker, review_iterations=ITERATIONS)
+    assert await second.reviews.review(match_id, Progress()) == review
+
+    assert worker.jobs["judge_step"] == judged  # nothing judged again
+
+
+async def test_callers_asking_at_once_share_one_analysis(service, worker):
+    match_id = await finished_match(service)
+    steps = step_count(await service.reviews.record(match_id))
+    first, second = Progress(), Progress()
+
+    reviews = await asyncio.gather(
+        service.reviews.review(match_id, first), service.reviews.review(match_id, second)
+    )
+
+    assert reviews[0] == reviews[1]
+    assert worker.jobs["judge_step"] == steps
+    assert first.shares[-1] == second.shares[-1] == 1.0
+
+
+async def test_one_review_is_analysed_at_a_time_the_next_waits_at_zero(service, worker):
+    first, second = await finished_match(service, 3), await finished_match(service, 4)
+    heard: list[tuple[str, float]] = []
+
+    await asyncio.gather(
+        service.reviews.review(first, Progress(heard, "first")),
+        service.reviews.review(second, Progress(heard, "second")),
+    )
+
+    leader = next(name for name, share in heard if share > 0)
+    other = "second" if leader == "first" else "first"
+    leader_done = heard.index((leader, 1.0))
+    assert [share for name, share in heard[:leader_done] if name == other] == [0.0]
+    assert all(name == other for name, _ in heard[leader_done + 1 :])
+
+
+async def test_a_failing_progress_callback_does_not_stop_the_analysis(service):
+    match_id = await finished_match(service)
+    told: list[float] = []
+
+    async def broken(done: float) -> None:
+        told.append(done)
+        if done > 0:
+            raise RuntimeError("the message was deleted")
+
+    review = await service.reviews.review(match_id, broken)
+
+    assert len(review.steps) == step_count(await service.reviews.record(match_id))
+    assert len(told) == 2  # told 0, then failed once and was told no more
+    assert await service.reviews.stored(match_id) == review
+
+
+async def test_a_stored_review_of_an_older_format_is_redone(service, worker):
+    match_id = await finished_match(service)
+    old = f'{{"format":{REVIEW_FORMAT - 1},"iterations":1,"steps":[]}}'
+    await service.store.save_review(match_id, old, 0.0)
+    assert await service.reviews.stored(match_id) is None
+
+    review = await service.reviews.review(match_id)
+
+    assert worker.jobs["judge_step"] == len(review.steps) > 0
+    assert MatchReview.from_json(await service.store.review_of(match_id)) == review
+
+
+async def test_a_corrupt_stored_review_is_redone(service, worker):
+    match_id = await finished_match(service)
+    await service.store.save_review(match_id, "{not json", 0.0)
+
+    review = await service.reviews.review(match_id)
+
+    assert worker.jobs["judge_step"] == len(review.steps) > 0
+    assert await service.reviews.stored(match_id) == review
+
+
+async def test_a_match_not_finished_or_unknown_has_no_review(service, worker):
+    playing = await new_match(service)
+    await play_one(service, playing.match_id, random.Random(1))
+    challenge = await service.commands.challenge(303, 404, guild_id=1, channel_id=2)
+
+    for match_id, why in [
+        (playing.match_id, "it is active, not finished"),
+        (challenge.match_id, "it is pending, not finished"),
+        (9999, "there is no such match"),
+    ]:
+        with pytest.raises(ReviewUnavailable) as raised:
+            await service.reviews.review(match_id)
+        assert (raised.value.match_id, raised.value.reason) == (match_id, why)
+        with pytest.raises(ReviewUnavailable):
+            await service.reviews.record(match_id)
+    assert worker.jobs["judge_step"] == 0
+
+
+async def test_a_resigned_match_is_reviewed_up_to_its_last_decision(service):
+    match = await new_match(service)
+    for _ in range(3):
+        await play_one(service, match.match_id, random.Random(2))
+    await service.commands.resign(match.match_id, 101)
+    progress = Progress()
+
+    review = await service.reviews.review(match.match_id, progress)
+
+    assert [s.step for s in review.steps] == [1, 2, 3]
+    assert progress.shares[-1] == 1.0
+
+
+async def test_judgements_are_made_from_each_movers_own_view(service):
+    match_id = await finished_match(service)
+    review = await service.reviews.review(match_id)
+    record = await service.reviews.record(match_id)
+
+    for (step, state), judged in zip(match_steps(record), review.steps, strict=True):
+        seen = view(state, step.player)
+        assert (judged.player, judged.move) == (step.player, str(step.decision))
+        assert judged.best in {str(d) for d in seen.legal}
+        assert 0.0 <= judged.chance_after <= judged.chance_before <= 1.0
+
+
+async def test_a_dead_worker_fails_the_review_and_stores_nothing(service, worker):
+    match_id = await finished_match(service)
+    worker.failing = BrokenProcessPool("the worker process died")
+
+    with pytest.raises(ReviewFailed) as raised:
+        await service.reviews.review(match_id)
+
+    assert "BrokenProcessPool" in raised.value.reason
+    assert await service.store.review_of(match_id) is None
+    worker.failing = None
+    review = await service.reviews.review(match_id)  # asking again starts afresh
+    assert await service.reviews.stored(match_id) == review
+
+
+async def test_a_database_that_refuses_the_review_fails_it(service, monkeypatch):
+    match_id = await finished_match(service)
+
+    async def full(match_id: int, body: str, at: float) -> None:
+        raise StorageFull("matches.sqlite3")
+
+    monkeypatch.setattr(service.store, "save_review", full)
+
+    with pytest.raises(ReviewFailed):
+        await service.reviews.review(match_id)
+    assert await service.store.review_of(match_id) is None
+
+
+async def test_closing_the_service_stops_an_analysis_and_stores_nothing(service, db_path):
+    match_id = await finished_match(service)
+    under_way = asyncio.Event()
+
+    async def progress(done: float) -> None:
+        if done > 0:
+            under_way.set()
+
+    review = asyncio.create_task(service.reviews.review(match_id, progress))
+    await under_way.wait()
+    await service.close()
+
+    with pytest.raises(ServiceClosed):
+        await review
+    with pytest.raises(ServiceClosed):
+        await service.reviews.review(match_id)
+    store = SqliteMatchStore(db_path)
+    await store.open()
+    try:
+        assert await store.review_of(match_id) is None
+    finally:
+        await store.close()
+
+
+async def test_reviews_and_hints_run_in_a_real_worker_process(make_service):
+    # What the bot runs: the AI's own worker, a separate (spawned) process, so everything
+    # a job takes must cross to it.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as worker:
+        service = await make_service(
+            agent_executor=worker, review_iterations=ITERATIONS, hint_iterations=ITERATIONS
+        )
+        match = await service.commands.start_ai_match(101, "easy", 1, 2, hints=True)
+        await service.wait_idle()
+        seen = await service.queries.view_for(match.match_id, 101)
+        hint = await service.hints.hint(match.match_id, 101)
+        assert hint is not None and hint.decision in seen.legal
+        await play_to_end(service, match.match_id, random.Random(6))
+
+        review = await service.reviews.review(match.match_id)
+
+        assert len(review.steps) == step_count(await service.reviews.record(match.match_id))
+        await service.close()
