@@ -39,6 +39,7 @@ EXTENSIONS = (
     "bot.challenge",
     "bot.stats",
     "bot.settings",
+    "bot.review",
 )
 """The features, each a discord.py extension (a package with ``setup(bot)``)."""
 

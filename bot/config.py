@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.request_pacing import DEFAULT_REQUESTS_PER_SECOND, DISCORD_GLOBAL_LIMIT
+from engine.review.hint import HINT_ITERATIONS
+from engine.review.judge import REVIEW_ITERATIONS
 from engine.service.config import ServiceConfig
 
 if TYPE_CHECKING:
@@ -189,6 +191,27 @@ class LoggingSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class AiSettings:
+    """``[ai]``: how long the AI's search works on a review and on a hint. The match
+    service reads them from its own config (:class:`ServiceConfig`), where
+    :class:`BotConfig` puts them."""
+
+    review_iterations: int = REVIEW_ITERATIONS
+    """Play-outs per decision of a finished match's review: more is surer and slower."""
+    hint_iterations: int = HINT_ITERATIONS
+    """Play-outs behind one hint in a match against the AI with hints on."""
+
+    def __post_init__(self) -> None:
+        for name in AI_FIELDS:
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be 1 or more, got {getattr(self, name)!r}")
+
+
+AI_FIELDS = ("review_iterations", "hint_iterations")
+"""The :class:`ServiceConfig` fields set in ``[ai]``, not in ``[matches]``."""
+
+
+@dataclass(frozen=True, slots=True)
 class BotConfig:
     """Every setting, one field per TOML table."""
 
@@ -197,6 +220,18 @@ class BotConfig:
     matches: ServiceConfig = field(default_factory=ServiceConfig)
     """Defaults for every server; ``/hanamikoji settings`` overrides some per server."""
     logging: LoggingSettings = field(default_factory=LoggingSettings)
+    ai: AiSettings = field(default_factory=AiSettings)
+
+    def __post_init__(self) -> None:
+        # One place for each setting: the service's search budgets come from [ai].
+        budgets = {name: getattr(self.ai, name) for name in AI_FIELDS}
+        object.__setattr__(self, "matches", dataclasses.replace(self.matches, **budgets))
+
+
+def table_keys(cls: type[DataclassInstance]) -> set[str]:
+    """The keys a table's dataclass reads: its fields, less those another table sets."""
+    keys = {f.name for f in dataclasses.fields(cls)}
+    return keys - set(AI_FIELDS) if cls is ServiceConfig else keys
 
 
 Section = TypeVar("Section", bound="DataclassInstance")
@@ -248,7 +283,7 @@ def _unknown_top_level(
         hint = f"did you mean [{nearest[0]}]?" if nearest else _known_sections(hints)
         return f"unknown section [{name}]{_in(path)} ({hint})"
     # A key above every table: say which table the nearest key of that name belongs in.
-    keys = {f.name: table for table, cls in hints.items() for f in dataclasses.fields(cls)}
+    keys = {key: table for table, cls in hints.items() for key in table_keys(cls)}
     nearest = difflib.get_close_matches(name, list(keys), n=1)
     if not nearest:
         hint = "outside any [table]"
@@ -276,16 +311,17 @@ def _table(value: object, name: str) -> dict[str, Any]:
 def _section(cls: type[Section], table: Mapping[str, Any], name: str, path: Path | None) -> Section:
     """One dataclass from its table: each key converted by its field's type hint."""
     hints = typing.get_type_hints(cls)
-    fields = {f.name for f in dataclasses.fields(cls)}
+    fields = table_keys(cls)
     values: dict[str, Any] = {}
     for key, value in table.items():
         if key not in fields:
             nearest = difflib.get_close_matches(key, sorted(fields), n=1)
-            hint = (
-                f"did you mean {name}.{nearest[0]}?"
-                if nearest
-                else f"config.example.toml lists every setting of [{name}]"
-            )
+            if key in AI_FIELDS:
+                hint = "it belongs under [ai]"
+            elif nearest:
+                hint = f"did you mean {name}.{nearest[0]}?"
+            else:
+                hint = f"config.example.toml lists every setting of [{name}]"
             raise ConfigError(f"unknown setting {name}.{key}{_in(path)} ({hint})")
         values[key] = _convert(hints[key], value, f"{name}.{key}")
     try:

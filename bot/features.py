@@ -1,6 +1,6 @@
 """What the bot hands its features (the extensions `bot.play`, `bot.challenge`,
-`bot.stats`, `bot.settings`): the parts it builds once, the one `/hanamikoji` group, and
-the `Feature` cog each extension adds to hold its own dependencies.
+`bot.stats`, `bot.settings`, `bot.review`): the parts it builds once, the one `/hanamikoji`
+group, and the `Feature` cog each extension adds to hold its own dependencies.
 
 The features never import the bot class: an extension's ``setup(bot)`` takes what it needs
 from :func:`shared_parts`, builds a small frozen dependencies object, and its

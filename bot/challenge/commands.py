@@ -110,13 +110,22 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
         deps.open_challenges.remember(info.match_id, interaction)
 
     @app_commands.command(name=localised("names.ai"), description=localised("slash.ai"))
-    @app_commands.rename(level=localised("names.level"), variant=localised("names.variant"))
-    @app_commands.describe(level=localised("slash.ai_level"), variant=localised("slash.ai_variant"))
+    @app_commands.rename(
+        level=localised("names.level"),
+        variant=localised("names.variant"),
+        hints=localised("names.hints"),
+    )
+    @app_commands.describe(
+        level=localised("slash.ai_level"),
+        variant=localised("slash.ai_variant"),
+        hints=localised("slash.ai_hints"),
+    )
     @app_commands.choices(level=offered, variant=VARIANT_CHOICES)
     async def ai(
         interaction: discord.Interaction[Any],
         level: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
+        hints: bool = False,
     ) -> None:
         chosen = level.value if level else default_level
         if not await can_host_here(interaction):
@@ -128,12 +137,13 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
             interaction.guild_id,
             interaction.channel_id,
             Variant(variant.value) if variant else None,
+            hints=hints,
         )
         public = await deps.languages.public(interaction.guild_id)
         await interaction.response.send_message(
             text(
                 public,
-                "challenge.ai_start",
+                "ai_hints.ai_start" if hints else "challenge.ai_start",
                 mention=interaction.user.mention,
                 level=text(public, f"levels.{chosen}"),
             ),

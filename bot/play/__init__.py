@@ -60,7 +60,7 @@ async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
     service = parts.service
     presence = Presence()
-    panel = Panel(service.queries, parts.names, parts.direct_messages)
+    panel = Panel(service.queries, parts.names, parts.direct_messages, service.hints)
     table = Table(
         service.queries,
         service.placements,

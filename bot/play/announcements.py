@@ -16,6 +16,7 @@ from bot.play.match_place import MatchPlace, mention_of
 from bot.play.offer_ask import OfferAsks
 from bot.play.presence import Presence
 from bot.play.thread import add_players, close_thread, locks_when_over, open_thread
+from bot.review_ids import open_review_button
 from bot.stats.rating_line import rating_change_line
 from bot.words.i18n import text
 from engine.service import MatchPlacements, MatchQueries, MatchSettings
@@ -250,9 +251,11 @@ class Announcements:
             lines.append(ratings)
         if await locks_when_over(self._place.places, info):
             lines.append(text(lang, "outcome.ai_again"))  # a locked thread's button is dead
+            lines.append(text(lang, "review.use_command", match=event.match_id))
         else:
             label = text(lang, "outcome.rematch_button")
             view.add_item(RematchButton(event.match_id, event.version, label=label))
+            view.add_item(open_review_button(text(lang, "review.button"), event.match_id))
             if not info.is_ai_match:
                 lines.append(text(lang, "outcome.rematch_hint"))
         await self._place.post(info, "\n".join(lines), view=view)

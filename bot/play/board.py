@@ -32,8 +32,11 @@ async def board_page(
     ai_seat: int | None,
     deadline: float | None = None,
     picture_names: tuple[str, str] | None = None,
+    hints: bool = False,
 ) -> Page:
-    """The board; ``deadline`` (Unix seconds, the service's clock) is when the turn ends.
+    """The board; ``deadline`` (Unix seconds, the service's clock) is when the turn ends;
+    ``hints`` marks a hint match in the title (never in the picture, which a review draws
+    again and must find the same).
 
     ``names`` are markdown-safe for the text; the picture and its alt text are not markdown
     and take ``picture_names`` (the raw names) when given."""
@@ -44,8 +47,9 @@ async def board_page(
         rows = ((hand_button(lang, match_id), moves_button(lang, match_id)),)
         if table.pending is not None and table.current_player != ai_seat:
             rows = (take_buttons(lang, match_id, table.version, table.pending), *rows)
+    title = text(lang, "board.title", first=names[0], second=names[1])
     return Page(
-        title=text(lang, "board.title", first=names[0], second=names[1]),
+        title=text(lang, "ai_hints.board_title", title=title) if hints else title,
         text=board_text(lang, table, names, deadline=deadline),
         rows=rows,
         image=(BOARD_FILE, await render_board_async(lang, table, drawn, deadline=deadline)),

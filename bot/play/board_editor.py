@@ -48,6 +48,7 @@ class BoardEditor:
             ai_seat=_ai_seat(info),
             deadline=info.turn_deadline,
             picture_names=await self._place.raw_names(info),
+            hints=info.hints,
         )
 
     async def refresh_board(self, match_id: int) -> None:

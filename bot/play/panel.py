@@ -9,6 +9,7 @@ first page goes by DM to a player who asked for it.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from itertools import groupby
 from typing import Any
@@ -23,8 +24,16 @@ from bot.play.back_button import back_button
 from bot.play.card_select import card_select
 from bot.play.competition_button import CompetitionButton
 from bot.play.confirm_button import confirm_buttons
+from bot.play.deps import defer
 from bot.play.gift_button import GiftButton
 from bot.play.hand_button import HandButton
+from bot.play.hint_line import (
+    DM_HINT_WAIT_SECONDS,
+    HINT_WAIT_SECONDS,
+    HintSource,
+    hint_due,
+    hint_line,
+)
 from bot.play.secret_button import SecretButton
 from bot.play.take_button import take_buttons
 from bot.play.trade_off_button import TradeOffButton
@@ -94,9 +103,15 @@ def _refresh(lang: str, match_id: int, version: int) -> HandButton:
 
 
 def home_page(
-    lang: str, view: PlayerView, match_id: int, names: tuple[str, str], notice: str = ""
+    lang: str,
+    view: PlayerView,
+    match_id: int,
+    names: tuple[str, str],
+    notice: str = "",
+    hint: str = "",
 ) -> Page:
-    """The panel's first page."""
+    """The panel's first page; ``hint`` is the hint line of a hint match, under whose turn
+    it is (:mod:`bot.play.hint_line`)."""
     table = view.table
     left = " · ".join(action_name(lang, a) for a in table.unused(view.player))
     body = "\n".join(
@@ -106,6 +121,7 @@ def home_page(
             text(lang, "panel.actions_left", actions=left or text(lang, "panel.none")),
             "",
             waiting_text(lang, view, names),
+            *([hint] if hint else []),
         ]
     )
     rows: list[Row] = []
@@ -188,11 +204,16 @@ class Panel:
     :class:`~bot.play.deps.PanelScreens` the buttons use), and sends its first page by DM."""
 
     def __init__(
-        self, queries: MatchQueries, names: PlayerNames, direct_messages: DirectMessages
+        self,
+        queries: MatchQueries,
+        names: PlayerNames,
+        direct_messages: DirectMessages,
+        hints: HintSource,
     ) -> None:
         self._queries = queries
         self._names = names
         self._direct_messages = direct_messages
+        self._hints = hints
 
     async def home(
         self,
@@ -207,17 +228,24 @@ class Panel:
         """The panel's first page: edited in place on a panel, or a new ephemeral message.
 
         The hand picture comes with a panel that is opened or refreshed; after a move the
-        text alone answers, so the answer is never slowed by drawing.
+        text alone answers, so the answer is never slowed by drawing. In a hint match the
+        hint is worked out while the picture is drawn, the press acknowledged first.
         """
         view = await self._queries.view_for(info.match_id, interaction.user.id)
+        if hint_due(info, view) and not interaction.response.is_done():
+            await defer(interaction, private=edit)  # the hint may take a second or two
+        hint = asyncio.ensure_future(
+            hint_line(lang, self._hints, info, view, wait=HINT_WAIT_SECONDS)
+        )
         names = await self._names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
         dm_notice = self._direct_messages.take_closed_notice(lang, interaction.user.id)
         notice = "\n".join(n for n in (notice, dm_notice) if n)
-        page = home_page(lang, view, info.match_id, names, notice)
-        if picture:
+        picture_png = await render_hand_async(lang, view) if picture else None
+        page = home_page(lang, view, info.match_id, names, notice, await hint)
+        if picture_png is not None:
             page = replace(
                 page,
-                image=(HAND_FILE, await render_hand_async(lang, view)),
+                image=(HAND_FILE, picture_png),
                 image_description=hand_alt_text(lang, view),
             )
         await show(interaction, page, edit=edit)
@@ -263,11 +291,15 @@ class Panel:
 
     async def _send(self, info: MatchInfo, user_id: int, view: PlayerView) -> None:
         lang = self._names.language(user_id)
+        hint = asyncio.ensure_future(
+            hint_line(lang, self._hints, info, view, wait=DM_HINT_WAIT_SECONDS)
+        )
         names = await self._names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
-        page = home_page(lang, view, info.match_id, names)
+        picture_png = await render_hand_async(lang, view)
+        page = home_page(lang, view, info.match_id, names, hint=await hint)
         page = replace(
             page,
-            image=(HAND_FILE, await render_hand_async(lang, view)),
+            image=(HAND_FILE, picture_png),
             image_description=hand_alt_text(lang, view),
         )
         await self._direct_messages.send(

@@ -119,11 +119,13 @@ def take_buttons(
     buttons = []
     for choice in legal_choices(offer).decisions:
         assert isinstance(choice, GiftChoice | CompetitionChoice)
-        shown = (
-            card_name(lang, choice.card)
-            if isinstance(choice, GiftChoice)
-            else cards_text(choice.pair)
-        )
-        label = text(lang, "panel.take", cards=shown)
-        buttons.append(TakeButton(match_id, version, choice, label=label))
+        buttons.append(TakeButton(match_id, version, choice, label=take_label(lang, choice)))
     return tuple(buttons)
+
+
+def take_label(lang: str, choice: Choice) -> str:
+    """``Take E Shamisen`` (a Gift's card) or ``Take AB`` (a Competition's pair)."""
+    shown = (
+        card_name(lang, choice.card) if isinstance(choice, GiftChoice) else cards_text(choice.pair)
+    )
+    return text(lang, "panel.take", cards=shown)

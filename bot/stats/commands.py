@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.discord_plumbing.translator import localised
+from bot.review_ids import open_review_button
 from bot.stats.deps import StatsDeps
 from bot.stats.leaderboard_button import show_leaderboard
 from bot.stats.record_button import RecordExportButton
@@ -26,7 +27,8 @@ from engine.store.rows import AI_USER_ID, MatchStatus
 Command = app_commands.Command[Any, ..., None]
 
 HISTORY_LENGTH = 10
-"""Recent matches shown by `/hanamikoji history` (two rows of five export buttons)."""
+"""Recent matches shown by `/hanamikoji history` (two rows of five export buttons, two of
+five Review buttons)."""
 _BUTTONS_PER_ROW = 5
 
 
@@ -117,6 +119,8 @@ async def _opponent(
 
 
 def _export_view(lang: str, match_ids: list[int]) -> discord.ui.View | None:
+    """A Record button per match, then a Review button per match on rows of their own:
+    ten matches fill four of Discord's five rows of five buttons."""
     if not match_ids:
         return None
     view = discord.ui.View(timeout=None)
@@ -126,4 +130,9 @@ def _export_view(lang: str, match_ids: list[int]) -> discord.ui.View | None:
         )
         button.row = index // _BUTTONS_PER_ROW
         view.add_item(button)
+    review_rows_start = -(-len(match_ids) // _BUTTONS_PER_ROW)
+    for index, match_id in enumerate(match_ids):
+        review = open_review_button(text(lang, "review.history_button", match=match_id), match_id)
+        review.row = review_rows_start + index // _BUTTONS_PER_ROW
+        view.add_item(review)
     return view

@@ -1,6 +1,5 @@
 """Settings: one TOML key per dataclass field, read mechanically, refused by name when unknown."""
 
-import dataclasses
 import re
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from bot.config import (
     LoggingSettings,
     load_config,
     masked_url,
+    table_keys,
 )
 from engine.service.config import ServiceConfig
 from engine.store.rows import ExpiryPolicy
@@ -57,7 +57,7 @@ def example_keys() -> dict[str, set[str]]:
 
 def test_the_example_documents_every_setting_and_only_settings():
     documented = example_keys()
-    expected = {name: {f.name for f in dataclasses.fields(cls)} for name, cls in sections().items()}
+    expected = {name: table_keys(cls) for name, cls in sections().items()}
     assert documented == expected
 
 
@@ -98,12 +98,13 @@ NOT_DEFAULT = {
         "event_queue_warn": "50",
     },
     "logging": {"level": '"DEBUG"'},
+    "ai": {"review_iterations": "50", "hint_iterations": "40"},
 }
 
 
 def test_every_setting_in_the_file_reaches_the_config(tmp_path):
     assert {name: set(keys) for name, keys in NOT_DEFAULT.items()} == {
-        name: {f.name for f in dataclasses.fields(cls)} for name, cls in sections().items()
+        name: table_keys(cls) for name, cls in sections().items()
     }, "a new field needs a line here"
     text = "\n".join(
         f"[{name}]\n" + "\n".join(f"{key} = {value}" for key, value in keys.items())
@@ -118,6 +119,22 @@ def test_every_setting_in_the_file_reaches_the_config(tmp_path):
             expected = tomllib.loads(f"v = {value}")["v"]
             assert got == (tuple(expected) if isinstance(expected, list) else expected)
     assert loaded.matches.expiry_policy is ExpiryPolicy.FORFEIT
+    # The search budgets are set in [ai] and reach the match service, which runs them.
+    assert (loaded.matches.review_iterations, loaded.matches.hint_iterations) == (50, 40)
+
+
+def test_the_search_budgets_belong_under_ai_not_matches(tmp_path):
+    with pytest.raises(
+        ConfigError, match=r"matches\.review_iterations .*\(it belongs under \[ai\]\)"
+    ):
+        load(tmp_path, "[matches]\nreview_iterations = 5\n")
+    with pytest.raises(ConfigError, match=r"ai\.hint_iterations must be 1 or more, got 0"):
+        load(tmp_path, "[ai]\nhint_iterations = 0\n")
+
+
+def test_a_search_budget_above_any_table_is_sent_to_ai(tmp_path):
+    with pytest.raises(ConfigError, match=r"unknown setting review_iterations .*under \[ai\]"):
+        load(tmp_path, "review_iterations = 5\n")
 
 
 def test_no_file_means_the_defaults_with_the_token_from_the_environment():
@@ -234,7 +251,7 @@ def test_an_unknown_key_is_refused_naming_the_nearest_known_one(tmp_path, text, 
         (
             "[web]\nport = 80",
             "unknown section [web] in FILE "
-            "(the sections are [discord], [database], [matches], [logging])",
+            "(the sections are [discord], [database], [matches], [logging], [ai])",
         ),
     ],
 )

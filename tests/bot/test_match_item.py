@@ -33,6 +33,12 @@ from bot.play.resign_button import ResignButton
 from bot.play.secret_button import SecretButton
 from bot.play.take_button import TakeButton
 from bot.play.trade_off_button import TradeOffButton
+from bot.review.first_button import FirstButton
+from bot.review.last_button import LastButton
+from bot.review.mistake_button import NextMistakeButton
+from bot.review.next_button import NextButton
+from bot.review.previous_button import PreviousButton
+from bot.review.review_button import ReviewButton
 from bot.stats.leaderboard_button import LeaderboardPageButton
 from bot.stats.record_button import RecordExportButton
 from bot.words.i18n import text
@@ -42,7 +48,19 @@ from engine.store.rows import ExpiryPolicy, MatchInfo, MatchStatus
 
 REGISTERED = tuple(
     dict.fromkeys(
-        (*PLAY_ITEMS, *CHALLENGE_ITEMS, LeaderboardPageButton, RecordExportButton, UnreadableItem)
+        (
+            *PLAY_ITEMS,
+            *CHALLENGE_ITEMS,
+            LeaderboardPageButton,
+            RecordExportButton,
+            ReviewButton,
+            FirstButton,
+            PreviousButton,
+            NextButton,
+            LastButton,
+            NextMistakeButton,
+            UnreadableItem,
+        )
     )
 )
 
@@ -116,6 +134,12 @@ async def test_a_confirm_id_the_rules_cannot_read_is_kept_as_stale():
         ("hk:12:40:rematch", RematchButton),
         ("lb:4:1", LeaderboardPageButton),
         ("rec:9", RecordExportButton),
+        ("rv:9", ReviewButton),
+        ("rv:9:0:first", FirstButton),
+        ("rv:9:3:prev", PreviousButton),
+        ("rv:9:5:next", NextButton),
+        ("rv:9:31:last", LastButton),
+        ("rv:9:12:mistake", NextMistakeButton),
     ],
 )
 def test_ids_on_messages_sent_before_the_upgrade_find_one_item(custom_id, owner):
@@ -125,7 +149,17 @@ def test_ids_on_messages_sent_before_the_upgrade_find_one_item(custom_id, owner)
 
 @pytest.mark.parametrize(
     "custom_id",
-    ["hk:12:5:act:5", "hk:12:5:pick:0", "hk:x:5:hand", "hk:1:1:take:-H", "lb:1:x", "rec:"],
+    [
+        "hk:12:5:act:5",
+        "hk:12:5:pick:0",
+        "hk:x:5:hand",
+        "hk:1:1:take:-H",
+        "lb:1:x",
+        "rec:",
+        "rv:",
+        "rv:9:3:fly",
+        "rv:9:x:next",
+    ],
 )
 def test_an_id_no_verb_reads_finds_only_the_refusing_item(custom_id):
     owners = [c for c in REGISTERED if c.__discord_ui_compiled_template__.fullmatch(custom_id)]
@@ -151,6 +185,8 @@ FORGED = st.one_of(
     st.builds(lambda m, v, tail: f"hk:{m}:{v}:{tail}", _FIELD, _FIELD, _TAIL),
     st.builds(lambda g, p: f"lb:{g}:{p}", _FIELD, _FIELD),
     st.builds(lambda m: f"rec:{m}", _FIELD),
+    st.builds(lambda m: f"rv:{m}", _FIELD),
+    st.builds(lambda m, step, tail: f"rv:{m}:{step}:{tail}", _FIELD, _FIELD, _TAIL),
 )
 
 

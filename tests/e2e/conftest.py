@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import HanamikojiBot, build_service
-from bot.config import BotConfig, load_config
+from bot.config import AI_FIELDS, BotConfig, load_config
 from engine.service.clock import Clock
 from tests.discord_emulator.clients import RunningClient, start_client
 from tests.discord_emulator.fixtures import emulator  # noqa: F401
@@ -21,8 +21,10 @@ def toml_value(value: object) -> str:
 
 
 def e2e_config(running: DiscordEmulator, database: Path, **matches: object) -> BotConfig:
-    """The settings file the bot is started with; ``matches`` are ``[matches]`` keys."""
+    """The settings file the bot is started with; ``matches`` are ``[matches]`` keys, but
+    for the search budgets (``hint_iterations``, ``review_iterations``), which go to ``[ai]``."""
     matches = {"ai_move_delay_seconds": 0, **matches}
+    ai = {key: matches.pop(key) for key in AI_FIELDS if key in matches}
     lines = [
         "[discord]",
         f'token = "{running.bot_token}"',
@@ -33,6 +35,8 @@ def e2e_config(running: DiscordEmulator, database: Path, **matches: object) -> B
         f'path = "{database}"',
         "[matches]",
         *(f"{key} = {toml_value(value)}" for key, value in matches.items()),
+        "[ai]",
+        *(f"{key} = {toml_value(value)}" for key, value in ai.items()),
     ]
     path = database.with_suffix(".toml")
     path.write_text("\n".join(lines) + "\n")

@@ -150,3 +150,14 @@ def presence_of(bot) -> Presence:
     play = bot.get_cog("Play")
     assert play is not None, "the play extension is not loaded"
     return play.presence
+
+
+async def start_ai_match(emulator: DiscordEmulator, bot, user: EmulatedUser, **options) -> Match:
+    """``user`` starts a match against the AI (``options`` as on `/hanamikoji ai`); returns
+    it once its board is up (the AI's seat is shown as the user too: only they click)."""
+    await answered(await user.slash("hanamikoji ai", **options))
+    await settle(emulator, bot)
+    infos = [i for i in await bot.service.queries.open_matches_for(user.id) if i.is_ai_match]
+    assert len(infos) == 1, infos
+    assert infos[0].placement.thread_id is not None
+    return Match(infos[0].match_id, infos[0].placement.thread_id, (user, user))

@@ -41,6 +41,8 @@ READ_BY_A_VERB = [
     f"lb:{{guild}}:{HUGE}",
     f"lb:{HUGE}:0",
     f"rec:{HUGE}",
+    f"rv:{HUGE}",
+    f"rv:{{match}}:{HUGE}:next",
 ]
 """Ids a verb's template matches, with a field out of range."""
 
@@ -53,6 +55,8 @@ READ_BY_NO_VERB = [
     "hk:x:0:hand",
     "lb:{guild}:-1",
     "rec:",
+    "rv:",
+    "rv:{match}:3:fly",
 ]
 
 

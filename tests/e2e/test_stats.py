@@ -136,7 +136,9 @@ async def test_history_exports_a_finished_match_that_replays_to_the_same_result(
     assert history.ephemeral
     assert f"`#{match.match_id}`" in history.text() and "**Won** vs <@" in history.text()
     assert f"`#{playing.match_id}` · in progress" in history.text()
-    assert [b.label for b in history.buttons()] == [f"Record #{match.match_id}"]
+    # The finished match only: a record to export and a review to open.
+    labels = [b.label for b in history.buttons()]
+    assert labels == [f"Record #{match.match_id}", f"Review #{match.match_id}"]
 
     export = await answered(await ana.click(history, f"Record #{match.match_id}"))
     assert export.ephemeral

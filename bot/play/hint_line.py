@@ -1,0 +1,97 @@
+"""The hint line of the private panel in a hint match against the AI: the move the AI would
+make in the player's seat, in the panel's own words, and the player's chance of winning.
+
+Only the private panel (ephemeral or DM) ever shows it: the board and the thread are public.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Protocol
+
+from bot.play.take_button import take_label
+from bot.words.i18n import text
+from bot.words.names import action_name, decision_label, offer_text
+from engine.review.hint import Suggestion
+from engine.rules import Action, Competition, CompetitionChoice, Decision, GiftChoice, PlayerView
+from engine.store.rows import MatchInfo
+
+log = logging.getLogger(__name__)
+
+HINT_WAIT_SECONDS = 2.0
+"""How long a panel opened by a press waits for the hint (the AI worker takes about 1 s):
+with the press deferred first, the answer stays well inside Discord's 15 minutes and the
+player sees one finished panel rather than one that changes under their finger."""
+
+DM_HINT_WAIT_SECONDS = 8.0
+"""How long the DM panel waits: nobody watches a spinner there, and a DM that came without
+its hint would need a Refresh to get it."""
+
+
+class HintSource(Protocol):
+    """The service's hints (:class:`engine.service.hints.MatchHints`)."""
+
+    async def hint(self, match_id: int, user_id: int) -> Suggestion | None: ...
+
+
+def move_words(lang: str, decision: Decision) -> str:
+    """A decision as the panel words it: ``Gift E E G``, ``Competition AB | EG``,
+    ``Take E Shamisen``."""
+    if isinstance(decision, GiftChoice | CompetitionChoice):
+        return take_label(lang, decision)
+    if isinstance(decision, Competition):
+        return f"{action_name(lang, Action.COMPETITION)} {offer_text(decision)}"
+    return decision_label(lang, decision)
+
+
+def chance_percent(chance: float) -> int:
+    """The chance as a whole percentage (a search estimate: more digits would be noise)."""
+    return round(100 * min(max(chance, 0.0), 1.0))
+
+
+def hint_text(lang: str, suggestion: Suggestion) -> str:
+    """``💡 Hint: Gift A B C — your chance of winning about 62%``."""
+    return text(
+        lang,
+        "ai_hints.line",
+        move=move_words(lang, suggestion.decision),
+        chance=chance_percent(suggestion.chance),
+    )
+
+
+def hint_due(info: MatchInfo, view: PlayerView) -> bool:
+    """A hint match and this seat's decision: only then is a hint asked for."""
+    return info.hints and view.to_decide and bool(view.legal)
+
+
+async def hint_line(
+    lang: str, hints: HintSource, info: MatchInfo, view: PlayerView, *, wait: float
+) -> str:
+    """The panel's hint line for the player whose ``view`` it is, or "" when none is due.
+
+    After ``wait`` seconds the line says the hint is still being thought about; its
+    computation goes on, and the service keeps it for the match's version, so Refresh
+    shows it at once.
+    """
+    if not hint_due(info, view):
+        return ""
+    job = asyncio.ensure_future(hints.hint(info.match_id, info.players[view.player]))
+    try:
+        suggestion = await asyncio.wait_for(asyncio.shield(job), wait)
+    except TimeoutError:
+        job.add_done_callback(_forget_failure)
+        return text(lang, "ai_hints.thinking")
+    except Exception:
+        # A hint is advice on top of the panel: the panel must still open without it.
+        log.exception("match %s: no hint for seat %s", info.match_id, view.player)
+        return ""
+    if suggestion is None or suggestion.decision not in view.legal:
+        return ""  # the match moved on while the hint was worked out: it is not for this page
+    return hint_text(lang, suggestion)
+
+
+def _forget_failure(job: asyncio.Future[Suggestion | None]) -> None:
+    """Retrieve the outcome of a hint nobody waits for any more, logging a failure."""
+    if not job.cancelled() and job.exception() is not None:
+        log.warning("a hint failed after its panel was shown: %r", job.exception())

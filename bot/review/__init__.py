@@ -1,0 +1,50 @@
+"""Review: `/hanamikoji review`, the Review buttons under a finished match and in
+`/hanamikoji history`, and the review itself — a finished match replayed step by step in
+an ephemeral message, with the board picture the thread showed at each step, each move in
+words, and the AI's judgement of it.
+
+Who sees what (the hidden cards rule) is :mod:`bot.review.sight`: a player of the match
+sees both hands, Secrets, Trade-offs and the judgement once the match has ended; a
+spectator sees the public moves and boards only, unless both players chose
+`/hanamikoji review share:on` (the AI counts as agreeing).
+
+A discord.py extension: :func:`setup` adds the command to `/hanamikoji` and registers its
+`DynamicItem`s.
+"""
+
+from __future__ import annotations
+
+from bot.features import AnyBot, Feature, command_group, shared_parts
+from bot.review.commands import review_commands
+from bot.review.deps import ReviewDeps
+from bot.review.first_button import FirstButton
+from bot.review.last_button import LastButton
+from bot.review.mistake_button import NextMistakeButton
+from bot.review.next_button import NextButton
+from bot.review.previous_button import PreviousButton
+from bot.review.review_button import ReviewButton
+
+
+class Review(Feature):
+    """Holds the review feature's parts."""
+
+
+async def setup(bot: AnyBot) -> None:
+    parts = shared_parts(bot)
+    service = parts.service
+    deps = ReviewDeps(
+        queries=service.queries,
+        placements=service.placements,
+        settings=service.settings,
+        reviews=service.reviews,
+        decisions=service.store.decisions,
+        names=parts.names,
+        languages=parts.languages,
+    )
+    await bot.add_cog(Review(deps))
+    group = command_group(bot)
+    for command in review_commands(deps):
+        group.add_command(command)
+    bot.add_dynamic_items(
+        ReviewButton, FirstButton, PreviousButton, NextButton, LastButton, NextMistakeButton
+    )

@@ -1,0 +1,130 @@
+"""One page of a review: the table right after one decision, as the thread's board showed
+it, with the decision in words and, for a full review, its judgement and the hidden cards.
+
+Step 0 is the first deal; step ``k`` is the table right after the match's ``k``-th
+decision (:func:`engine.review.steps.state_at`). The picture is drawn by the thread's own
+board page (:func:`bot.play.board.board_page`) from the public view at that step, in the
+server's language, with the players' names as the thread drew them and the turn deadline
+the thread's board showed then: the same function on the same values, so the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.discord_plumbing.pages import Page
+from bot.play.board import board_page
+from bot.review.review_text import hidden_card_lines, judgement_lines, step_move_line
+from bot.review.sight import Sight
+from bot.review.step_row import step_row
+from bot.words.i18n import text
+from engine.review.judgement import MatchReview, StepJudgement
+from engine.review.steps import match_steps, state_at, step_count
+from engine.rules import public_view
+from engine.rules.record import MatchRecord
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLook:
+    """How the thread drew its board: its language, the names in it, the AI's seat."""
+
+    lang: str
+    names: tuple[str, str]
+    """Markdown-safe, for the board's text (the page takes only the picture)."""
+    picture_names: tuple[str, str]
+    """As written, for the picture and its alt text."""
+    ai_seat: int | None
+    deadlines: tuple[float | None, ...]
+    """``deadlines[k]``: the turn deadline the board showed at step k (None: none drawn)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewScene:
+    """Everything a viewer's review is built from; pages differ only by their step."""
+
+    match_id: int
+    record: MatchRecord
+    sight: Sight
+    viewer_seat: int | None
+    """The viewer's seat when they played the match: "next mistake" follows their moves."""
+    names: tuple[str, str]
+    """The players' names for the viewer's text, markdown-safe."""
+    board: BoardLook
+    review: MatchReview | None = None
+    """The judgement: given only for a full sight (a spectator's review has none)."""
+
+    def __post_init__(self) -> None:
+        if self.review is not None and not self.sight.full:
+            raise ValueError(f"a {self.sight.value} review of match {self.match_id} is judged")
+
+    @property
+    def steps(self) -> int:
+        return step_count(self.record)
+
+    def judgement(self, step: int) -> StepJudgement | None:
+        if self.review is None:
+            return None
+        return next((j for j in self.review.steps if j.step == step), None)
+
+    def next_mistake(self, step: int) -> int | None:
+        """The first flagged step after ``step``: the viewer's own when they played."""
+        if self.review is None:
+            return None
+        flagged = self.review.flagged(self.viewer_seat)
+        return next((j.step for j in flagged if j.step > step), None)
+
+
+async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str = "") -> Page:
+    """Page ``step`` (0 to the number of decisions) of the review, words in ``lang``."""
+    steps = scene.steps
+    if not 0 <= step <= steps:
+        raise ValueError(f"match {scene.match_id} has steps 0 to {steps}, not {step!r}")
+    state = state_at(scene.record, step)
+    table = public_view(state)
+    look = scene.board
+    board = await board_page(
+        look.lang,
+        scene.match_id,
+        table,
+        look.names,
+        ai_seat=look.ai_seat,
+        deadline=look.deadlines[step] if step < len(look.deadlines) else None,
+        picture_names=look.picture_names,
+    )
+    lines = _step_lines(lang, scene, step)
+    if scene.sight.full:
+        lines += ["", *hidden_card_lines(lang, state, scene.names)]
+    if scene.review is not None:
+        flagged = len(scene.review.flagged(scene.viewer_seat))
+        key = "review.flagged" if scene.viewer_seat is None else "review.flagged_own"
+        lines += [
+            "",
+            text(lang, key, count=flagged, iterations=scene.review.iterations),
+        ]
+    elif not scene.sight.full:
+        lines += ["", text(lang, "review.public_only")]
+    return Page(
+        text="\n".join(lines),
+        title=text(lang, "review.title", step=step, steps=steps, round=table.round_number),
+        rows=(step_row(lang, scene.match_id, step, steps, scene.next_mistake(step)),),
+        notice=notice,
+        image=board.image,
+        image_description=board.image_description,
+    )
+
+
+def _step_lines(lang: str, scene: ReviewScene, step: int) -> list[str]:
+    """The decision that led to this step, and its judgement."""
+    if step == 0:
+        return [text(lang, "review.deal")]
+    for at, before in match_steps(scene.record):
+        if at.index == step:
+            line = step_move_line(
+                lang, before, at.decision, at.player, scene.names, full=scene.sight.full
+            )
+            lines = [text(lang, "review.move", step=step, line=line)]
+            judgement = scene.judgement(step)
+            if judgement is not None:
+                lines += judgement_lines(lang, judgement, scene.names)
+            return lines
+    raise AssertionError(f"step {step} of match {scene.match_id} not replayed")

@@ -1,0 +1,123 @@
+"""The words of a review page, from engine values, in the reader's language (no discord.py
+here): a step's move, its judgement, and the hidden cards of a full review.
+
+A move reads as the thread's lines do (:mod:`bot.play.move_lines`), with one addition for
+a full review: a Secret or a Trade-off names its cards, which the record holds and which
+the reader may see (:mod:`bot.review.sight`).
+"""
+
+from __future__ import annotations
+
+from bot.play.move_lines import move_line
+from bot.words.i18n import text
+from bot.words.names import action_name, letters, offer_text
+from engine.review.judgement import StepJudgement, Verdict
+from engine.rules import (
+    Competition,
+    CompetitionChoice,
+    Decision,
+    Gift,
+    GiftChoice,
+    Secret,
+    TradeOff,
+    parse_decision,
+    public_move,
+    view,
+)
+from engine.rules.state import GameState
+
+
+def percent(chance: float) -> int:
+    """A chance of 0..1 as the whole percent a person reads."""
+    return round(100 * chance)
+
+
+def verdict_text(lang: str, verdict: Verdict) -> str:
+    return text(lang, f"review.verdict_{verdict.value}")
+
+
+def step_move_line(
+    lang: str,
+    before: GameState,
+    decision: Decision,
+    mover: int,
+    names: tuple[str, str],
+    *,
+    full: bool,
+) -> str:
+    """Decision ``decision`` by seat ``mover``, made in ``before``, in words with its
+    notation; a Secret's or Trade-off's cards only when ``full``."""
+    if full and isinstance(decision, Secret | TradeOff):
+        words = text(
+            lang,
+            "review.shown_hidden",
+            name=names[mover],
+            action=action_name(lang, decision.action),
+            cards=letters(decision.cards),
+        )
+        return f"{words} `{decision}`"
+    move = public_move(before, decision)
+    # A choice is told as its whole offer, which the offerer made: "ana — Gift …; ben took B".
+    offerer = 1 - mover if isinstance(decision, GiftChoice | CompetitionChoice) else mover
+    return move_line(lang, move, offerer, names)
+
+
+def decision_words(lang: str, notation: str) -> str:
+    """A decision given in notation (``3ABC``, ``-E``) in words with its notation:
+    ``Gift A B C `3ABC```, ``take E `-E```."""
+    decision = parse_decision(notation)
+    if isinstance(decision, GiftChoice):
+        words = text(lang, "review.take", cards=letters((decision.card,)))
+    elif isinstance(decision, CompetitionChoice):
+        words = text(lang, "review.take", cards=letters(decision.pair))
+    elif isinstance(decision, Gift | Competition):
+        words = f"{action_name(lang, decision.action)} {offer_text(decision)}"
+    else:
+        assert isinstance(decision, Secret | TradeOff)
+        words = f"{action_name(lang, decision.action)} {letters(decision.cards)}"
+    return f"{words} `{decision}`"
+
+
+def judgement_lines(lang: str, judgement: StepJudgement, names: tuple[str, str]) -> list[str]:
+    """The mover's chance before and after, the verdict, and for a flagged decision the
+    better move with its chance."""
+    lines = [
+        text(
+            lang,
+            "review.chance",
+            name=names[judgement.player],
+            before=percent(judgement.chance_before),
+            after=percent(judgement.chance_after),
+            verdict=verdict_text(lang, judgement.verdict),
+        )
+    ]
+    if judgement.verdict.flagged and judgement.best != judgement.move:
+        lines.append(
+            text(
+                lang,
+                "review.better",
+                move=decision_words(lang, judgement.best),
+                chance=percent(judgement.best_chance),
+            )
+        )
+    return lines
+
+
+def hidden_card_lines(lang: str, state: GameState, names: tuple[str, str]) -> list[str]:
+    """Both hands, both face-down piles and the round's removed card at ``state``: only
+    for a full review (:class:`bot.review.sight.Sight`)."""
+    none = text(lang, "review.none")
+    lines = [text(lang, "review.hidden_head")]
+    for seat in (0, 1):
+        seen = view(state, seat)
+        lines.append(text(lang, "review.hand", name=names[seat], cards=letters(seen.hand) or none))
+        face_down = []
+        if seen.secret is not None:
+            face_down.append(text(lang, "review.secret", card=letters((seen.secret,))))
+        if seen.trade_off is not None:
+            face_down.append(text(lang, "review.trade_off", cards=letters(seen.trade_off)))
+        lines.append(
+            text(lang, "review.face_down", name=names[seat], cards=" · ".join(face_down) or none)
+        )
+    lines.append(text(lang, "review.removed", card=letters((state.removed,))))
+    return lines

@@ -1,0 +1,219 @@
+"""A review page: the thread's board picture at every step, the move in words, the
+judgement and hidden cards only for who may see them, and buttons that stop at the ends."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from bot.pictures import render_board_async
+from bot.review.review_page import BoardLook, ReviewScene, review_page
+from bot.review.sight import Sight
+from bot.review_ids import Turn, step_id
+from bot.words.i18n import text
+from engine.review.judgement import MatchReview, StepJudgement, Verdict
+from engine.review.steps import match_steps, state_at
+from engine.rules import GameState, PublicView, Secret, TradeOff, public_view
+from engine.rules.cards import cards_text
+from engine.rules.record import MatchRecord
+
+NAMES = ("ana\\_\\*", "ben")
+RAW_NAMES = ("ana_*", "ben")
+"""A name with markdown in it: the text escapes it, the picture draws it as written."""
+
+
+def played_match(seed: int) -> tuple[MatchRecord, list[PublicView]]:
+    """A random match to its end, and the public view the thread had after each decision
+    (index 0: the first deal), taken as the match was played, not replayed."""
+    game = GameState(seed=seed, first_player=seed % 2)
+    rng = random.Random(seed)
+    tables = [public_view(game)]
+    while game.outcome is None:
+        game.apply(rng.choice(game.legal_decisions()))
+        tables.append(public_view(game))
+    return MatchRecord.of(game), tables
+
+
+def scene_of(
+    record: MatchRecord,
+    sight: Sight,
+    *,
+    viewer_seat: int | None = None,
+    review: MatchReview | None = None,
+    board_lang: str = "en",
+) -> ReviewScene:
+    steps = sum(len(r.moves) for r in record.rounds) * 2  # more than enough deadlines
+    deadlines = tuple(1.9e9 + 90.0 * k for k in range(steps))
+    look = BoardLook(board_lang, NAMES, RAW_NAMES, ai_seat=None, deadlines=deadlines)
+    return ReviewScene(7, record, sight, viewer_seat, NAMES, look, review)
+
+
+def judged(record: MatchRecord, flagged: dict[int, Verdict]) -> MatchReview:
+    """A review whose verdicts are ``flagged`` at the given steps and best elsewhere."""
+    steps = []
+    for step, _ in match_steps(record):
+        verdict = flagged.get(step.index, Verdict.BEST)
+        steps.append(
+            StepJudgement(
+                step.index,
+                step.round_number,
+                step.player,
+                str(step.decision),
+                0.6,
+                0.3 if verdict.flagged else 0.6,
+                "3ABC" if verdict.flagged else str(step.decision),
+                0.6,
+                verdict,
+            )
+        )
+    return MatchReview(tuple(steps), iterations=40)
+
+
+def buttons(page):
+    ((row),) = page.rows
+    return {Turn(b.custom_id.rsplit(":", 1)[1]): b for b in row}
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+@pytest.mark.parametrize("board_lang", ["en", "es"])
+async def test_each_steps_picture_is_the_board_the_thread_showed_then(seed, board_lang):
+    record, tables = played_match(seed)
+    scene = scene_of(record, Sight.PUBLIC, board_lang=board_lang)
+    assert scene.steps == len(tables) - 1
+    for step, table in enumerate(tables):
+        page = await review_page("en", scene, step)
+        deadline = None if table.outcome is not None else scene.board.deadlines[step]
+        shown = await render_board_async(board_lang, table, RAW_NAMES, deadline=deadline)
+        assert page.image is not None
+        assert page.image[1] == shown, f"step {step}: the picture is not the thread's board"
+        assert (
+            text("en", "review.title", step=step, steps=scene.steps, round=table.round_number)
+            == page.title
+        )
+
+
+async def test_a_spectators_pages_show_no_hidden_card():
+    record, tables = played_match(5)
+    scene = scene_of(record, Sight.PUBLIC)
+    hidden_moves = [
+        str(step.decision)
+        for step, _ in match_steps(record)
+        if isinstance(step.decision, Secret | TradeOff)
+    ]
+    assert hidden_moves
+    for step in range(scene.steps + 1):
+        page = await review_page("en", scene, step)
+        shown = "\n".join([page.title, page.text, page.image_description, page.notice])
+        for move in hidden_moves:
+            assert f"`{move}`" not in shown
+        # Secrets and Trade-offs read "1X" and "2XX"; no card of a hand is named.
+        assert not re.search(r"\b1[A-G]\b|\b2[A-G]{2}\b", shown), shown
+        assert "hand:" not in shown and "face down:" not in shown and "Removed" not in shown
+        # No judgement either: it comes from the mover's hidden cards.
+        assert "chance" not in shown and "Better:" not in shown
+        assert buttons(page)[Turn.MISTAKE].disabled
+        assert text("en", "review.public_only") in page.text
+        # The picture is drawn from the public view alone.
+        assert page.image is not None
+        deadline = None if tables[step].outcome else scene.board.deadlines[step]
+        assert page.image[1] == await render_board_async(
+            "en", tables[step], RAW_NAMES, deadline=deadline
+        )
+
+
+async def test_a_spectator_cannot_be_given_the_judgement():
+    record, _ = played_match(5)
+    with pytest.raises(ValueError, match="a public review of match 7 is judged"):
+        scene_of(record, Sight.PUBLIC, review=judged(record, {}))
+
+
+async def test_a_player_sees_both_hands_the_face_down_cards_and_the_removed_card():
+    record, _ = played_match(5)
+    scene = scene_of(record, Sight.PLAYER, viewer_seat=0, review=judged(record, {}))
+    first = record.rounds[0].deal
+    page = await review_page("en", scene, 0)
+    # At the deal, the player who does not start holds the 6 cards dealt to them.
+    waiting = 1 - public_view(state_at(record, 0)).starting_player
+    dealt = " ".join(cards_text(sorted(first.hands[waiting])))
+    assert text("en", "review.hand", name=NAMES[waiting], cards=dealt) in page.text
+    assert text("en", "review.removed", card=cards_text((first.removed,))) in page.text
+    # A Secret is named with its card in the move line once played.
+    for step, _ in match_steps(record):
+        if isinstance(step.decision, Secret):
+            page = await review_page("en", scene, step.index)
+            assert f"`{step.decision}`" in page.text
+            card = cards_text((step.decision.card,))
+            mover = NAMES[step.player]
+            assert f"{mover} face down: Secret {card}" in page.text or step.index == scene.steps
+            break
+
+
+async def test_the_judgement_shows_the_chances_the_verdict_and_the_better_move():
+    record, _ = played_match(5)
+    review = judged(record, {4: Verdict.BLUNDER})
+    scene = scene_of(record, Sight.PLAYER, viewer_seat=0, review=review)
+    page = await review_page("en", scene, 4)
+    mover = review.steps[3].player
+    assert f"**{NAMES[mover]}**'s chance of winning: 60% → 30% · **blunder**" in page.text
+    assert "Better: Gift A B C `3ABC` (60%)" in page.text
+    page = await review_page("en", scene, 5)
+    assert "· **best move**" in page.text and "Better:" not in page.text
+
+
+async def test_next_mistake_follows_the_viewers_own_flagged_moves():
+    record, _ = played_match(5)
+    by_step = {step.index: step.player for step, _ in match_steps(record)}
+    own = [i for i, p in by_step.items() if p == 0][1:4]
+    theirs = [i for i, p in by_step.items() if p == 1][0:2]
+    flagged = {own[0]: Verdict.MISTAKE, own[1]: Verdict.INACCURACY, own[2]: Verdict.BLUNDER}
+    flagged |= dict.fromkeys(theirs, Verdict.BLUNDER)
+    review = judged(record, flagged)
+    player = scene_of(record, Sight.PLAYER, viewer_seat=0, review=review)
+    step, visited = 0, []
+    while not (await page_buttons(player, step))[Turn.MISTAKE].disabled:
+        step = target(await page_buttons(player, step), Turn.MISTAKE)
+        visited.append(step)
+    assert visited == sorted(own)
+    # A spectator of a shared match follows both players' flagged moves.
+    shared = scene_of(record, Sight.SHARED, review=review)
+    step, visited = 0, []
+    while not (await page_buttons(shared, step))[Turn.MISTAKE].disabled:
+        step = target(await page_buttons(shared, step), Turn.MISTAKE)
+        visited.append(step)
+    assert visited == sorted(own + theirs)
+
+
+async def page_buttons(scene, step):
+    return buttons(await review_page("en", scene, step))
+
+
+def target(row, turn: Turn) -> int:
+    return int(row[turn].custom_id.split(":")[2])
+
+
+async def test_the_step_buttons_stop_at_both_ends_and_their_ids_differ():
+    record, _ = played_match(5)
+    scene = scene_of(record, Sight.PUBLIC)
+    last = scene.steps
+    first_page = await page_buttons(scene, 0)
+    assert first_page[Turn.FIRST].disabled and first_page[Turn.PREVIOUS].disabled
+    assert target(first_page, Turn.NEXT) == 1 and target(first_page, Turn.LAST) == last
+    middle = await page_buttons(scene, 5)
+    assert [target(middle, t) for t in (Turn.FIRST, Turn.PREVIOUS, Turn.NEXT, Turn.LAST)] == [
+        0,
+        4,
+        6,
+        last,
+    ]
+    assert not any(middle[t].disabled for t in (Turn.FIRST, Turn.PREVIOUS, Turn.NEXT, Turn.LAST))
+    end = await page_buttons(scene, last)
+    assert end[Turn.NEXT].disabled and end[Turn.LAST].disabled
+    assert target(end, Turn.PREVIOUS) == last - 1
+    for row in (first_page, middle, end):
+        ids = [b.custom_id for b in row.values()]
+        assert len(set(ids)) == len(ids) == 5
+    assert middle[Turn.NEXT].custom_id == step_id(7, 6, Turn.NEXT) == "rv:7:6:next"
+    with pytest.raises(ValueError, match=f"match 7 has steps 0 to {last}, not {last + 1}"):
+        await review_page("en", scene, last + 1)
