@@ -1,5 +1,6 @@
 """Terminal play is a console front end: it sees the rules and the agents, and nothing in the
-engine but ``python -m engine`` sees it."""
+engine but the command lines (``python -m engine`` and its ``review``, which words moves as
+terminal play does) sees it."""
 
 from __future__ import annotations
 
@@ -37,4 +38,4 @@ def test_only_the_command_line_imports_terminal_play() -> None:
         if not within(module, "engine.terminal")
         and any(within(target, "engine.terminal") for target in targets)
     )
-    assert importers == ["engine.__main__"]
+    assert importers == ["engine.__main__", "engine.review.cli"]
