@@ -1,35 +1,53 @@
-"""The review's figures: analysis time per match, agreement with a deeper search, hint time.
+"""The review's figures: analysis time per match (alone and through the service), agreement
+with a deeper search, hint time.
 
     python -m bench.review_figures [--matches 10] [--positions 30] [--depth 10] [--seed 1]
+        [--parts analysis,service,hints,depth]
 
-Prints, never asserts (single process; run it on a quiet machine):
+Prints, never asserts (run it on a quiet machine):
 
 1. Analysis time: ``--matches`` matches of hard against normal (seeded deals and agents)
-   reviewed with :data:`REVIEW_ITERATIONS`; decisions per match, seconds per match
-   (mean, max), seconds per decision.
-2. Depth: ``--positions`` non-forced positions of those matches searched with the
+   reviewed with :data:`REVIEW_ITERATIONS` by :func:`review_match` in this process: the
+   search alone; decisions per match, seconds per match (mean, max), seconds per decision.
+2. Service time: the same matches stored as finished in a :class:`MatchService` on a
+   temporary SQLite file whose AI worker is one spawned process, as the bot runs it; the
+   time of ``service.reviews.review(match_id)`` from the call to the review returned (every
+   step a job in the worker, the record read and the review stored), and of the second look
+   (read back from the store). The worker is started before the clock runs, as the bot's is
+   by its AI moves.
+3. Depth: ``--positions`` non-forced positions of those matches searched with the
    review's budget and with ``--depth`` times it; how often both name the same best
    decision, and how often the review's best is within the GOOD threshold of the deeper
    search's best by the deeper search's own estimates.
-3. Hint time: :func:`suggest` on the same positions at :data:`HINT_ITERATIONS` (p50, max).
+4. Hint time: :func:`suggest` on the same positions at :data:`HINT_ITERATIONS` (p50, max).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import multiprocessing
 import random
 import statistics
+import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from engine.ai import agent_for_level
 from engine.review.hint import HINT_ITERATIONS, suggest
 from engine.review.judge import REVIEW_ITERATIONS, review_match
 from engine.review.search import evaluate
-from engine.review.steps import match_steps
+from engine.review.steps import match_steps, step_count
 from engine.review.verdicts import INACCURACY_LOSS
 from engine.rules import GameState, view
-from engine.rules.record import MatchRecord
+from engine.rules.record import MatchRecord, replay
 from engine.rules.views import PlayerView
+from engine.service import MatchService, ServiceConfig
+from engine.store import ExpiryPolicy, FinishedMatch, MatchInfo, MatchStatus
+from engine.store.sqlite import SqliteMatchStore
+
+PARTS = ("analysis", "service", "hints", "depth")
 
 
 def hard_against_normal(seed: int) -> MatchRecord:
@@ -58,6 +76,93 @@ def analysis_time(records: list[MatchRecord], iterations: int) -> None:
         f"(max {max(decisions)}), {statistics.fmean(seconds):.1f} s per match mean, "
         f"{max(seconds):.1f} s max, {sum(seconds) / sum(decisions):.3f} s per decision"
     )
+
+
+def service_time(records: list[MatchRecord], iterations: int) -> None:
+    first, second = asyncio.run(_service_looks(records, iterations))
+    print(
+        f"service time ({len(records)} matches, {iterations} play-outs per decision, one "
+        f"spawned worker, SQLite): first look {statistics.fmean(first):.1f} s mean, "
+        f"{max(first):.1f} s max; second look (stored) {1000 * statistics.fmean(second):.1f} "
+        f"ms mean, {1000 * max(second):.1f} ms max"
+    )
+
+
+async def _service_looks(
+    records: list[MatchRecord], iterations: int
+) -> tuple[list[float], list[float]]:
+    """Seconds of each match's first review through the service, and of its second."""
+    context = multiprocessing.get_context("spawn")
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        ProcessPoolExecutor(max_workers=1, mp_context=context) as worker,
+    ):
+        # Started (and its imports done) before the clock runs, as the bot's worker is.
+        await asyncio.get_running_loop().run_in_executor(worker, step_count, records[0])
+        service = MatchService(
+            SqliteMatchStore(str(Path(folder) / "matches.sqlite3")),
+            ServiceConfig(review_iterations=iterations),
+            agent_executor=worker,
+        )
+        await service.start()
+        try:
+            match_ids = [await _stored_finished(service, record) for record in records]
+            first: list[float] = []
+            second: list[float] = []
+            for match_id in match_ids:
+                for looks in (first, second):
+                    started = time.perf_counter()
+                    await service.reviews.review(match_id)
+                    looks.append(time.perf_counter() - started)
+        finally:
+            await service.close()
+    return first, second
+
+
+async def _stored_finished(service: MatchService, record: MatchRecord) -> int:
+    """``record`` put in the service's store as a finished match between two members."""
+    replayed = replay(record)
+    outcome = replayed.outcome
+    assert outcome is not None, "a bench match is played to its end"
+    players = (1, 2)
+    match = await service.store.create_match(
+        MatchInfo(
+            match_id=0,
+            status=MatchStatus.PENDING,
+            variant=record.variant,
+            players=players,
+            guild_id=1,
+            channel_id=1,
+            turn_seconds=600.0,
+            expiry_policy=ExpiryPolicy.AI,
+            created_at=0.0,
+            challenge_expires_at=600.0,
+        )
+    )
+    await service.store.start_match(
+        match.match_id,
+        seed=0,
+        first_player=record.first_player,
+        started_at=0.0,
+        turn_deadline=None,
+    )
+    winner = outcome.winner
+    result = FinishedMatch(
+        match_id=match.match_id,
+        guild_id=1,
+        variant=record.variant,
+        players=players,
+        ai_level=None,
+        winner_seat=winner,
+        winner_id=None if winner is None else players[winner],
+        reason=outcome.termination,
+        rounds=len(record.rounds),
+        started_at=0.0,
+        finished_at=60.0,
+        record=record.to_json(),
+    )
+    await service.store.finish_match(result, None, version=0)
+    return match.match_id
 
 
 def positions(records: list[MatchRecord], count: int, seed: int) -> list[tuple[str, PlayerView]]:
@@ -110,16 +215,30 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--iterations", type=int, default=REVIEW_ITERATIONS)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--parts",
+        default=",".join(PARTS),
+        help=f"which figures, comma-separated ({', '.join(PARTS)})",
+    )
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
+    if not parts <= set(PARTS):
+        parser.error(f"--parts takes {', '.join(PARTS)}, got {args.parts!r}")
     print(
         f"python -m bench.review_figures --matches {args.matches} --positions {args.positions} "
-        f"--depth {args.depth} --iterations {args.iterations} --seed {args.seed}"
+        f"--depth {args.depth} --iterations {args.iterations} --seed {args.seed} "
+        f"--parts {args.parts}"
     )
     records = [hard_against_normal(args.seed * 1000 + i) for i in range(args.matches)]
-    analysis_time(records, args.iterations)
+    if "analysis" in parts:
+        analysis_time(records, args.iterations)
+    if "service" in parts:
+        service_time(records, args.iterations)
     chosen = positions(records, args.positions, args.seed)
-    hint_time(chosen)
-    depth_agreement(chosen, args.iterations, args.depth)
+    if "hints" in parts:
+        hint_time(chosen)
+    if "depth" in parts:
+        depth_agreement(chosen, args.iterations, args.depth)
 
 
 if __name__ == "__main__":

@@ -51,13 +51,8 @@ def state_at(record: MatchRecord, step: int) -> GameState:
     if not 0 <= step <= total:
         raise ValueError(f"step must be between 0 and {total}, got {step!r}")
     if step == total:
-        return final
-    state = GameState(first_player=record.first_player, variant=record.variant, deals=final.deals)
-    done = 0
-    for round_log in final.log:
-        for decision in round_log:
-            if done == step:
-                return state
-            state.apply_unchecked(decision)
-            done += 1
-    return state
+        return final  # the replayed match itself: it alone knows how the match ended
+    for current, state in match_steps(record):
+        if current.index == step + 1:
+            return state  # the state the next decision was applied to
+    raise AssertionError("unreachable: step < total has a next decision")

@@ -41,12 +41,16 @@ class MatchHints:
         # and callers asking at once share one search.
         self._cache: OrderedDict[int, tuple[int, asyncio.Task[Suggestion]]] = OrderedDict()
 
-    async def hint(self, match_id: int, user_id: int) -> Suggestion | None:
+    async def hint(
+        self, match_id: int, user_id: int, *, version: int | None = None
+    ) -> Suggestion | None:
         """What the AI would play in ``user_id``'s seat now, with their chance of winning
         the match if they play it.
 
         None unless the match is a hint match against the AI, being played, and waiting
-        for ``user_id``'s decision (also for an unknown match or an outsider). Raises
+        for ``user_id``'s decision (also for an unknown match or an outsider), and, with
+        ``version``, still at that version: a panel shows a hint only for the position it
+        shows, never one for a position that came after it. Raises
         :class:`HintFailed` if the worker fails (asking again tries afresh).
         """
         if self._ctx.closed:
@@ -55,15 +59,17 @@ class MatchHints:
         if seen is None:
             self._cache.pop(match_id, None)
             return None
-        version = seen.table.version
+        now = seen.table.version
+        if version is not None and version != now:
+            return None  # the panel is out of date; its next refresh asks again
         cached = self._cache.get(match_id)
-        if cached is not None and cached[0] == version:
+        if cached is not None and cached[0] == now:
             task = cached[1]
             self._cache.move_to_end(match_id)
         else:
             task = asyncio.create_task(self._suggest(match_id, seen))
             task.add_done_callback(functools.partial(self._forget_failed, match_id))
-            self._cache[match_id] = (version, task)
+            self._cache[match_id] = (now, task)
             while len(self._cache) > CACHED_MATCHES:
                 self._cache.popitem(last=False)
         try:

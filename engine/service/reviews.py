@@ -4,7 +4,9 @@ view, analysed once in the AI's worker process and kept, so a second look is ins
 The analysis submits one step at a time to the same executor the AI thinks its moves in:
 a live AI move waits behind at most one step's judgement, never behind a whole review.
 One analysis runs per process at a time (the others wait, at 0%), and callers asking for
-the same match meanwhile share its analysis.
+the same match meanwhile share its analysis. Each caller's progress is told by a task of
+its own, which the analysis never waits for: a Discord edit held back by a rate limit
+delays only that caller's message, never the analysis the queued reviews wait behind.
 """
 
 from __future__ import annotations
@@ -37,13 +39,63 @@ ReviewProgress = Callable[[float], Awaitable[None]]
 """Told the share of the analysis done, 0 to 1, as it goes (``Analysing… 40%``)."""
 
 
+class _Listener:
+    """One caller's progress, told by its own task: the analysis only leaves the newest
+    share here and goes on. A share not yet told when a newer one comes is never told
+    (only the newest matters). A callback that fails is told no more."""
+
+    def __init__(self, callback: ReviewProgress, done: float) -> None:
+        self._callback = callback
+        self._newest: float | None = done
+        self._finishing = False
+        self._fresh = asyncio.Event()
+        self._fresh.set()
+        self._task = asyncio.create_task(self._tell_each())
+
+    def tell(self, done: float) -> None:
+        """Leave ``done`` to be told; returns at once."""
+        self._newest = done
+        self._fresh.set()
+
+    async def finish(self) -> None:
+        """Wait until the newest share has been told (or the callback failed)."""
+        self._finishing = True
+        self._fresh.set()
+        await asyncio.shield(self._task)
+
+    def stop(self) -> None:
+        """Tell nothing more (the caller gave up, or the analysis failed)."""
+        self._task.cancel()
+
+    async def _tell_each(self) -> None:
+        while True:
+            await self._fresh.wait()
+            self._fresh.clear()
+            done, self._newest = self._newest, None
+            if done is not None:
+                try:
+                    await self._callback(done)
+                except Exception:
+                    # Its message was deleted, say: that caller hears no more.
+                    log.exception("a review's progress callback failed; it is told no more")
+                    return
+            if self._finishing and self._newest is None:
+                return
+
+
 class _Analysis:
     """One match's analysis under way and the callers waiting for it."""
 
     def __init__(self) -> None:
         self.done = 0.0
-        self.listeners: list[ReviewProgress] = []
+        self.listeners: list[_Listener] = []
         self.task: asyncio.Task[MatchReview] | None = None
+
+    def tell(self, done: float) -> None:
+        """Leave the share done with every caller; never waits for one of them."""
+        self.done = done
+        for listener in self.listeners:
+            listener.tell(done)
 
 
 class MatchReviews:
@@ -67,8 +119,10 @@ class MatchReviews:
     async def review(self, match_id: int, progress: ReviewProgress | None = None) -> MatchReview:
         """The match's review: the stored one at once, else analysed now and stored.
 
-        ``progress`` is awaited with the share done after each step (0 while another
-        match's analysis goes first); one that fails is dropped, the analysis goes on.
+        ``progress`` is called with the share done as the analysis goes (0 while another
+        match's analysis goes first), by a task of its own: the analysis never waits for
+        it, a share it is still too busy for is replaced by the next, and the last share
+        (1.0) is told before this returns. One that fails is told no more.
         Raises :class:`ReviewUnavailable` for an unknown or unfinished match and
         :class:`ReviewFailed` if the worker or the database fails (nothing is stored).
         """
@@ -85,20 +139,25 @@ class MatchReviews:
             if analysis is None:
                 analysis = self._start(match_id, record)
         assert analysis.task is not None
-        if progress is not None:
-            analysis.listeners.append(progress)
-            await _tell(analysis, progress, analysis.done)
+        listener = None if progress is None else _Listener(progress, analysis.done)
+        if listener is not None:
+            analysis.listeners.append(listener)
         try:
             # Shielded: a caller that gives up (an interaction that timed out) does not
             # cancel the analysis the others wait for, which is stored for the next look.
-            return await asyncio.shield(analysis.task)
+            review = await asyncio.shield(analysis.task)
+            if listener is not None:
+                await listener.finish()  # this caller's 100% before its review
+            return review
         except asyncio.CancelledError:
             if analysis.task.cancelled() and self._ctx.closed:
                 raise ServiceClosed() from None  # stopped by close(), not by this caller
             raise
         finally:
-            if progress in analysis.listeners:
-                analysis.listeners.remove(progress)
+            if listener is not None:
+                listener.stop()
+                if listener in analysis.listeners:
+                    analysis.listeners.remove(listener)
 
     async def stored(self, match_id: int) -> MatchReview | None:
         """The review stored for the match, or None (also for one of an older format,
@@ -159,9 +218,7 @@ class MatchReviews:
             judged: list[StepJudgement] = []
             for step in range(1, total + 1):
                 judged.append(await self._judge(match_id, record, step, iterations))
-                analysis.done = step / total
-                for listener in list(analysis.listeners):
-                    await _tell(analysis, listener, analysis.done)
+                analysis.tell(step / total)
         body = MatchReview(tuple(judged), iterations).to_json()
         try:
             await self._ctx.store.save_review(match_id, body, self._ctx.clock.now())
@@ -170,9 +227,7 @@ class MatchReviews:
         # As stored (chances rounded): the first look and every later one are the same.
         review = MatchReview.from_json(body)
         if analysis.done < 1.0:  # a match resigned before its first decision
-            analysis.done = 1.0
-            for listener in list(analysis.listeners):
-                await _tell(analysis, listener, 1.0)
+            analysis.tell(1.0)
         return review
 
     async def _judge(
@@ -188,14 +243,3 @@ class MatchReviews:
             log.exception("judging step %d of match %d failed", step, match_id)
             reason = f"judging decision {step} failed ({type(error).__name__}: {error})"
             raise ReviewFailed(match_id, reason) from error
-
-
-async def _tell(analysis: _Analysis, listener: ReviewProgress, done: float) -> None:
-    """Tell one caller how far the analysis is; a caller whose progress fails (its message
-    was deleted, say) hears no more, and the analysis goes on."""
-    try:
-        await listener(done)
-    except Exception:
-        log.exception("a review's progress callback failed; it is told no more")
-        if listener in analysis.listeners:
-            analysis.listeners.remove(listener)

@@ -34,6 +34,7 @@ from bot.play.secret_button import SecretButton
 from bot.play.take_button import TakeButton
 from bot.play.trade_off_button import TradeOffButton
 from bot.review.first_button import FirstButton
+from bot.review.jump_button import JumpButton
 from bot.review.last_button import LastButton
 from bot.review.mistake_button import NextMistakeButton
 from bot.review.next_button import NextButton
@@ -59,6 +60,7 @@ REGISTERED = tuple(
             NextButton,
             LastButton,
             NextMistakeButton,
+            JumpButton,
             UnreadableItem,
         )
     )
@@ -140,6 +142,7 @@ async def test_a_confirm_id_the_rules_cannot_read_is_kept_as_stale():
         ("rv:9:5:next", NextButton),
         ("rv:9:31:last", LastButton),
         ("rv:9:12:mistake", NextMistakeButton),
+        ("rv:9:23:jump", JumpButton),
     ],
 )
 def test_ids_on_messages_sent_before_the_upgrade_find_one_item(custom_id, owner):

@@ -43,6 +43,7 @@ READ_BY_A_VERB = [
     f"rec:{HUGE}",
     f"rv:{HUGE}",
     f"rv:{{match}}:{HUGE}:next",
+    f"rv:{{match}}:{HUGE}:jump",
 ]
 """Ids a verb's template matches, with a field out of range."""
 

@@ -9,7 +9,7 @@ import asyncio
 import random
 import re
 
-from bot.play.hint_line import move_words
+from bot.words.decision_words import decision_words
 from bot.words.i18n import text
 from engine.rules import Phase
 from engine.store.rows import MatchStatus
@@ -53,7 +53,7 @@ async def legal_words(bot, match: Match, user: EmulatedUser) -> set[str]:
     """Each decision open to ``user`` now, worded as the panel words it."""
     view = await bot.service.queries.view_for(match.match_id, user.id)
     assert view.legal, "it is not their decision"
-    return {move_words("en", d) for d in view.legal}
+    return {decision_words("en", d) for d in view.legal}
 
 
 async def test_a_hint_match_shows_a_legal_hint_to_its_player_only(emulator, start_bot):
@@ -136,7 +136,7 @@ async def test_a_hint_match_in_spanish(emulator, start_bot):
     assert started and "con pistas" in started[-1].text()
     assert "💡 partida con pistas" in board_message(ana, match.thread_id, "es").text()
     view = await bot.service.queries.view_for(match.match_id, ana.id)
-    legal = {move_words("es", d) for d in view.legal}
+    legal = {decision_words("es", d) for d in view.legal}
     hand = f"{text('es', 'board.hand_button')} 🂠"
     panel = await answered(await ana.click(board_message(ana, match.thread_id, "es"), hand))
     found = re.search(
@@ -145,3 +145,20 @@ async def test_a_hint_match_in_spanish(emulator, start_bot):
     assert found is not None, panel.text()
     assert found[1] in legal
     assert "Hint" not in panel.text()
+
+
+BOOLEAN_OPTION = 5
+"""Discord's option type for a True/False choice (the client offers exactly those two)."""
+
+
+async def test_the_hints_option_is_described_as_the_true_false_choice_it_is(emulator, start_bot):
+    await start_bot(hint_iterations=HINT_ITERATIONS)
+    group = emulator.commands.find("hanamikoji", guild_id=emulator.guild_id)
+    ai = next(option for option in group["options"] if option["name"] == "ai")
+    hints = next(option for option in ai["options"] if option["name"] == "hints")
+    assert hints["type"] == BOOLEAN_OPTION
+    spanish = hints["description_localizations"]["es-ES"]
+    for described in (hints["description"], spanish):
+        # The player picks True or False: a description offering "on" or "sí" misleads.
+        assert "False" in described, described
+        assert not re.match(r"(on|off|sí|no)\b", described, re.IGNORECASE), described

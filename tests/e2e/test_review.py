@@ -44,9 +44,10 @@ def step_of(message: MessageSnapshot) -> int:
 
 
 async def press(user, message: MessageSnapshot, label: str) -> MessageSnapshot:
-    """Press a review button and return the same message as it reads afterwards."""
+    """Press a review button and return the same message as it reads afterwards (the press
+    is deferred at once, then its page filled in)."""
     interaction = await user.click(message, label)
-    await interaction.first_response()
+    await interaction.answer(wait=20)
     return await until_picture_of(user, message.id)
 
 
@@ -99,11 +100,25 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     page = await press(ana, page, "⏮ First")
     assert step_of(page) == 0 and page.button("◀ Back").disabled
 
-    # Next mistake: ana's first flagged decision, judged with its better move.
     stored = await bot.service.reviews.stored(match.match_id)
     assert stored is not None and stored.iterations == REVIEW_ITERATIONS
     info = await bot.service.queries.match_info(match.match_id)
-    own = stored.flagged(info.seat_of(ana.id))
+    seat = info.seat_of(ana.id)
+    assert seat is not None
+
+    # The first page lists ana's worst decisions, each a press away.
+    worst = stored.worst(seat, 3)
+    jumps = [b.label for b in page.buttons() if (b.label or "").startswith("Step ")]
+    assert jumps == [f"Step {j.step} ⚠" for j in worst]
+    if worst:
+        assert f"Step {worst[0].step}: " in page.text()
+        page = await press(ana, page, jumps[0])
+        assert step_of(page) == worst[0].step
+        assert picture(page) == shown[worst[0].step]
+        page = await press(ana, page, "⏮ First")
+
+    # Next mistake: ana's first flagged decision, judged with its better move.
+    own = stored.flagged(seat)
     if own:
         page = await press(ana, page, "Next mistake ⚠")
         assert step_of(page) == own[0].step
@@ -115,7 +130,7 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     # A second look is instant: ben's review answers with its page, no progress line.
     before = len(emulator.transcript)
     again = await ben.slash("hanamikoji review", match=match.match_id)
-    await again.first_response()
+    await again.answer()
     assert again.message is not None and again.message.attachment_names
     assert not any(PROGRESS.search(e.text()) for e in list(emulator.transcript)[before:])
 
@@ -124,7 +139,7 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
         m for m in ana.messages(match.thread_id) if any(b.label == "Rematch" for b in m.buttons())
     )
     opened = await ben.click(result, "Review 🔍")
-    await opened.first_response()
+    await opened.answer()
     assert opened.message is not None and step_of(opened.message) == 0
 
     # cara did not play: her pages show the public boards and moves only.

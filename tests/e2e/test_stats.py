@@ -8,6 +8,7 @@ import random
 import sys
 
 from bot.stats.rating_line import rating_change_line
+from bot.words.i18n import text
 from engine.service import MatchService, ServiceConfig
 from engine.store.rows import MatchStatus
 from engine.store.sqlite import SqliteMatchStore
@@ -158,3 +159,35 @@ async def test_history_exports_a_finished_match_that_replays_to_the_same_result(
     [result] = await bot.service.queries.finished_matches(user_id=ana.id)
     assert (replayed["winner"], replayed["reason"]) == (result.winner_seat, "resignation")
     await answered(await ben.slash("hanamikoji resign", channel=playing.thread_id))
+
+
+async def test_a_spectator_gets_a_record_only_once_both_players_share(emulator, bot):
+    ana, ben, cara = emulator.user("ana"), emulator.user("ben"), emulator.user("cara")
+    match = await challenge_and_accept(emulator, bot)
+    await _resign(emulator, bot, match, ben)
+    record = f"Record #{match.match_id}"
+    refusal = text("en", "stats.export_not_shared", match=match.match_id)
+
+    # cara did not play: the Record button under ana's history is refused, saying why.
+    of_ana = await answered(await cara.slash("hanamikoji history", member=ana))
+    refused = await answered(await cara.click(of_ana, record))
+    assert refused.ephemeral and not refused.attachments
+    assert refused.text() == refusal
+    assert "/hanamikoji review share:True" in refused.text()
+
+    # One player alone cannot open the other's hand.
+    await answered(await ana.slash("hanamikoji review", share=True))
+    assert (await answered(await cara.click(of_ana, record))).text() == refusal
+
+    await answered(await ben.slash("hanamikoji review", share=True))
+    shared = await answered(await cara.click(of_ana, record))
+    assert shared.ephemeral
+    [(name, data)] = shared.attachments
+    assert name == f"hanamikoji-match-{match.match_id}.json"
+
+    # Consent withdrawn: the spectator is refused again, a player still gets the record.
+    await answered(await ben.slash("hanamikoji review", share=False))
+    assert (await answered(await cara.click(of_ana, record))).text() == refusal
+    own = await answered(await ben.slash("hanamikoji history"))
+    [(_, again)] = (await answered(await ben.click(own, record))).attachments
+    assert again == data

@@ -7,16 +7,12 @@ import asyncio
 from dataclasses import replace
 
 from bot.play.board import board_page
-from bot.play.hint_line import hint_line, hint_text, move_words
+from bot.play.hint_line import hint_line, hint_text
 from bot.play.panel import home_page
 from bot.words.i18n import text
 from engine.review.hint import Suggestion
 from engine.rules import (
-    Competition,
-    CompetitionChoice,
-    Decision,
     Gift,
-    GiftChoice,
     PlayerView,
     Secret,
     new_game,
@@ -56,19 +52,27 @@ def _views() -> tuple[PlayerView, PlayerView]:
 
 class FakeHints:
     """The service's hints as the panel sees them: a suggestion for the player asked about
-    (the first legal decision of their view, at 62%), after ``delay`` seconds."""
+    (the first legal decision of their view, at 62%), once ``release`` is set, and None when
+    asked for a version the match has left (``service.hints.hint(..., version=...)``)."""
 
-    def __init__(self, views: dict[int, PlayerView], delay: float = 0.0) -> None:
+    def __init__(self, views: dict[int, PlayerView], *, released: bool = True) -> None:
         self.views = views
-        self.delay = delay
-        self.asked: list[tuple[int, int]] = []
+        self.asked: list[tuple[int, int, int | None]] = []
+        self.release = asyncio.Event()
+        if released:
+            self.release.set()
         self.finished = asyncio.Event()
 
-    async def hint(self, match_id: int, user_id: int) -> Suggestion | None:
-        self.asked.append((match_id, user_id))
-        await asyncio.sleep(self.delay)
+    async def hint(
+        self, match_id: int, user_id: int, *, version: int | None = None
+    ) -> Suggestion | None:
+        self.asked.append((match_id, user_id, version))
+        await self.release.wait()
         self.finished.set()
-        return Suggestion(self.views[user_id].legal[0], 0.62)
+        seen = self.views[user_id]
+        if version is not None and version != seen.table.version:
+            return None
+        return Suggestion(seen.legal[0], 0.62)
 
 
 def test_a_hint_reads_as_the_panel_words_the_move_and_the_chance():
@@ -80,17 +84,6 @@ def test_a_hint_is_in_spanish_for_a_spanish_reader():
     shown = hint_text("es", Suggestion(Secret(4), 0.5))
     assert shown.startswith("💡 **Pista:** ")
     assert "50%" in shown and text("es", "actions.secret") in shown
-
-
-def test_every_kind_of_decision_has_its_words():
-    words: dict[Decision, str] = {
-        Secret(4): "Secret E",
-        Gift((0, 1, 2)): "Gift A B C",
-        Competition(((0, 1), (4, 6))): "Competition AB | EG",
-        GiftChoice(4): "Take E Shamisen",
-        CompetitionChoice((0, 1)): "Take AB",
-    }
-    assert {d: move_words("en", d) for d in words} == words
 
 
 def test_a_chance_is_shown_as_a_whole_percentage_within_bounds():
@@ -119,7 +112,7 @@ async def test_the_player_to_decide_in_a_hint_match_gets_the_hint():
     info = _info(hints=True, players=(ANA, AI_USER_ID) if mine.player == 0 else (AI_USER_ID, ANA))
     line = await hint_line("en", hints, info, mine, wait=2.0)
     assert line == hint_text("en", Suggestion(mine.legal[0], 0.62))
-    assert hints.asked == [(7, ANA)]
+    assert hints.asked == [(7, ANA, mine.table.version)]
 
 
 async def test_a_match_without_hints_never_asks_for_one():
@@ -142,20 +135,23 @@ async def test_the_seat_that_is_not_deciding_gets_no_hint():
 async def test_a_slow_hint_says_it_is_thinking_and_is_still_worked_out():
     mine, _ = _views()
     players = (ANA, AI_USER_ID) if mine.player == 0 else (AI_USER_ID, ANA)
-    hints = FakeHints({ANA: mine}, delay=0.2)
-    line = await hint_line("en", hints, _info(hints=True, players=players), mine, wait=0.05)
+    hints = FakeHints({ANA: mine}, released=False)  # answers only once released
+    line = await hint_line("en", hints, _info(hints=True, players=players), mine, wait=0)
     assert line == text("en", "ai_hints.thinking")
-    await asyncio.wait_for(hints.finished.wait(), 2.0)  # ready for the Refresh
+    assert not hints.finished.is_set()
+    hints.release.set()
+    await hints.finished.wait()  # not cancelled with the panel: ready for the Refresh
 
 
-async def test_a_hint_that_is_not_legal_on_this_page_is_not_shown():
+async def test_a_hint_for_a_position_the_match_has_left_is_not_shown():
     mine, _ = _views()
     players = (ANA, AI_USER_ID) if mine.player == 0 else (AI_USER_ID, ANA)
-    # The match moved on while the hint was worked out: it answers another position.
-    moved_on = replace(mine, legal=mine.legal[1:])
-    hints = FakeHints({ANA: mine})
+    # The match moved on after this page's view was read: the service is a version ahead.
+    ahead = replace(mine, table=replace(mine.table, version=mine.table.version + 1))
+    hints = FakeHints({ANA: ahead})
     info = _info(hints=True, players=players)
-    assert await hint_line("en", hints, info, moved_on, wait=2.0) == ""
+    assert await hint_line("en", hints, info, mine, wait=2.0) == ""
+    assert hints.asked == [(7, ANA, mine.table.version)]
 
 
 async def test_a_failing_hint_leaves_the_panel_without_a_line():
@@ -163,7 +159,9 @@ async def test_a_failing_hint_leaves_the_panel_without_a_line():
     players = (ANA, AI_USER_ID) if mine.player == 0 else (AI_USER_ID, ANA)
 
     class Broken:
-        async def hint(self, match_id: int, user_id: int) -> Suggestion | None:
+        async def hint(
+            self, match_id: int, user_id: int, *, version: int | None = None
+        ) -> Suggestion | None:
             raise RuntimeError("the AI worker died")
 
     assert await hint_line("en", Broken(), _info(hints=True, players=players), mine, wait=2) == ""

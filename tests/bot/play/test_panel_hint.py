@@ -5,7 +5,6 @@ before, with no hint line."""
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +21,8 @@ from engine.store.rows import AI_USER_ID
 
 ANA = 11
 BEN = 12
+HANG_GUARD_SECONDS = 30.0
+"""Only to fail rather than hang: nothing here measures how fast anything is."""
 
 
 @dataclass
@@ -80,18 +81,28 @@ class FakeDirectMessages:
         return ""
 
 
-class SlowHints:
-    """A hint that takes ``delay`` seconds, noting when it was asked for."""
+class HeldHints:
+    """The service's hints, answering only once the test lets them (``release``): a search
+    as slow as the test wants, with no clock involved. Notes each ask in ``calls`` and the
+    version it was asked for in ``versions``."""
 
-    def __init__(self, calls: Calls, seen: PlayerView, delay: float) -> None:
-        self.calls, self.seen, self.delay = calls, seen, delay
-        self.finished = asyncio.Event()
+    def __init__(self, calls: Calls, seen: PlayerView, *, released: bool = True) -> None:
+        self.calls, self.seen = calls, seen
+        self.versions: list[int | None] = []
+        self.release = asyncio.Event()
+        if released:
+            self.release.set()
+        self.answered: asyncio.Future[Suggestion] = asyncio.get_running_loop().create_future()
 
-    async def hint(self, match_id: int, user_id: int) -> Suggestion | None:
+    async def hint(
+        self, match_id: int, user_id: int, *, version: int | None = None
+    ) -> Suggestion | None:
         self.calls.done.append("hint")
-        await asyncio.sleep(self.delay)
-        self.finished.set()
-        return Suggestion(self.seen.legal[0], 0.4)
+        self.versions.append(version)
+        await self.release.wait()
+        suggestion = Suggestion(self.seen.legal[0], 0.4)
+        self.answered.set_result(suggestion)
+        return suggestion
 
 
 def _setting(hints: bool) -> tuple[MatchInfo, PlayerView]:
@@ -117,7 +128,7 @@ def _setting(hints: bool) -> tuple[MatchInfo, PlayerView]:
     return info, view(game, mover)
 
 
-def _panel(hints: SlowHints) -> Panel:
+def _panel(hints: HeldHints) -> Panel:
     return Panel(
         FakeQueries(hints.seen),  # type: ignore[arg-type]
         FakeNames(),  # type: ignore[arg-type]
@@ -130,27 +141,35 @@ async def test_a_hint_panel_is_acknowledged_before_the_hint_is_asked_for():
     info, seen = _setting(hints=True)
     calls = Calls()
     interaction = FakeInteraction(ANA, calls)
-    await _panel(SlowHints(calls, seen, 0.01)).home(interaction, "en", info, edit=False)  # type: ignore[arg-type]
+    hints = HeldHints(calls, seen)
+    await _panel(hints).home(interaction, "en", info, edit=False)  # type: ignore[arg-type]
     assert calls.done == ["defer", "hint", "edit"]
     assert hint_text("en", Suggestion(seen.legal[0], 0.4)) in calls.shown
+    # The hint asked for is the one of the position this panel shows, not a later one.
+    assert hints.versions == [seen.table.version]
 
 
 async def test_a_slow_hint_does_not_hold_the_panel(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(panel_module, "HINT_WAIT_SECONDS", 0.05)
+    # No waiting at all: the hint below answers only when released, after the panel is shown.
+    monkeypatch.setattr(panel_module, "HINT_WAIT_SECONDS", 0)
     info, seen = _setting(hints=True)
     calls = Calls()
-    started = time.monotonic()
-    hints = SlowHints(calls, seen, 1.0)
-    await _panel(hints).home(FakeInteraction(ANA, calls), "en", info, edit=False)  # type: ignore[arg-type]
-    assert time.monotonic() - started < 0.8
+    hints = HeldHints(calls, seen, released=False)
+    shown = _panel(hints).home(FakeInteraction(ANA, calls), "en", info, edit=False)  # type: ignore[arg-type]
+    # A panel that waited for the held hint would never be shown: fail then, do not hang.
+    await asyncio.wait_for(shown, HANG_GUARD_SECONDS)
+    assert calls.done == ["defer", "hint", "edit"]  # shown while the hint is still held
     assert text("en", "ai_hints.thinking") in calls.shown
-    await asyncio.wait_for(hints.finished.wait(), 5.0)  # still worked out, for the Refresh
+    assert not hints.answered.done()
+    hints.release.set()
+    # Still worked out after the panel was shown, so a Refresh finds it.
+    assert await hints.answered == Suggestion(seen.legal[0], 0.4)
 
 
 async def test_a_match_without_hints_is_answered_as_before_with_no_hint_line():
     info, seen = _setting(hints=False)
     calls = Calls()
-    panel = _panel(SlowHints(calls, seen, 0.0))
+    panel = _panel(HeldHints(calls, seen))
     await panel.home(FakeInteraction(ANA, calls), "en", info, edit=False)  # type: ignore[arg-type]
     assert calls.done == ["send"]  # no hint asked for, the answer not deferred
     assert "💡" not in calls.shown

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 
 from bot.pictures import render_board_async
 from bot.review.review_page import BoardLook, ReviewScene, review_page
-from bot.review.sight import Sight
 from bot.review_ids import Turn, step_id
+from bot.review_sight import Sight
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, StepJudgement, Verdict
 from engine.review.steps import match_steps, state_at
@@ -72,8 +73,30 @@ def judged(record: MatchRecord, flagged: dict[int, Verdict]) -> MatchReview:
 
 
 def buttons(page):
-    ((row),) = page.rows
-    return {Turn(b.custom_id.rsplit(":", 1)[1]): b for b in row}
+    """The step row's buttons by where they lead (the first page may add a row of jumps)."""
+    return {Turn(b.custom_id.rsplit(":", 1)[1]): b for b in page.rows[0]}
+
+
+def face_down(decision: Secret | TradeOff) -> str:
+    """How a full review names a face-down pile's cards."""
+    if isinstance(decision, Secret):
+        return text("en", "review.secret", card=cards_text((decision.card,)))
+    return text("en", "review.trade_off", cards=" ".join(cards_text(sorted(decision.cards))))
+
+
+def unscored_hidden(record: MatchRecord, step: int) -> list[tuple[int, Secret | TradeOff]]:
+    """The Secrets and Trade-offs (with their movers) played by ``step`` in a round that is
+    not scored yet at that step: still face down on the table."""
+    table = public_view(state_at(record, step))
+    if table.outcome is not None:
+        return []  # the match's end scored its last round
+    return [
+        (at.player, at.decision)
+        for at, _ in match_steps(record)
+        if at.index <= step
+        and at.round_number == table.round_number
+        and isinstance(at.decision, Secret | TradeOff)
+    ]
 
 
 @pytest.mark.parametrize("seed", [3, 8])
@@ -139,15 +162,35 @@ async def test_a_player_sees_both_hands_the_face_down_cards_and_the_removed_card
     dealt = " ".join(cards_text(sorted(first.hands[waiting])))
     assert text("en", "review.hand", name=NAMES[waiting], cards=dealt) in page.text
     assert text("en", "review.removed", card=cards_text((first.removed,))) in page.text
-    # A Secret is named with its card in the move line once played.
-    for step, _ in match_steps(record):
-        if isinstance(step.decision, Secret):
-            page = await review_page("en", scene, step.index)
-            assert f"`{step.decision}`" in page.text
-            card = cards_text((step.decision.card,))
-            mover = NAMES[step.player]
-            assert f"{mover} face down: Secret {card}" in page.text or step.index == scene.steps
-            break
+    # A Secret or Trade-off is named with its cards in the move line once played...
+    for at, _ in match_steps(record):
+        if isinstance(at.decision, Secret | TradeOff):
+            page = await review_page("en", scene, at.index)
+            assert f"`{at.decision}`" in page.text
+    # ...and lies face down under its player's name at every step until its round is scored.
+    seen = 0
+    for step in range(scene.steps + 1):
+        page = await review_page("en", scene, step)
+        lines = page.text.splitlines()
+        for mover, decision in unscored_hidden(record, step):
+            [pile] = [line for line in lines if line.startswith(f"{NAMES[mover]} face down:")]
+            assert face_down(decision) in pile, f"step {step}: {decision} not shown"
+            seen += 1
+    assert seen > 0
+
+
+async def test_a_spectator_sees_no_face_down_card_of_an_unscored_round():
+    record, _ = played_match(5)
+    scene = scene_of(record, Sight.PUBLIC)
+    seen = 0
+    for step in range(scene.steps + 1):
+        page = await review_page("en", scene, step)
+        shown = "\n".join([page.title, page.text, page.image_description, page.notice])
+        for _, decision in unscored_hidden(record, step):
+            assert f"`{decision}`" not in shown, f"step {step}: {decision} shown"
+            assert face_down(decision) not in shown, f"step {step}: {decision} shown"
+            seen += 1
+    assert seen > 0
 
 
 async def test_the_judgement_shows_the_chances_the_verdict_and_the_better_move():
@@ -217,3 +260,81 @@ async def test_the_step_buttons_stop_at_both_ends_and_their_ids_differ():
     assert middle[Turn.NEXT].custom_id == step_id(7, 6, Turn.NEXT) == "rv:7:6:next"
     with pytest.raises(ValueError, match=f"match 7 has steps 0 to {last}, not {last + 1}"):
         await review_page("en", scene, last + 1)
+
+
+async def test_the_first_deal_says_the_starter_already_holds_seven_cards():
+    record, _ = played_match(5)
+    starter = public_view(state_at(record, 0)).starting_player
+    page = await review_page("en", scene_of(record, Sight.PUBLIC), 0)
+    assert f"**{NAMES[starter]}** starts and holds 7 cards" in page.text
+    assert f"**{NAMES[1 - starter]}** holds 6" in page.text
+    assert "each player holds 6" not in page.text
+
+
+def losing(record: MatchRecord, losses: dict[int, float]) -> MatchReview:
+    """A review whose decisions at the given steps are mistakes that gave away ``loss``."""
+    review = judged(record, dict.fromkeys(losses, Verdict.MISTAKE))
+    return MatchReview(
+        tuple(
+            replace(j, chance_after=j.chance_before - losses[j.step]) if j.step in losses else j
+            for j in review.steps
+        ),
+        review.iterations,
+    )
+
+
+async def test_the_overview_lists_the_viewers_worst_moves_first_a_press_away():
+    record, _ = played_match(5)
+    by_seat = {0: [], 1: []}
+    for at, _ in match_steps(record):
+        by_seat[at.player].append(at.index)
+    own, theirs = by_seat[0][:5], by_seat[1][:2]
+    losses = dict(zip(own, (0.05, 0.30, 0.10, 0.20, 0.02), strict=True))
+    losses |= dict.fromkeys(theirs, 0.50)
+    review = losing(record, losses)
+    scene = scene_of(record, Sight.PLAYER, viewer_seat=0, review=review)
+    page = await review_page("en", scene, 0)
+    worst = [own[1], own[3], own[2]]  # 30%, 20%, 10%: the opponent's are not the viewer's
+    listed = re.findall(r"^Step (\d+): .+ · −(\d+)% chance of winning$", page.text, re.M)
+    assert listed == [(str(worst[0]), "30"), (str(worst[1]), "20"), (str(worst[2]), "10")]
+    assert "**Your worst moves first**" in page.text
+    _, jumps = page.rows
+    assert [b.label for b in jumps] == [f"Step {s} ⚠" for s in worst]
+    assert [b.custom_id for b in jumps] == [step_id(7, s, Turn.JUMP) for s in worst]
+    ids = [b.custom_id for row in page.rows for b in row]
+    assert len(set(ids)) == len(ids)
+    # Only the overview lists them.
+    assert len((await review_page("en", scene, 1)).rows) == 1
+
+
+async def test_a_consenting_spectator_sees_each_players_worst_moves():
+    record, _ = played_match(5)
+    first = {}
+    for at, _ in match_steps(record):
+        first.setdefault(at.player, at.index)
+    review = losing(record, {first[0]: 0.1, first[1]: 0.4})
+    page = await review_page("en", scene_of(record, Sight.SHARED, review=review), 0)
+    assert f"**{NAMES[0]}'s worst moves**" in page.text
+    assert f"**{NAMES[1]}'s worst moves**" in page.text
+    _, jumps = page.rows
+    assert [b.label for b in jumps] == [f"Step {first[1]} ⚠", f"Step {first[0]} ⚠"]
+    # A spectator without consent gets neither the list nor the jumps.
+    public = await review_page("en", scene_of(record, Sight.PUBLIC), 0)
+    assert "worst moves" not in public.text and len(public.rows) == 1
+
+
+@pytest.mark.parametrize("sight", [Sight.PLAYER, Sight.PUBLIC])
+async def test_a_match_resigned_before_its_first_decision_has_one_page(sight):
+    game = GameState(seed=4, first_player=0)
+    game.resign(1)
+    record = MatchRecord.of(game)
+    review = MatchReview((), iterations=40) if sight is Sight.PLAYER else None
+    scene = scene_of(record, sight, viewer_seat=0 if review else None, review=review)
+    assert scene.steps == 0
+    page = await review_page("en", scene, 0)
+    assert page.title.startswith("Review · step 0/0")
+    assert page.image is not None
+    (row,) = page.rows
+    assert all(button.disabled for button in row)
+    ids = [b.custom_id for b in row]
+    assert len(set(ids)) == len(ids)

@@ -1,11 +1,14 @@
 """Test matches for the review: a found blunder, a scripted round whose hidden cards can
-be dealt again, and a match between two normal AIs."""
+be dealt again, a match between two normal AIs, and any match's hidden cards dealt again
+as one of its movers saw them."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from engine.ai import agent_for_level
+from engine.review.steps import match_steps, state_at
 from engine.rules import GameState, view
 from engine.rules.deal import Deal
 from engine.rules.decisions import Action, ActionDecision
@@ -73,4 +76,50 @@ def normal_match(seed: int) -> MatchRecord:
         player = state.current_player
         assert player is not None
         state.apply(agents[player].decide(view(state, player), rng), player)
+    return MatchRecord.of(state)
+
+
+def redealt_for(
+    record: MatchRecord, step: int, seat: int, rng: random.Random
+) -> tuple[MatchRecord, MatchRecord]:
+    """``record`` up to the turn of its ``step``-th decision, and the same decisions on
+    deals where the cards ``seat`` could not see before that step are dealt again: in that
+    round, the removed card, the pile not yet drawn and the cards still in the opponent's
+    hand. (The opponent's Secret and Trade-off stay: the record names them.)"""
+    before = state_at(record, step - 1)
+    deal = before.deals[before.round_index]
+    other = 1 - seat
+    cards = {"removed": [deal.removed], "hand": list(deal.hands[other]), "pile": list(deal.pile)}
+    # Turns alternate from the round's starter, each drawing the next pile card.
+    received = [("hand", i) for i in range(6)] + [
+        ("pile", i) for i in range(before.pile_pos) if (before.start_player + i) % 2 == other
+    ]
+    free = [("removed", 0)] + [("pile", i) for i in range(before.pile_pos, len(deal.pile))]
+    # The opponent's cards still in hand are taken as the latest it received of each kind:
+    # every card it played then came to it before it played it.
+    still = Counter(before.hand_cards(other))
+    for where, i in reversed(received):
+        if still[cards[where][i]] > 0:
+            still[cards[where][i]] -= 1
+            free.append((where, i))
+    shuffled = [cards[where][i] for where, i in free]
+    rng.shuffle(shuffled)
+    for (where, i), card in zip(free, shuffled, strict=True):
+        cards[where][i] = card
+    hands = list(deal.hands)
+    hands[other] = tuple(cards["hand"])
+    twin = Deal(cards["removed"][0], (hands[0], hands[1]), tuple(cards["pile"]))
+    deals = list(before.deals)
+    deals[before.round_index] = twin
+    return _replayed(record, before.deals, step), _replayed(record, deals, step)
+
+
+def _replayed(record: MatchRecord, deals: list[Deal], step: int) -> MatchRecord:
+    """``record``'s decisions up to ``step`` and the end of its turn (a record keeps only
+    whole turns), checked, on ``deals``."""
+    state = GameState(first_player=record.first_player, variant=record.variant, deals=deals)
+    for current, _ in match_steps(record):
+        if current.index > step and state.phase is Phase.ACTION:
+            break
+        state.apply(current.decision)
     return MatchRecord.of(state)

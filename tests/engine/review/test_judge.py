@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from engine.review.judge import judge_step, review_match
 from engine.review.judgement import Verdict
-from engine.review.steps import match_steps, state_at
+from engine.review.steps import Step, match_steps, state_at
 from engine.rules import view
 from engine.rules.deal import Deal
+from engine.rules.decisions import ChoiceDecision
 from engine.rules.record import MatchRecord
 from tests.engine.review.matches import (
     BLUNDER_MOVE,
@@ -20,6 +22,7 @@ from tests.engine.review.matches import (
     SCRIPTED_STEP,
     normal_match,
     redealt,
+    redealt_for,
     scripted_round,
 )
 
@@ -48,6 +51,39 @@ def test_re_dealing_the_cards_the_mover_could_not_see_changes_nothing(shuffle_se
     assert view(state_at(twin, before), 0) == view(state_at(record, before), 0)
     assert judge_step(twin, SCRIPTED_STEP, iterations=FEW) == judge_step(
         record, SCRIPTED_STEP, iterations=FEW
+    )
+
+
+def _a_choice(record: MatchRecord) -> Step:
+    """A decision taking from a Gift or Competition, after the first turns."""
+    return next(
+        step
+        for step, _ in match_steps(record)
+        if step.index > 4 and isinstance(step.decision, ChoiceDecision)
+    )
+
+
+def _seat_1_in_round_2(record: MatchRecord) -> Step:
+    """Seat 1's third decision of round 2."""
+    return [step for step, _ in match_steps(record) if step.round_number == 2 and step.player == 1][
+        2
+    ]
+
+
+@pytest.mark.parametrize("which", [_a_choice, _seat_1_in_round_2])
+@pytest.mark.parametrize("shuffle_seed", [1, 2])
+def test_re_dealing_hidden_cards_changes_nothing_for_a_choice_and_in_round_2(
+    which: Callable[[MatchRecord], Step], shuffle_seed: int
+) -> None:
+    played = normal_match(5)
+    step = which(played)
+    record, twin = redealt_for(played, step.index, step.player, random.Random(shuffle_seed))
+    assert twin.rounds[-1].deal != record.rounds[-1].deal
+    assert twin.rounds[-1].deal.hands[step.player] == record.rounds[-1].deal.hands[step.player]
+    before = step.index - 1
+    assert view(state_at(twin, before), step.player) == view(state_at(record, before), step.player)
+    assert judge_step(twin, step.index, iterations=FEW) == judge_step(
+        record, step.index, iterations=FEW
     )
 
 

@@ -128,6 +128,23 @@ async def test_a_position_is_searched_once_however_often_it_is_asked(service, wo
         assert worker.jobs["suggest"] == 2
 
 
+async def test_a_panel_gets_a_hint_only_for_the_position_it_shows(service, worker):
+    match = await hint_match(service)
+    shown = (await service.queries.view_for(match.match_id, PLAYER)).table.version
+
+    assert await service.hints.hint(match.match_id, PLAYER, version=shown) is not None
+    assert await service.hints.hint(match.match_id, PLAYER, version=shown - 1) is None
+    await play_one(service, match.match_id, random.Random(3))  # the position moves on
+    await service.wait_idle()
+    searched = worker.jobs["suggest"]
+
+    assert await service.hints.hint(match.match_id, PLAYER, version=shown) is None
+    assert worker.jobs["suggest"] == searched  # nothing searched for an old panel
+    now = (await service.queries.view_for(match.match_id, PLAYER)).table.version
+    assert now > shown
+    assert await service.hints.hint(match.match_id, PLAYER, version=now) is not None
+
+
 async def test_a_hint_changes_nothing_in_the_match(make_service, worker):
     recorder = Recorder()
     service = await make_service(

@@ -1,15 +1,18 @@
-"""What a viewer reads when a review cannot be shown: a line in their language, in place
-of the progress line once there is one, never a traceback."""
+"""A review's message: every answer deferred at once, then filled in; what a viewer reads
+when a review cannot be shown (a line in their language, in place of the progress line
+once there is one, never a traceback); and a message that can no longer be edited, which
+loses no review."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+import discord
 import pytest
 
 from bot.review.deps import ReviewDeps
-from bot.review.screen import Answer, show_review
+from bot.review.review_message import Answer, show_review
 from engine.review.judgement import MatchReview
 from engine.rules import Variant
 from engine.service.errors import MatchNotFinished, MatchNotFound, ReviewFailed
@@ -24,16 +27,31 @@ RECORD, _ = played_match(5)
 @dataclass
 class Response:
     sent: list[dict[str, Any]] = field(default_factory=list)
-    edited: list[dict[str, Any]] = field(default_factory=list)
+    deferred: list[dict[str, Any]] = field(default_factory=list)
 
     def is_done(self) -> bool:
-        return bool(self.sent or self.edited)
+        return bool(self.sent or self.deferred)
 
     async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
         self.sent.append({"content": content, **kwargs})
 
-    async def edit_message(self, **kwargs: Any) -> None:
-        self.edited.append(kwargs)
+    async def defer(self, **kwargs: Any) -> None:
+        self.deferred.append(kwargs)
+
+
+@dataclass
+class Followup:
+    sent: list[dict[str, Any]] = field(default_factory=list)
+
+    async def send(self, content: str, **kwargs: Any) -> None:
+        self.sent.append({"content": content, **kwargs})
+
+
+class Gone(discord.NotFound):
+    """The answer's token expired (15 minutes): Discord no longer knows the message."""
+
+    def __init__(self) -> None:
+        Exception.__init__(self, "404 Not Found (error code: 10015): Unknown Webhook")
 
 
 @dataclass
@@ -49,9 +67,16 @@ class Interaction:
     guild_id: int | None = 1
     user: User = field(default_factory=lambda: User(ANA))
     response: Response = field(default_factory=Response)
+    followup: Followup = field(default_factory=Followup)
     original_edits: list[dict[str, Any]] = field(default_factory=list)
+    lost_after: int | None = None
+    """Edits of the answer that succeed before the token expires (None: all)."""
+    failed_edits: int = 0
 
     async def edit_original_response(self, **kwargs: Any) -> None:
+        if self.lost_after is not None and len(self.original_edits) >= self.lost_after:
+            self.failed_edits += 1
+            raise Gone()
         self.original_edits.append(kwargs)
 
 
@@ -93,7 +118,8 @@ class Reviews:
         await progress(0.5)
         if self.failure is not None:
             raise self.failure
-        return judged(RECORD, {})
+        self._stored = judged(RECORD, {})  # the service stores what it analysed
+        return self._stored
 
 
 class Names:
@@ -130,6 +156,8 @@ def deps(queries: Queries, reviews: Reviews) -> ReviewDeps:
 
 
 FAILED = "The review of match #5 could not be made just now. Please try again in a moment."
+PROGRESS = "⏳ Analysing match #5… 0%"
+PRIVATE_THINKING = {"ephemeral": True, "thinking": True}
 
 
 @pytest.mark.parametrize(
@@ -139,17 +167,19 @@ FAILED = "The review of match #5 could not be made just now. Please try again in
 async def test_a_failed_analysis_replaces_the_progress_line_with_a_plain_line(failure):
     interaction = Interaction()
     await show_review(deps(Queries(), Reviews(failure=failure)), interaction, 5, 0, Answer.NEW)
-    [first] = interaction.response.sent
-    assert first["content"] == "⏳ Analysing match #5… 0%" and first["ephemeral"]
-    last = interaction.original_edits[-1]
+    assert interaction.response.deferred == [PRIVATE_THINKING]
+    first, last = interaction.original_edits[0], interaction.original_edits[-1]
+    assert first["content"] == PROGRESS
     assert last == {"content": FAILED, "embed": None, "view": None, "attachments": []}
 
 
-async def test_a_store_that_fails_is_a_private_line_too():
+async def test_a_store_that_fails_on_a_step_press_keeps_the_page_and_says_so_apart():
     interaction = Interaction()
     reviews = Reviews(failure=StoreError("disk I/O error"))
     await show_review(deps(Queries(), reviews), interaction, 5, 3, Answer.EDIT)
-    assert interaction.response.sent == [{"content": FAILED, "ephemeral": True}]
+    assert interaction.response.deferred == [{}]
+    assert interaction.original_edits == []
+    assert interaction.followup.sent == [{"content": FAILED, "ephemeral": True}]
     assert reviews.asked == 0
 
 
@@ -163,19 +193,58 @@ async def test_a_store_that_fails_is_a_private_line_too():
 async def test_an_unfinished_or_unknown_match_is_refused_in_the_viewers_language(refusal, line):
     interaction = Interaction()
     await show_review(deps(Queries(refusal), Reviews()), interaction, 5, 0, Answer.NEW)
-    [reply] = interaction.response.sent
-    assert reply["content"].startswith(line) and reply["ephemeral"]
+    [reply] = interaction.original_edits
+    assert reply["content"].startswith(line)
     spanish = Interaction(locale="es-ES")
     await show_review(deps(Queries(refusal), Reviews()), spanish, 5, 0, Answer.NEW)
-    assert "#5" in spanish.response.sent[0]["content"]
-    assert spanish.response.sent[0]["content"] != reply["content"]
+    assert "#5" in spanish.original_edits[0]["content"]
+    assert spanish.original_edits[0]["content"] != reply["content"]
+
+
+async def test_outside_a_server_the_answer_comes_at_once():
+    interaction = Interaction(guild_id=None)
+    await show_review(deps(Queries(), Reviews()), interaction, 5, 0, Answer.NEW)
+    [reply] = interaction.response.sent
+    assert reply["content"].startswith("Reviews are kept per server") and reply["ephemeral"]
 
 
 async def test_a_stored_review_is_shown_at_once_without_a_progress_line():
     interaction = Interaction()
     reviews = Reviews(stored=judged(RECORD, {}))
     await show_review(deps(Queries(), reviews), interaction, 5, 2, Answer.EDIT)
-    [page] = interaction.response.edited
-    assert reviews.asked == 0 and interaction.response.sent == []
+    # The press is acknowledged before the store is read, then its page is filled in.
+    assert interaction.response.deferred == [{}] and interaction.response.sent == []
+    [page] = interaction.original_edits
+    assert reviews.asked == 0
     assert page["embed"].title.startswith("Review · step 2/")
     assert [a.filename for a in page["attachments"]] == ["board.png"]
+
+
+async def test_a_new_review_thinks_first_then_shows_its_page():
+    interaction = Interaction()
+    await show_review(deps(Queries(), Reviews()), interaction, 5, 0, Answer.NEW)
+    assert interaction.response.deferred == [PRIVATE_THINKING]
+    progress, page = interaction.original_edits
+    assert progress["content"] == PROGRESS
+    assert page["embed"].title.startswith("Review · step 0/")
+
+
+async def test_a_page_that_can_no_longer_be_shown_loses_no_review(caplog):
+    # The progress line is shown, then the analysis outlasts the answer's token.
+    interaction = Interaction(lost_after=1)
+    reviews = Reviews()
+    await show_review(deps(Queries(), reviews), interaction, 5, 0, Answer.NEW)
+    [progress] = interaction.original_edits
+    assert progress["content"] == PROGRESS
+    assert interaction.failed_edits == 1
+    assert await reviews.stored(5) == judged(RECORD, {})  # the next press shows it at once
+    [logged] = [r for r in caplog.records if "could not show the review's page" in r.message]
+    assert logged.levelname == "WARNING" and logged.exc_info is None
+
+
+async def test_a_lost_message_is_given_up_after_its_first_failed_edit(caplog):
+    # Lost before the progress line: neither the page nor anything else is tried again.
+    interaction = Interaction(lost_after=0)
+    await show_review(deps(Queries(), Reviews()), interaction, 5, 0, Answer.NEW)
+    assert interaction.original_edits == [] and interaction.failed_edits == 1
+    assert len([r for r in caplog.records if "could not show" in r.message]) == 1
