@@ -98,7 +98,7 @@ _WELL_FORMED = (
     + "|".join(v.value for v in Verb if v not in (Verb.ACTION, Verb.PICK, Verb.DO, Verb.TAKE))
     + r"|(?:act|pick):[1-4]|do:[A-G0-9X-]{1,8}|take:-[A-G]{1,2})"
     + r"|lb:[0-9]+:[0-9]+|rec:[0-9]+"
-    + r"|rv:[0-9]+|rv:[0-9]+:[0-9]+:(?:first|prev|next|last|mistake)"
+    + r"|rv:[0-9]+|rv:[0-9]+:[0-9]+:(?:first|prev|next|last|mistake|jump)"
 )
 UNREADABLE = rf"(?!(?:{_WELL_FORMED})\Z)(?:hk|lb|rec|rv):[\s\S]*"
 """The ids of the bot's prefixes that no item's template reads (a verb or an argument

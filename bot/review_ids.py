@@ -4,13 +4,14 @@ importing the feature, which itself draws the board of `bot.play`).
 
 ``rv:<match>`` opens match ``match``'s review (the Review button under a finished match and
 on each `/hanamikoji history` entry); ``rv:<match>:<step>:<verb>`` turns a review to page
-``step`` (first, previous, next, last, next mistake). The step a button leads to is worked
+``step`` (first, previous, next, last, next mistake, and the jumps of the first page to the
+viewer's worst decisions). The step a button leads to is worked
 out when the page is drawn, for its viewer, and written into the id, so a press needs no
 memory of the message: it works after a restart. The verb keeps the ids of one page apart
 (first and previous both lead to step 0 on page 1).
 
 A press carries only the match and a step: who may see what is decided again on every
-press (:mod:`bot.review.sight`). The `DynamicItem` of each verb reads these ids
+press (:mod:`bot.review_sight`). The `DynamicItem` of each verb reads these ids
 (:mod:`bot.review.step_button`); the buttons sent are plain ones with the same ids, so the
 page builder needs none of the handlers.
 """
@@ -36,6 +37,18 @@ class Turn(enum.StrEnum):
     LAST = "last"
     MISTAKE = "mistake"
     """The next flagged decision (the viewer's own when they played the match)."""
+    JUMP = "jump"
+    """Straight to one of the worst decisions the first page lists."""
+
+
+MAX_STEP = 1_000
+"""More steps than any match has (three rounds of at most twelve decisions): a larger step
+in an id was not written by the bot."""
+
+
+def is_step(number: int) -> bool:
+    """A step a review's id could name: 0 (the first deal) to :data:`MAX_STEP`."""
+    return 0 <= number <= MAX_STEP
 
 
 OPEN_TEMPLATE = rf"{PREFIX}:(?P<match>[0-9]+)"

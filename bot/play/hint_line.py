@@ -10,11 +10,10 @@ import asyncio
 import logging
 from typing import Protocol
 
-from bot.play.take_button import take_label
+from bot.words.decision_words import chance_percent, decision_words
 from bot.words.i18n import text
-from bot.words.names import action_name, decision_label, offer_text
 from engine.review.hint import Suggestion
-from engine.rules import Action, Competition, CompetitionChoice, Decision, GiftChoice, PlayerView
+from engine.rules import PlayerView
 from engine.store.rows import MatchInfo
 
 log = logging.getLogger(__name__)
@@ -32,22 +31,9 @@ its hint would need a Refresh to get it."""
 class HintSource(Protocol):
     """The service's hints (:class:`engine.service.hints.MatchHints`)."""
 
-    async def hint(self, match_id: int, user_id: int) -> Suggestion | None: ...
-
-
-def move_words(lang: str, decision: Decision) -> str:
-    """A decision as the panel words it: ``Gift E E G``, ``Competition AB | EG``,
-    ``Take E Shamisen``."""
-    if isinstance(decision, GiftChoice | CompetitionChoice):
-        return take_label(lang, decision)
-    if isinstance(decision, Competition):
-        return f"{action_name(lang, Action.COMPETITION)} {offer_text(decision)}"
-    return decision_label(lang, decision)
-
-
-def chance_percent(chance: float) -> int:
-    """The chance as a whole percentage (a search estimate: more digits would be noise)."""
-    return round(100 * min(max(chance, 0.0), 1.0))
+    async def hint(
+        self, match_id: int, user_id: int, *, version: int | None = None
+    ) -> Suggestion | None: ...
 
 
 def hint_text(lang: str, suggestion: Suggestion) -> str:
@@ -55,7 +41,7 @@ def hint_text(lang: str, suggestion: Suggestion) -> str:
     return text(
         lang,
         "ai_hints.line",
-        move=move_words(lang, suggestion.decision),
+        move=decision_words(lang, suggestion.decision),
         chance=chance_percent(suggestion.chance),
     )
 
@@ -76,7 +62,10 @@ async def hint_line(
     """
     if not hint_due(info, view):
         return ""
-    job = asyncio.ensure_future(hints.hint(info.match_id, info.players[view.player]))
+    # The hint for this page's position, not for one the match reached since this view was
+    # read: the service answers None once the match has left ``version``.
+    asked = hints.hint(info.match_id, info.players[view.player], version=view.table.version)
+    job = asyncio.ensure_future(asked)
     try:
         suggestion = await asyncio.wait_for(asyncio.shield(job), wait)
     except TimeoutError:
@@ -86,8 +75,8 @@ async def hint_line(
         # A hint is advice on top of the panel: the panel must still open without it.
         log.exception("match %s: no hint for seat %s", info.match_id, view.player)
         return ""
-    if suggestion is None or suggestion.decision not in view.legal:
-        return ""  # the match moved on while the hint was worked out: it is not for this page
+    if suggestion is None:
+        return ""  # the match moved on from this page's position: its hint is not for it
     return hint_text(lang, suggestion)
 
 

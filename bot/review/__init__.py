@@ -3,10 +3,10 @@
 an ephemeral message, with the board picture the thread showed at each step, each move in
 words, and the AI's judgement of it.
 
-Who sees what (the hidden cards rule) is :mod:`bot.review.sight`: a player of the match
+Who sees what (the hidden cards rule) is :mod:`bot.review_sight`: a player of the match
 sees both hands, Secrets, Trade-offs and the judgement once the match has ended; a
 spectator sees the public moves and boards only, unless both players chose
-`/hanamikoji review share:on` (the AI counts as agreeing).
+`/hanamikoji review share:True` (the AI counts as agreeing).
 
 A discord.py extension: :func:`setup` adds the command to `/hanamikoji` and registers its
 `DynamicItem`s.
@@ -18,6 +18,7 @@ from bot.features import AnyBot, Feature, command_group, shared_parts
 from bot.review.commands import review_commands
 from bot.review.deps import ReviewDeps
 from bot.review.first_button import FirstButton
+from bot.review.jump_button import JumpButton
 from bot.review.last_button import LastButton
 from bot.review.mistake_button import NextMistakeButton
 from bot.review.next_button import NextButton
@@ -46,5 +47,11 @@ async def setup(bot: AnyBot) -> None:
     for command in review_commands(deps):
         group.add_command(command)
     bot.add_dynamic_items(
-        ReviewButton, FirstButton, PreviousButton, NextButton, LastButton, NextMistakeButton
+        ReviewButton,
+        FirstButton,
+        PreviousButton,
+        NextButton,
+        LastButton,
+        NextMistakeButton,
+        JumpButton,
     )

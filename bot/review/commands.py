@@ -1,6 +1,6 @@
 """`/hanamikoji review [match] [share]`: a finished match of this server step by step, in
 an ephemeral message only its caller sees; ``share`` sets whether spectators may see the
-judgement and hidden cards of the caller's own matches (:mod:`bot.review.sight`)."""
+judgement and hidden cards of the caller's own matches (:mod:`bot.review_sight`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot.discord_plumbing.translator import localised
 from bot.review.deps import ReviewDeps
-from bot.review.screen import Answer, show_review
+from bot.review.review_message import Answer, show_review
 from bot.words.i18n import language_of, text
 from engine.store.rows import MatchStatus
 

@@ -11,10 +11,8 @@ from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.review.judgement import MatchReview
 from engine.service import MatchPlacements, MatchQueries, MatchSettings
+from engine.service.reviews import ReviewProgress
 from engine.store.rows import DecisionRow
-
-ReviewProgress = Callable[[float], Awaitable[None]]
-"""Told the share of the analysis done, 0 to 1."""
 
 
 class Reviews(Protocol):

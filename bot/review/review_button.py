@@ -13,7 +13,7 @@ from bot.custom_ids import is_id
 from bot.features import feature_deps
 from bot.match_item import refuse_unreadable
 from bot.review.deps import ReviewDeps
-from bot.review.screen import Answer, show_review
+from bot.review.review_message import Answer, show_review
 from bot.review_ids import OPEN_TEMPLATE, open_id
 
 

@@ -12,16 +12,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.discord_plumbing.pages import Page
+from bot.discord_plumbing.pages import Page, Row
 from bot.play.board import board_page
-from bot.review.review_text import hidden_card_lines, judgement_lines, step_move_line
-from bot.review.sight import Sight
-from bot.review.step_row import step_row
+from bot.review.review_text import hidden_card_lines, judgement_lines, step_move_line, worst_line
+from bot.review.step_row import jump_row, step_row
+from bot.review_sight import Sight
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, StepJudgement
 from engine.review.steps import match_steps, state_at, step_count
-from engine.rules import public_view
+from engine.rules import PublicView, public_view
 from engine.rules.record import MatchRecord
+
+WORST_COUNT = 3
+"""How many of a player's worst decisions the first page lists, and jump buttons at most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,15 @@ class ReviewScene:
         flagged = self.review.flagged(self.viewer_seat)
         return next((j.step for j in flagged if j.step > step), None)
 
+    def worst(self) -> tuple[tuple[int, tuple[StepJudgement, ...]], ...]:
+        """The worst flagged decisions the first page lists, by seat: the viewer's own
+        when they played, else each player's; seats without any are left out."""
+        if self.review is None:
+            return ()
+        seats = (0, 1) if self.viewer_seat is None else (self.viewer_seat,)
+        ranked = ((seat, self.review.worst(seat, WORST_COUNT)) for seat in seats)
+        return tuple((seat, judged) for seat, judged in ranked if judged)
+
 
 async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str = "") -> Page:
     """Page ``step`` (0 to the number of decisions) of the review, words in ``lang``."""
@@ -91,7 +103,13 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
         deadline=look.deadlines[step] if step < len(look.deadlines) else None,
         picture_names=look.picture_names,
     )
-    lines = _step_lines(lang, scene, step)
+    lines = _step_lines(lang, scene, step, table)
+    rows: tuple[Row, ...] = (step_row(lang, scene.match_id, step, steps, scene.next_mistake(step)),)
+    if step == 0:  # the overview: the worst few first, a press away
+        worst_lines, worst = _worst(lang, scene)
+        lines += worst_lines
+        if worst:
+            rows += (jump_row(lang, scene.match_id, worst),)
     if scene.sight.full:
         lines += ["", *hidden_card_lines(lang, state, scene.names)]
     if scene.review is not None:
@@ -106,17 +124,19 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
     return Page(
         text="\n".join(lines),
         title=text(lang, "review.title", step=step, steps=steps, round=table.round_number),
-        rows=(step_row(lang, scene.match_id, step, steps, scene.next_mistake(step)),),
+        rows=rows,
         notice=notice,
         image=board.image,
         image_description=board.image_description,
     )
 
 
-def _step_lines(lang: str, scene: ReviewScene, step: int) -> list[str]:
+def _step_lines(lang: str, scene: ReviewScene, step: int, table: PublicView) -> list[str]:
     """The decision that led to this step, and its judgement."""
     if step == 0:
-        return [text(lang, "review.deal")]
+        starter = table.starting_player
+        names = scene.names
+        return [text(lang, "review.deal", starter=names[starter], other=names[1 - starter])]
     for at, before in match_steps(scene.record):
         if at.index == step:
             line = step_move_line(
@@ -128,3 +148,18 @@ def _step_lines(lang: str, scene: ReviewScene, step: int) -> list[str]:
                 lines += judgement_lines(lang, judgement, scene.names)
             return lines
     raise AssertionError(f"step {step} of match {scene.match_id} not replayed")
+
+
+def _worst(lang: str, scene: ReviewScene) -> tuple[list[str], tuple[StepJudgement, ...]]:
+    """The lines of the worst decisions, and the few the jump buttons lead to: the worst of
+    them all, worst first."""
+    lines: list[str] = []
+    for seat, judged in scene.worst():
+        head = (
+            text(lang, "review.worst_own")
+            if scene.viewer_seat is not None
+            else text(lang, "review.worst_of", name=scene.names[seat])
+        )
+        lines += ["", head, *(worst_line(lang, j) for j in judged)]
+    every = (j for _, judged in scene.worst() for j in judged)
+    return lines, tuple(sorted(every, key=lambda j: (-j.loss, j.step))[:WORST_COUNT])

@@ -3,20 +3,19 @@ here): a step's move, its judgement, and the hidden cards of a full review.
 
 A move reads as the thread's lines do (:mod:`bot.play.move_lines`), with one addition for
 a full review: a Secret or a Trade-off names its cards, which the record holds and which
-the reader may see (:mod:`bot.review.sight`).
+the reader may see (:mod:`bot.review_sight`).
 """
 
 from __future__ import annotations
 
 from bot.play.move_lines import move_line
+from bot.words.decision_words import chance_percent, decision_words
 from bot.words.i18n import text
-from bot.words.names import action_name, letters, offer_text
+from bot.words.names import action_name, letters
 from engine.review.judgement import StepJudgement, Verdict
 from engine.rules import (
-    Competition,
     CompetitionChoice,
     Decision,
-    Gift,
     GiftChoice,
     Secret,
     TradeOff,
@@ -25,11 +24,6 @@ from engine.rules import (
     view,
 )
 from engine.rules.state import GameState
-
-
-def percent(chance: float) -> int:
-    """A chance of 0..1 as the whole percent a person reads."""
-    return round(100 * chance)
 
 
 def verdict_text(lang: str, verdict: Verdict) -> str:
@@ -62,20 +56,10 @@ def step_move_line(
     return move_line(lang, move, offerer, names)
 
 
-def decision_words(lang: str, notation: str) -> str:
+def notation_words(lang: str, notation: str) -> str:
     """A decision given in notation (``3ABC``, ``-E``) in words with its notation:
-    ``Gift A B C `3ABC```, ``take E `-E```."""
-    decision = parse_decision(notation)
-    if isinstance(decision, GiftChoice):
-        words = text(lang, "review.take", cards=letters((decision.card,)))
-    elif isinstance(decision, CompetitionChoice):
-        words = text(lang, "review.take", cards=letters(decision.pair))
-    elif isinstance(decision, Gift | Competition):
-        words = f"{action_name(lang, decision.action)} {offer_text(decision)}"
-    else:
-        assert isinstance(decision, Secret | TradeOff)
-        words = f"{action_name(lang, decision.action)} {letters(decision.cards)}"
-    return f"{words} `{decision}`"
+    ``Gift A B C `3ABC```; the words are the hint line's (:mod:`bot.words.decision_words`)."""
+    return f"{decision_words(lang, parse_decision(notation))} `{notation}`"
 
 
 def judgement_lines(lang: str, judgement: StepJudgement, names: tuple[str, str]) -> list[str]:
@@ -86,8 +70,8 @@ def judgement_lines(lang: str, judgement: StepJudgement, names: tuple[str, str])
             lang,
             "review.chance",
             name=names[judgement.player],
-            before=percent(judgement.chance_before),
-            after=percent(judgement.chance_after),
+            before=chance_percent(judgement.chance_before),
+            after=chance_percent(judgement.chance_after),
             verdict=verdict_text(lang, judgement.verdict),
         )
     ]
@@ -96,16 +80,27 @@ def judgement_lines(lang: str, judgement: StepJudgement, names: tuple[str, str])
             text(
                 lang,
                 "review.better",
-                move=decision_words(lang, judgement.best),
-                chance=percent(judgement.best_chance),
+                move=notation_words(lang, judgement.best),
+                chance=chance_percent(judgement.best_chance),
             )
         )
     return lines
 
 
+def worst_line(lang: str, judgement: StepJudgement) -> str:
+    """One of the worst decisions on the first page: its step, the move, what it cost."""
+    return text(
+        lang,
+        "review.worst",
+        step=judgement.step,
+        move=notation_words(lang, judgement.move),
+        loss=chance_percent(judgement.loss),
+    )
+
+
 def hidden_card_lines(lang: str, state: GameState, names: tuple[str, str]) -> list[str]:
     """Both hands, both face-down piles and the round's removed card at ``state``: only
-    for a full review (:class:`bot.review.sight.Sight`)."""
+    for a full review (:class:`bot.review_sight.Sight`)."""
     none = text(lang, "review.none")
     lines = [text(lang, "review.hidden_head")]
     for seat in (0, 1):

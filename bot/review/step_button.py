@@ -9,12 +9,12 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from bot.custom_ids import is_id, is_version
+from bot.custom_ids import is_id
 from bot.features import feature_deps
 from bot.match_item import refuse_unreadable
 from bot.review.deps import ReviewDeps
-from bot.review.screen import Answer, show_review
-from bot.review_ids import Turn, step_id
+from bot.review.review_message import Answer, show_review
+from bot.review_ids import Turn, is_step, step_id
 
 ANY_STEP = r"rv:(?P<match>[0-9]+):(?P<step>[0-9]+):[a-z]+"
 """The base's template; it is never registered, each verb has its own."""
@@ -38,7 +38,7 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANY_ST
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         # Who may see what is the review's own check, made again on every press.
-        if is_id(self.match_id) and is_version(self.step):
+        if is_id(self.match_id) and is_step(self.step):
             return True
         await refuse_unreadable(interaction, self.custom_id)
         return False

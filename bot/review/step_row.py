@@ -1,5 +1,6 @@
-"""The row of step buttons under a review page: first, previous, next, last, next mistake;
-each disabled where it would lead nowhere."""
+"""The rows of step buttons under a review page: first, previous, next, last, next mistake,
+each disabled where it would lead nowhere; and on the first page the jumps to the worst
+decisions it lists."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import discord
 
 from bot.review_ids import Turn, step_id
 from bot.words.i18n import text
+from engine.review.judgement import StepJudgement
 
 _LABELS = {
     Turn.FIRST: "review.first",
@@ -42,4 +44,18 @@ def step_row(
             else discord.ButtonStyle.secondary,
         )
         for turn, target in targets.items()
+    )
+
+
+def jump_row(
+    lang: str, match_id: int, worst: tuple[StepJudgement, ...]
+) -> tuple[discord.ui.Button[Any], ...]:
+    """One button to each of the ``worst`` decisions (distinct steps, so distinct ids)."""
+    return tuple(
+        discord.ui.Button(
+            label=text(lang, "review.jump", step=judgement.step),
+            custom_id=step_id(match_id, judgement.step, Turn.JUMP),
+            style=discord.ButtonStyle.danger,
+        )
+        for judgement in worst
     )

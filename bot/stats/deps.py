@@ -1,14 +1,16 @@
-"""What the stats feature needs: the service's queries and the players' names."""
+"""What the stats feature needs: the service's queries, the players' settings (whether
+they share their finished matches: :mod:`bot.review_sight`) and names."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from bot.words.player_names import PlayerNames
-from engine.service import MatchQueries
+from engine.service import MatchQueries, MatchSettings
 
 
 @dataclass(frozen=True, slots=True)
 class StatsDeps:
     queries: MatchQueries
+    settings: MatchSettings
     names: PlayerNames

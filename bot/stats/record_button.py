@@ -1,5 +1,11 @@
 """The record export button under `/hanamikoji history` (``rec:<match>``, a `DynamicItem`):
-sends a finished match's record as a one-line JSON file."""
+sends a finished match's record as a one-line JSON file.
+
+The record holds both hands at every step, so it follows the review's rule for the hidden
+cards (:mod:`bot.review_sight`): a player of the match always gets it, anyone else only
+when both players share their finished matches. Anyone may press a button under another
+member's history, so the rule is checked on every press.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ import discord
 from bot.custom_ids import is_id
 from bot.features import feature_deps
 from bot.match_item import refuse_unreadable
+from bot.review_sight import sight_of
 from bot.stats.deps import StatsDeps
 from bot.words.i18n import language_of, text
 from engine.service.errors import MatchNotFinished, MatchNotFound
@@ -49,7 +56,8 @@ class RecordExportButton(
 async def send_record(
     deps: StatsDeps, interaction: discord.Interaction[Any], match_id: int
 ) -> None:
-    """Send the finished match's record as a one-line JSON file, or say why not."""
+    """Send the finished match's record as a one-line JSON file to a player of the match,
+    or to anyone once both players share it; else say why not."""
     lang = language_of(interaction.locale)
     try:
         record = await deps.queries.match_record(match_id, interaction.guild_id)
@@ -59,6 +67,11 @@ async def send_record(
         return
     except MatchNotFound:
         notice = text(lang, "stats.export_not_found", match=match_id)
+        await interaction.response.send_message(notice, ephemeral=True)
+        return
+    info = await deps.queries.match_info(match_id)
+    if not (await sight_of(deps.settings, info, interaction.user.id)).full:
+        notice = text(lang, "stats.export_not_shared", match=match_id)
         await interaction.response.send_message(notice, ephemeral=True)
         return
     # One line ending in a newline: `python -m engine replay FILE` reads JSON Lines.

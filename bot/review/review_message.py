@@ -1,9 +1,11 @@
-"""A review on screen: an ephemeral message that shows one page at a time.
+"""A review's message: an ephemeral message that shows one page at a time.
 
 Opened by `/hanamikoji review` or a Review button (a new message), turned by its step
-buttons (the same message, edited). While the analysis runs the message is a progress
-line; a stored review shows its page at once. Everything that can go wrong ends as a
-short line in the viewer's language, never as a traceback.
+buttons (the same message, edited). Every answer is deferred first, within Discord's three
+seconds, since reading the store and drawing the board can take longer; the page then fills
+the deferred answer in. While the analysis runs the message is a progress line; a stored
+review shows its page at once. Everything that can go wrong ends as a short line in the
+viewer's language, never as a traceback.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from bot.discord_plumbing.pages import message_kwargs, reply_privately
 from bot.review.deps import ReviewDeps
 from bot.review.progress_line import ProgressLine
 from bot.review.review_page import BoardLook, ReviewScene, review_page
-from bot.review.sight import sight_of
 from bot.review.thread_deadlines import thread_deadlines
+from bot.review_sight import sight_of
 from bot.words.i18n import language_of, text
 from engine.review.judgement import MatchReview
 from engine.rules.errors import RecordError
@@ -65,28 +67,82 @@ async def show_review(
 ) -> None:
     """Show page ``step`` of match ``match_id``'s review to whoever interacted."""
     lang = language_of(interaction.locale)
+    if interaction.guild_id is None:  # known at once: answered at once
+        await reply_privately(interaction, text(lang, "review.not_in_server"))
+        return
+    message = ReviewMessage(interaction, match_id, answer)
+    await message.defer()
     try:
         scene = await _scene(deps, interaction, lang, match_id)
         if scene.sight.full:
             stored = await deps.reviews.stored(match_id)
             if stored is None:
-                stored = await _analyse(deps, interaction, lang, match_id, answer)
+                stored = await _analyse(deps, message, lang, match_id)
             scene = replace(scene, review=stored)
         page = await review_page(lang, scene, min(max(step, 0), scene.steps), notice=notice)
     except ReviewRefused as refusal:
-        await _say(interaction, refusal.message, answer)
+        await message.refuse(refusal.message)
         return
     except (ServiceError, StoreError) as error:  # the store failed (a full disk too)
         log.warning("match %s: no review to show: %s", match_id, error)
-        await _say(interaction, text(lang, "review.failed", match=match_id), answer)
+        await message.refuse(text(lang, "review.failed", match=match_id))
         return
-    kwargs = message_kwargs(page, editing=interaction.response.is_done() or answer is Answer.EDIT)
-    if interaction.response.is_done():  # after the progress line
-        await interaction.edit_original_response(**kwargs)
-    elif answer is Answer.EDIT:
-        await interaction.response.edit_message(**kwargs)
-    else:
-        await interaction.response.send_message(ephemeral=True, **kwargs)
+    await message.edit("page", **message_kwargs(page, editing=True))
+
+
+class ReviewMessage:
+    """The message a review answers in, once its interaction is deferred.
+
+    Its edits are guarded: a queued analysis can outlast the interaction's 15-minute token,
+    and a lost message must not lose the review, which the service stores all the same
+    (the next press shows it at once). The first failed edit is logged; the later ones,
+    which would fail alike, are not tried.
+    """
+
+    def __init__(
+        self, interaction: discord.Interaction[Any], match_id: int, answer: Answer
+    ) -> None:
+        self._interaction = interaction
+        self._match_id = match_id
+        self._answer = answer
+        self.replaced = answer is Answer.NEW
+        """Whether the message holds no review page to keep: a new one, or a page the
+        progress line replaced."""
+        self.lost = False
+        """Whether an edit failed: the message can no longer be reached."""
+
+    async def defer(self) -> None:
+        """Acknowledge at once: a step press keeps its page (its buttons look busy); a new
+        review shows "thinking…" to its viewer only."""
+        response = self._interaction.response
+        if response.is_done():
+            return
+        if self._answer is Answer.EDIT:
+            await response.defer()
+        else:
+            await response.defer(ephemeral=True, thinking=True)
+
+    async def show_line(self, line: str) -> None:
+        """A line in place of the page (the progress line)."""
+        self.replaced = True
+        await self.edit("progress", content=line, embed=None, view=None, attachments=[])
+
+    async def refuse(self, line: str) -> None:
+        """Why the review is not shown: in place of the progress line once there is one,
+        else in its own private line (a step press keeps its review page)."""
+        if self.replaced:
+            await self.edit("refusal", content=line, embed=None, view=None, attachments=[])
+        else:
+            await reply_privately(self._interaction, line)
+
+    async def edit(self, what: str, **kwargs: Any) -> None:
+        if self.lost:
+            return
+        try:
+            await self._interaction.edit_original_response(**kwargs)
+        except discord.HTTPException as error:  # NotFound too: the token expired
+            self.lost = True
+            log.warning("match %s: could not show the review's %s: %s", self._match_id, what, error)
 
 
 async def _scene(
@@ -129,28 +185,11 @@ async def _board_look(deps: ReviewDeps, info: MatchInfo) -> BoardLook:
 
 
 async def _analyse(
-    deps: ReviewDeps,
-    interaction: discord.Interaction[Any],
-    lang: str,
-    match_id: int,
-    answer: Answer,
+    deps: ReviewDeps, message: ReviewMessage, lang: str, match_id: int
 ) -> MatchReview:
     """Run the analysis with its progress line on the message; a failure is refused."""
-
-    async def show(line: str) -> None:
-        try:
-            await interaction.edit_original_response(content=line)
-        except discord.HTTPException as error:  # a lost progress line must not stop the work
-            log.warning("match %s: could not show the review's progress: %s", match_id, error)
-
-    progress = ProgressLine(lang, match_id, show)
-    first = progress.first_text()
-    if answer is Answer.EDIT:
-        await interaction.response.edit_message(
-            content=first, embed=None, view=None, attachments=[]
-        )
-    else:
-        await interaction.response.send_message(first, ephemeral=True)
+    progress = ProgressLine(lang, match_id, message.show_line)
+    await message.show_line(progress.first_text())
     try:
         return await deps.reviews.review(match_id, progress)
     except ReviewUnavailable:
@@ -162,17 +201,3 @@ async def _analyse(
         # Anything else is a bug, but the viewer still gets a line, not a dead message.
         log.exception("match %s: the review failed", match_id)
         raise ReviewRefused(text(lang, "review.failed", match=match_id)) from None
-
-
-async def _say(interaction: discord.Interaction[Any], message: str, answer: Answer) -> None:
-    """A refusal: in place of the progress line once there is one, else a private reply
-    (a step press keeps its review page and gets the line apart)."""
-    if not interaction.response.is_done():
-        await reply_privately(interaction, message)
-        return
-    try:
-        await interaction.edit_original_response(
-            content=message, embed=None, view=None, attachments=[]
-        )
-    except discord.HTTPException as error:
-        log.warning("could not show a review refusal (%s answer): %s", answer.value, error)

@@ -1,0 +1,58 @@
+"""Who sees what of a finished match: the rule for the hidden cards and the judgement, in a
+review (:mod:`bot.review`) and in the record export (:mod:`bot.stats.record_button`).
+
+Apart from `bot.review`, as :mod:`bot.review_ids` is, so the stats feature can follow the
+rule without importing the review feature (which draws the board of `bot.play`, which
+imports `bot.stats`: an import cycle).
+
+A player of the match sees, once it has ended, everything the match record holds: both
+hands, both Secrets and Trade-offs and the removed card at every step, and the AI's
+judgement of every decision with its better move; they may export the record
+(`/hanamikoji history`). Nothing they learn can change a finished match.
+
+A spectator (anyone who did not play it) sees only what the thread showed: the public
+moves and the public boards, and no judgement at all, since a chance and a "better move"
+are worked out from the mover's hidden cards and would reveal them; nor the record, which
+holds every hidden card. Unless both players allowed it with `/hanamikoji review share:True`
+(the AI counts as agreeing): the hidden cards are then each player's own to give away, so
+the spectator sees, and may export, what a player does. One player alone cannot open the
+other's hand.
+
+The rule is checked again on every press: the presser of an ephemeral message is its
+viewer, but a player may withdraw their consent between two presses.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from engine.service import MatchSettings
+from engine.store.rows import AI_USER_ID, MatchInfo
+
+
+class Sight(enum.Enum):
+    """How much of a finished match a viewer's review shows."""
+
+    PLAYER = "player"
+    """A player of the match: hidden cards and judgement."""
+    SHARED = "shared"
+    """A spectator of a match whose two players both share their reviews: as a player."""
+    PUBLIC = "public"
+    """A spectator: the public moves and boards only."""
+
+    @property
+    def full(self) -> bool:
+        """Whether the hidden cards and the judgement are shown."""
+        return self is not Sight.PUBLIC
+
+
+async def sight_of(settings: MatchSettings, info: MatchInfo, viewer_id: int) -> Sight:
+    """What ``viewer_id`` may see of the finished match ``info``."""
+    if info.seat_of(viewer_id) is not None:
+        return Sight.PLAYER
+    for player in info.players:
+        if player == AI_USER_ID:
+            continue  # the AI has nothing to hide once the match is over
+        if not (await settings.user_settings(player)).share_reviews:
+            return Sight.PUBLIC
+    return Sight.SHARED

@@ -1,0 +1,33 @@
+"""A decision and a chance of winning as the bot words them, wherever it names a move it did
+not see made: the hint line of a private panel and the better move of a review.
+
+One wording for both, so a player who saw ``Take E Shamisen`` on a hint reads the same words
+in the review of the match; it matches the panel's buttons (``panel.take``, an action's name
+and its cards).
+"""
+
+from __future__ import annotations
+
+from bot.words.i18n import text
+from bot.words.names import action_name, card_name, letters, offer_text
+from engine.rules import Competition, CompetitionChoice, Decision, GiftChoice
+from engine.rules.cards import cards_text
+from engine.rules.decisions import ActionDecision
+
+
+def decision_words(lang: str, decision: Decision) -> str:
+    """``Gift E E G``, ``Competition AB | EG``, ``Secret A``, ``Take E Shamisen`` (a Gift's
+    card) or ``Take AB`` (a Competition's pair), in ``lang``."""
+    if isinstance(decision, GiftChoice):
+        return text(lang, "panel.take", cards=card_name(lang, decision.card))
+    if isinstance(decision, CompetitionChoice):
+        return text(lang, "panel.take", cards=cards_text(decision.pair))
+    assert isinstance(decision, ActionDecision)
+    cards = offer_text(decision) if isinstance(decision, Competition) else letters(decision.cards)
+    return f"{action_name(lang, decision.action)} {cards}"
+
+
+def chance_percent(chance: float) -> int:
+    """A chance of 0..1 as the whole percent a person reads (a search estimate: more digits
+    would be noise); a value a little outside 0..1 is clamped, never shown as 101%."""
+    return round(100 * min(max(chance, 0.0), 1.0))
