@@ -1,4 +1,4 @@
-"""Direct messages for players who turned `/hanamikoji notify dm:on`.
+"""Direct messages for players who turned `/hanamikoji notify dm:True`.
 
 The DM is extra: an away player is still mentioned in the thread. Each player has at most
 one live panel per match in their DMs: when the turn moves on, the old one is edited down
