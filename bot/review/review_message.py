@@ -87,6 +87,12 @@ async def show_review(
         log.warning("match %s: no review to show: %s", match_id, error)
         await message.refuse(text(lang, "review.failed", match=match_id))
         return
+    except Exception:
+        # A bug: the interaction is deferred, so without a line its viewer would watch
+        # "thinking…" until the token expires.
+        log.exception("match %s: the review could not be shown", match_id)
+        await message.refuse(text(lang, "review.failed", match=match_id))
+        return
     await message.edit("page", **message_kwargs(page, editing=True))
 
 

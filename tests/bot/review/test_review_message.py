@@ -183,6 +183,17 @@ async def test_a_store_that_fails_on_a_step_press_keeps_the_page_and_says_so_apa
     assert reviews.asked == 0
 
 
+@pytest.mark.parametrize("answer", [Answer.NEW, Answer.EDIT])
+async def test_an_unexpected_failure_still_gets_a_line_after_the_thinking(answer, caplog):
+    interaction = Interaction()
+    await show_review(deps(Queries(RuntimeError("a bug")), Reviews()), interaction, 5, 3, answer)
+    said = [e["content"] for e in interaction.original_edits] + [
+        m["content"] for m in interaction.followup.sent
+    ]
+    assert said == [FAILED]
+    assert "the review could not be shown" in caplog.text
+
+
 @pytest.mark.parametrize(
     ("refusal", "line"),
     [
