@@ -60,9 +60,9 @@ def _judge(step: Step, state: GameState, iterations: int) -> StepJudgement:
     played = evaluation.of(step.decision)
     forced = len(seen.legal) == 1
     is_best = best.decision == step.decision
-    # The best estimate is never below the played one (it ranks first); a forced or
-    # best decision has exactly its own chance before and after.
-    chance_before = played.chance if forced or is_best else max(best.chance, played.chance)
+    # The played decision is topped up like the best one, so the best ranks first and is
+    # never below it: the chance before is the best's.
+    chance_before = best.chance
     loss = chance_before - played.chance
     return StepJudgement(
         step=step.index,

@@ -17,6 +17,13 @@ from engine.service.errors import (
 from engine.service.live_match import LiveMatch
 from engine.store.rows import AI_USER_ID, FinishedMatch, MatchInfo, MatchStatus
 
+
+class _AnyGuild:
+    """A match of any server (a guild id may itself be None: a match outside servers)."""
+
+
+ANY_GUILD = _AnyGuild()
+
 MAX_PAGE = 100
 """The most leaderboard entries one call returns."""
 
@@ -136,14 +143,7 @@ class MatchQueries:
         played (the record shows every hidden card), and :class:`MatchNotFound` for a
         match of another server, so records never leak between servers.
         """
-        result = await self._store.finished_match(match_id)
-        if result is None:
-            info = await self._store.get_match(match_id)
-            if info is None or info.guild_id != guild_id:
-                raise MatchNotFound(match_id)
-            raise MatchNotFinished(match_id, info.status)
-        if result.guild_id != guild_id:
-            raise MatchNotFound(match_id)
+        result = await self._finished(match_id, "its record is available", guild_id=guild_id)
         return result.record
 
     async def finished_record(self, match_id: int) -> MatchRecord:
@@ -153,13 +153,22 @@ class MatchQueries:
         Raises :class:`MatchNotFound`, or :class:`MatchNotFinished` while it is a challenge
         or being played, or if it was declined, withdrawn or set aside.
         """
+        result = await self._finished(match_id, "it can be reviewed")
+        return MatchRecord.from_json(result.record)
+
+    async def _finished(
+        self, match_id: int, wanted: str, *, guild_id: int | _AnyGuild | None = ANY_GUILD
+    ) -> FinishedMatch:
+        """The finished match (of ``guild_id`` when given: another server's is not found)."""
         result = await self._store.finished_match(match_id)
         if result is None:
             info = await self._store.get_match(match_id)
-            if info is None:
+            if info is None or (guild_id is not ANY_GUILD and info.guild_id != guild_id):
                 raise MatchNotFound(match_id)
-            raise MatchNotFinished(match_id, info.status, "it can be reviewed")
-        return MatchRecord.from_json(result.record)
+            raise MatchNotFinished(match_id, info.status, wanted)
+        if guild_id is not ANY_GUILD and result.guild_id != guild_id:
+            raise MatchNotFound(match_id)
+        return result
 
     async def _stored_state(self, match_id: int) -> tuple[MatchInfo, GameState]:
         """A finished match rebuilt from its record; a pending or broken one is refused."""
