@@ -14,8 +14,8 @@ import discord
 from bot.custom_ids import Verb, decision_arg, template
 from bot.discord_plumbing.pages import reply_privately
 from bot.play.deps import PlayButton, button, defer, on_private_message
+from bot.words.decision_words import decision_words
 from bot.words.i18n import text
-from bot.words.names import card_name
 from engine.rules import (
     Competition,
     CompetitionChoice,
@@ -119,13 +119,5 @@ def take_buttons(
     buttons = []
     for choice in legal_choices(offer).decisions:
         assert isinstance(choice, GiftChoice | CompetitionChoice)
-        buttons.append(TakeButton(match_id, version, choice, label=take_label(lang, choice)))
+        buttons.append(TakeButton(match_id, version, choice, label=decision_words(lang, choice)))
     return tuple(buttons)
-
-
-def take_label(lang: str, choice: Choice) -> str:
-    """``Take E Shamisen`` (a Gift's card) or ``Take AB`` (a Competition's pair)."""
-    shown = (
-        card_name(lang, choice.card) if isinstance(choice, GiftChoice) else cards_text(choice.pair)
-    )
-    return text(lang, "panel.take", cards=shown)

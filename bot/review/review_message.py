@@ -156,8 +156,7 @@ async def _scene(
 ) -> ReviewScene:
     """The match as this viewer may see it, without the judgement yet."""
     guild_id = interaction.guild_id
-    if guild_id is None:
-        raise ReviewRefused(text(lang, "review.not_in_server"))
+    assert guild_id is not None, "show_review answers outside a server before this"
     try:
         # The record export's own check: a finished match of this server, else refused.
         record = MatchRecord.from_json(await deps.queries.match_record(match_id, guild_id))

@@ -9,10 +9,9 @@ and its cards).
 from __future__ import annotations
 
 from bot.words.i18n import text
-from bot.words.names import action_name, card_name, letters, offer_text
+from bot.words.names import action_name, card_name, decision_label, offer_text
 from engine.rules import Competition, CompetitionChoice, Decision, GiftChoice
 from engine.rules.cards import cards_text
-from engine.rules.decisions import ActionDecision
 
 
 def decision_words(lang: str, decision: Decision) -> str:
@@ -22,9 +21,9 @@ def decision_words(lang: str, decision: Decision) -> str:
         return text(lang, "panel.take", cards=card_name(lang, decision.card))
     if isinstance(decision, CompetitionChoice):
         return text(lang, "panel.take", cards=cards_text(decision.pair))
-    assert isinstance(decision, ActionDecision)
-    cards = offer_text(decision) if isinstance(decision, Competition) else letters(decision.cards)
-    return f"{action_name(lang, decision.action)} {cards}"
+    if isinstance(decision, Competition):  # its confirm button leaves the name out
+        return f"{action_name(lang, decision.action)} {offer_text(decision)}"
+    return decision_label(lang, decision)
 
 
 def chance_percent(chance: float) -> int:
