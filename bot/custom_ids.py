@@ -2,7 +2,7 @@
 
 ``hk:<match>:<version>:<verb>[:<arg>]`` — the match, the match version the component was
 made for (a click on an older one is refused as out of date), what it does, and an
-argument such as a decision in rules.md notation (``3EEG``, ``-E``). At most 100
+argument such as a decision in docs/rules.md notation (``3EEG``, ``-E``). At most 100
 characters, as Discord requires. Each verb is one `DynamicItem` whose template is
 :func:`template`; buttons on messages sent before an upgrade keep working as long as this
 format does.
@@ -78,7 +78,7 @@ def is_page(number: int) -> bool:
 
 
 def decision_arg(arg: str) -> Decision | None:
-    """The decision an id's argument names in rules.md notation, or None for notation the
+    """The decision an id's argument names in docs/rules.md notation, or None for notation the
     rules do not read."""
     try:
         return parse_decision(arg)

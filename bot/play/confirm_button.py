@@ -20,7 +20,7 @@ from engine.store.rows import MatchInfo
 
 
 class ConfirmButton(PlayButton, template=template(Verb.DO, "[A-G0-9X-]{1,8}")):
-    """``hk:<match>:<version>:do:<decision>``, the decision in rules.md notation (``3EEG``)."""
+    """``hk:<match>:<version>:do:<decision>``, the decision in docs/rules.md notation (``3EEG``)."""
 
     def __init__(
         self,

@@ -1,9 +1,9 @@
 """``python -m engine review FILE``: the annotated match, each decision judged.
 
-FILE is one match record (JSON, as in rules.md), ``-`` for stdin. The text output lists
-every decision with its mover, the move in words and notation, the mover's chance of
-winning the match before and after it and the verdict; a flagged decision also names the
-better move. Then each player's worst decisions, worst first. ``--json`` prints the
+FILE is one match record (JSON, docs/record-format.md), ``-`` for stdin. The text output
+starts with each player's worst decisions, worst first, then lists every decision with its
+mover, the move in words and notation, the mover's chance of winning the match before and
+after it and the verdict; a flagged decision also names the better move. ``--json`` prints the
 review's data (:meth:`MatchReview.to_dict`) with the moves in words too.
 
 A bad file gives one error line on stderr and exit status 2, never a traceback.
@@ -83,14 +83,8 @@ def step_line(judged: StepJudgement, legal: dict[str, Decision]) -> str:
 
 
 def review_text(review: MatchReview, legal: dict[int, dict[str, Decision]]) -> list[str]:
-    """The annotated match, then each player's worst decisions."""
+    """Each player's worst decisions first (what a reader looks for), then the annotated match."""
     lines = [f"Review ({review.iterations} play-outs per decision; chances are the mover's)"]
-    round_number = 0
-    for judged in review.steps:
-        if judged.round_number != round_number:
-            round_number = judged.round_number
-            lines.append(f"Round {round_number}")
-        lines.append(step_line(judged, legal[judged.step]))
     for player in (0, 1):
         worst = review.worst(player, WORST_SHOWN)
         if not worst:
@@ -104,6 +98,12 @@ def review_text(review: MatchReview, legal: dict[int, dict[str, Decision]]) -> l
                 f"{_percent(judged.loss)} ({judged.verdict}); better: "
                 f"{_in_words(judged.best, legal[judged.step])}"
             )
+    round_number = 0
+    for judged in review.steps:
+        if judged.round_number != round_number:
+            round_number = judged.round_number
+            lines.append(f"Round {round_number}")
+        lines.append(step_line(judged, legal[judged.step]))
     return lines
 
 

@@ -5,7 +5,7 @@ The turn player chooses an action (:class:`Secret`, :class:`TradeOff`, :class:`G
 they take (:class:`GiftChoice`, :class:`CompetitionChoice`). Cards inside a decision are
 kept sorted, so two orderings of the same cards are the same decision.
 
-Text form, as in rules.md: ``1E``, ``2FG``, ``3EEG``, ``4ABEG`` (pairs AB and EG); the
+Text form, as in docs/rules.md: ``1E``, ``2FG``, ``3EEG``, ``4ABEG`` (pairs AB and EG); the
 opponent's choices are ``-E`` and ``-AB``. A whole move is an action followed by its
 choice: ``3EEG-E``.
 """

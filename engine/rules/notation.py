@@ -1,4 +1,4 @@
-"""Whole moves in rules.md notation: an action and, after Gift or Competition, its choice.
+"""Whole moves in docs/rules.md notation: an action and, after Gift or Competition, its choice.
 
 ``1E`` Secret with an E; ``2FG`` Trade-off; ``3EEG-E`` Gift of E, E, G where the opponent
 took E; ``4ABEG-AB`` Competition of AB and EG where the opponent took AB. ``1X`` and

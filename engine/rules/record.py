@@ -9,7 +9,7 @@
 ``pile`` is in draw order (the round's starting player draws first); ``moves`` are in turn
 order. A match that ended by resignation or timeout also has
 ``"ended": {"player": 1, "reason": "resignation"}`` naming who conceded, an extension of
-rules.md's format that replays ignore when they only need the cards.
+docs/rules.md's format that replays ignore when they only need the cards.
 
 Reading is strict, since a record may come from anywhere: numbers must be the JSON integers
 the format names (a boolean or ``1.0`` is not ``1``), strings must be strings, and an

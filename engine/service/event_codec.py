@@ -3,7 +3,7 @@ start-up for whatever the Discord layer had not shown yet.
 
 The match id is the outbox row's own column, so it is left out of the body: a match
 created with its first announcement does not know its id until the store gives it one.
-Moves and offers are written in rules.md notation, enums as their values, other values as
+Moves and offers are written in docs/rules.md notation, enums as their values, other values as
 JSON numbers, strings, lists and objects.
 """
 

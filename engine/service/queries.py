@@ -137,7 +137,7 @@ class MatchQueries:
         return (changes[0], changes[1]) if len(changes) == 2 else None
 
     async def match_record(self, match_id: int, guild_id: int | None) -> str:
-        """The finished match's record (one line of JSON, rules.md format) for export.
+        """The finished match's record (one line of JSON, docs/rules.md format) for export.
 
         Raises :class:`MatchNotFinished` while the match is a challenge or still being
         played (the record shows every hidden card), and :class:`MatchNotFound` for a

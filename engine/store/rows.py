@@ -116,7 +116,7 @@ class DecisionRow:
     """1 for the first decision; equals the match version once it is applied."""
     seat: int
     decision: str
-    """rules.md notation of the decision alone (``3EEG``, then ``-E``)."""
+    """docs/rules.md notation of the decision alone (``3EEG``, then ``-E``)."""
     decided_at: float
     automatic: bool = False
     """True when the turn timer ran out and the AI played for the absent player."""
@@ -155,7 +155,7 @@ class FinishedMatch:
     started_at: float
     finished_at: float
     record: str
-    """The full match record as JSON in the rules.md format (engine.rules.record.MatchRecord)."""
+    """The full match record as JSON in the docs/rules.md format (engine.rules.record.MatchRecord)."""
 
     @property
     def duration_seconds(self) -> float:

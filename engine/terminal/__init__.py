@@ -3,7 +3,7 @@
 On your turn you choose an action (only the ones still unused are offered), then its cards
 by letter or by their number in your hand, then, for a Competition, how the four cards
 pair up; every decision is confirmed before it is played, and ``back`` steps back. Those
-who know the notation of rules.md may type a whole decision instead (``3CDE``, ``-E``).
+who know the notation of docs/rules.md may type a whole decision instead (``3CDE``, ``-E``).
 ``quit`` asks before resigning; end of input or Ctrl-C leaves without a traceback.
 
 Every screen, the board and the menu under it, fits an 80×24 terminal: when a menu would

@@ -58,6 +58,7 @@ def test_text_lists_every_step_with_words_chances_and_the_better_move(
     worst = lines[at + 1 : at + 4]
     assert all(line.startswith("  step ") and " lost " in line for line in worst)
     assert "; better: " in worst[0]
+    assert at < lines.index("Round 1")  # the worst decisions come first, as a reader wants
 
 
 def test_json_is_the_review_with_words(

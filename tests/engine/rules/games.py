@@ -8,7 +8,7 @@ from engine.rules import GameState, Variant, parse_move
 from engine.rules.deal import Deal
 from engine.rules.notation import Move
 
-# The deal and moves of rules.md's example record (round 1, player 0 starts).
+# The deal and moves of docs/rules.md's example record (round 1, player 0 starts).
 EXAMPLE_DEAL = Deal.from_text("G", ("BBCDGG", "CEEFFF"), "GDFEGAAD")
 EXAMPLE_MOVES = ("4BCBD-BC", "4CDFF-FF", "1F", "2EF", "2GG", "3AEE-E", "3AGG-A", "1D")
 

@@ -1,4 +1,4 @@
-"""Notation (rules.md): decisions and moves parse and format, round-trip, reject junk."""
+"""Notation (docs/rules.md): decisions and moves parse and format, round-trip, reject junk."""
 
 import pytest
 from hypothesis import given

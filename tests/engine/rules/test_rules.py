@@ -1,4 +1,4 @@
-"""One scenario per rule of rules.md, named after the rule, plus the seeds' traps."""
+"""One scenario per rule of docs/rules.md, named after the rule, plus the seeds' traps."""
 
 from collections import Counter
 
