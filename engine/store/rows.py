@@ -155,7 +155,7 @@ class FinishedMatch:
     started_at: float
     finished_at: float
     record: str
-    """The full match record as JSON in the docs/rules.md format (engine.rules.record.MatchRecord)."""
+    """The full match record as JSON (docs/record-format.md; engine.rules.record.MatchRecord)."""
 
     @property
     def duration_seconds(self) -> float:
