@@ -14,14 +14,19 @@ from pathlib import Path
 import aiohttp
 import discord
 
-from bot.config import BotConfig, ConfigError, load_config, masked_url
+from bot.config import NO_TOKEN, BotConfig, ConfigError, load_config, masked_url
+from engine.command_line import CommandLineParser, count
 from engine.store.errors import StoreError
 
 log = logging.getLogger("bot")
 
 
+MOST_SHARDS = 1_000_000
+"""More shards than any bot has: a count above it is a typo, not a plan."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="python -m bot",
         description=(
             "Run the Hanamikoji Discord bot. The token comes from DISCORD_TOKEN (which wins) "
@@ -40,8 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=(
             "check the settings and open the database as the bot would (creating and "
-            "migrating it if need be), then exit without connecting to Discord; exit "
-            "status 2 for a bad setting, 1 for a database that cannot be used"
+            "migrating it if need be), then exit without connecting to Discord; a missing "
+            "token is only a warning here; exit status 2 for a bad setting, 1 for a "
+            "database that cannot be used"
         ),
     )
     parser.add_argument(
@@ -56,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--shard-count",
         metavar="COUNT",
-        type=int,
+        type=count(1, MOST_SHARDS),
         default=None,
         help=(
             "the bot's shards in all, over every process; wins over [discord] shard_count; "
@@ -100,6 +106,7 @@ async def run(config: BotConfig) -> int:
     from bot.client import HanamikojiBot, point_at_discord
 
     point_at_discord(config)
+    quiet_voice_warnings()
     bot = HanamikojiBot(config)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -121,6 +128,14 @@ async def run(config: BotConfig) -> int:
         log.error("Discord refused a privileged intent")
         return 1
     return 0
+
+
+def quiet_voice_warnings() -> None:
+    """discord.py warns at every start that voice needs PyNaCl and davey; this bot never
+    joins a voice channel, so those two warnings (and only they) are turned off."""
+    for flag in ("warn_nacl", "warn_dave"):  # warn_dave exists from discord.py 2.6
+        if hasattr(discord.VoiceClient, flag):
+            setattr(discord.VoiceClient, flag, False)
 
 
 def check_database(config: BotConfig) -> int:
@@ -150,11 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.shard_count is not None:
         overrides["shard_count"] = args.shard_count
     try:
-        config = load_config(path, discord_overrides=overrides)
+        config = load_config(path, discord_overrides=overrides, require_token=not args.check)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.check:
+        if not config.discord.token:
+            # An admin may check the settings and the database before the application exists.
+            print(f"warning: {NO_TOKEN}; the bot will not start without one", file=sys.stderr)
         return check_database(config)
     return asyncio.run(run(config))
 

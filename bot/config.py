@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import enum
+import math
 import os
 import re
 import tomllib
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bot.request_pacing import DEFAULT_REQUESTS_PER_SECOND, DISCORD_GLOBAL_LIMIT
 from engine.review.hint import HINT_ITERATIONS
 from engine.review.judge import REVIEW_ITERATIONS
+from engine.review.search import MOST_ITERATIONS
 from engine.service.config import ServiceConfig
 
 if TYPE_CHECKING:
@@ -64,8 +66,7 @@ class DiscordSettings:
     """How many shards the bot has in all; none: as many as Discord recommends."""
 
     def __post_init__(self) -> None:
-        if not self.token:
-            raise ValueError(NO_TOKEN)
+        # A missing token is load_config's to refuse: `--check` reads settings without one.
         if self.shard_count is not None and self.shard_count < 1:
             raise ValueError(f"shard_count must be 1 or more, got {self.shard_count!r}")
         if self.shards is not None:
@@ -203,8 +204,11 @@ class AiSettings:
 
     def __post_init__(self) -> None:
         for name in AI_FIELDS:
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be 1 or more, got {getattr(self, name)!r}")
+            if not 1 <= getattr(self, name) <= MOST_ITERATIONS:
+                raise ValueError(
+                    f"{name} must be from 1 to {MOST_ITERATIONS:,} play-outs per decision, "
+                    f"got {getattr(self, name)!r}"
+                )
 
 
 AI_FIELDS = ("review_iterations", "hint_iterations")
@@ -241,9 +245,14 @@ def load_config(
     path: Path | None,
     environ: Mapping[str, str] | None = None,
     discord_overrides: Mapping[str, object] | None = None,
+    *,
+    require_token: bool = True,
 ) -> BotConfig:
     """Read the TOML file (if any); ``DISCORD_TOKEN`` and ``DATABASE_URL`` in the environment
-    win over the file, and ``discord_overrides`` (from the command line) over both."""
+    win over the file, and ``discord_overrides`` (from the command line) over both.
+
+    Without a token it refuses (:data:`NO_TOKEN`) unless ``require_token`` is false, as for
+    checking the settings before the application exists."""
     env = os.environ if environ is None else environ
     data: dict[str, Any] = {}
     if path is not None:
@@ -271,7 +280,10 @@ def load_config(
     if "discord" not in sections:
         # No [discord] table: build it from defaults, so a missing token says so.
         sections["discord"] = _section(DiscordSettings, {}, "discord", path)
-    return BotConfig(**sections)
+    config = BotConfig(**sections)
+    if require_token and not config.discord.token:
+        raise ConfigError(f"[discord] {NO_TOKEN}")
+    return config
 
 
 def _unknown_top_level(
@@ -363,6 +375,8 @@ def _convert(hint: Any, value: object, where: str) -> Any:
             return value
         raise ConfigError(f"{where} must be a whole number, got {value!r}")
     elif hint is float:
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"{where} must be a finite number, got {value!r}")
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
         raise ConfigError(f"{where} must be a number, got {value!r}")

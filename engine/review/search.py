@@ -24,6 +24,9 @@ from engine.review.match_chance import leaf_value
 from engine.rules.decisions import Decision
 from engine.rules.views import PlayerView
 
+MOST_ITERATIONS = 100_000
+"""The largest search budget a setting or a command may ask for: at about 0.3 ms a
+play-out, half a minute a decision and a quarter of an hour a match's review."""
 MIN_VISITS_SHARE = 0.2
 """The best and the played decision get at least this share of the iterations each."""
 TOP_UP_ROUNDS = 4

@@ -6,11 +6,13 @@ field added here is a setting at once (and must be documented in config.example.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields
 
 from engine.ai.levels import LEVELS
 from engine.review.hint import HINT_ITERATIONS
 from engine.review.judge import REVIEW_ITERATIONS
+from engine.review.search import MOST_ITERATIONS
 from engine.store.rows import ExpiryPolicy
 
 
@@ -54,6 +56,10 @@ class ServiceConfig:
     """The search's play-outs behind one hint in a match against the AI."""
 
     def __post_init__(self) -> None:
+        for setting in fields(self):
+            value = getattr(self, setting.name)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"{setting.name} must be a finite number, got {value!r}")
         # Bounds only, no floors a person would pick: tests run matches on sub-second timers.
         if not 0 < self.min_turn_seconds <= self.turn_timer_seconds <= self.max_turn_seconds:
             raise ValueError(
@@ -78,6 +84,12 @@ class ServiceConfig:
         ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        for name in ("review_iterations", "hint_iterations"):
+            if getattr(self, name) > MOST_ITERATIONS:
+                raise ValueError(
+                    f"{name} must be at most {MOST_ITERATIONS:,} play-outs per decision, "
+                    f"got {getattr(self, name)!r}"
+                )
         if not self.ai_levels:
             raise ValueError("ai_levels must name at least one level")
         unknown = [level for level in self.ai_levels if level not in LEVELS]

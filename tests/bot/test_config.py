@@ -128,8 +128,26 @@ def test_the_search_budgets_belong_under_ai_not_matches(tmp_path):
         ConfigError, match=r"matches\.review_iterations .*\(it belongs under \[ai\]\)"
     ):
         load(tmp_path, "[matches]\nreview_iterations = 5\n")
-    with pytest.raises(ConfigError, match=r"ai\.hint_iterations must be 1 or more, got 0"):
+    with pytest.raises(ConfigError, match=r"ai\.hint_iterations must be from 1 to 100,000 .*got 0"):
         load(tmp_path, "[ai]\nhint_iterations = 0\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "review_iterations = 100000000000000000000000",
+            r"ai\.review_iterations must be from 1 to 100,000 play-outs per decision, "
+            r"got 100000000000000000000000$",
+        ),
+        ("review_iterations = 1e23", r"ai\.review_iterations must be a whole number, got 1e\+23"),
+        ("hint_iterations = 100001", r"ai\.hint_iterations must be from 1 to 100,000 .*100001"),
+    ],
+)
+def test_a_search_budget_is_bounded(tmp_path, text, message):
+    with pytest.raises(ConfigError, match=message):
+        load(tmp_path, f"[ai]\n{text}\n")
+    assert load(tmp_path, "[ai]\nreview_iterations = 100000\n").ai.review_iterations == 100_000
 
 
 def test_a_search_budget_above_any_table_is_sent_to_ai(tmp_path):
@@ -321,6 +339,8 @@ def test_the_log_level_is_read_in_any_case(tmp_path):
         ("ai_levels = []", r"matches\.ai_levels must name at least one level"),
         ("challenge_expiry_seconds = 0", r"matches\.challenge_expiry_seconds must be positive"),
         ("reminder_before_seconds = -1", r"matches\.reminder_before_seconds must not be neg"),
+        ("ai_move_delay_seconds = inf", r"matches\.ai_move_delay_seconds must be a finite num"),
+        ("reminder_before_seconds = nan", r"matches\.reminder_before_seconds must be a finite"),
     ],
 )
 def test_match_settings_are_checked_by_the_service_config(tmp_path, text, message):

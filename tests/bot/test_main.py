@@ -164,6 +164,44 @@ def test_check_refuses_a_database_from_a_newer_bot(tmp_path):
     )
 
 
+def test_check_without_a_token_warns_and_still_checks_the_database(tmp_path):
+    database = tmp_path / "games.sqlite3"
+    done = python_m_bot(tmp_path, with_database(database), "--check", env={"DISCORD_TOKEN": ""})
+    assert done.returncode == 0
+    assert done.stderr == (
+        "warning: no bot token: set DISCORD_TOKEN or [discord] token (from the Discord "
+        "developer portal, Bot tab); the bot will not start without one\n"
+    )
+    assert done.stdout == f"settings OK; database {str(database)!r} created\n"
+    assert database.exists()
+
+
+def test_check_without_a_token_still_refuses_a_bad_database(tmp_path):
+    database = tmp_path / "nowhere" / "games.sqlite3"
+    done = python_m_bot(tmp_path, with_database(database), "--check", env={"DISCORD_TOKEN": ""})
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[0].startswith("warning: no bot token")
+    assert done.stderr.splitlines()[1] == (
+        f"error: cannot open database {str(database)!r}: "
+        f"the folder {str(database.parent)!r} does not exist"
+    )
+
+
+def test_without_a_token_the_bot_itself_refuses_to_start(tmp_path):
+    done = python_m_bot(tmp_path, "", env={"DISCORD_TOKEN": ""})
+    assert the_one_error(done).startswith("error: [discord] no bot token: set DISCORD_TOKEN")
+    assert done.returncode == 2
+
+
+def test_a_start_says_nothing_of_voice(tmp_path):
+    # Discord is a closed port here, so the bot is built, fails to log in and stops.
+    done = python_m_bot(tmp_path, with_database(tmp_path / "games.sqlite3"))
+    assert done.returncode == 1
+    assert "cannot reach Discord" in done.stderr
+    assert "voice" not in done.stderr
+    assert "PyNaCl" not in done.stderr and "davey" not in done.stderr
+
+
 # python -m bot: the database is opened before logging in -------------------------------
 
 
@@ -197,7 +235,11 @@ def test_a_bad_database_path_stops_the_bot_before_discord_in_one_line(tmp_path, 
             "error: discord.shards must be 'N' or 'A-B' (shard ids from 0), got 'zero'",
         ),
         (["--shards", "3"], "error: discord.shards '3' needs shard_count, the bot's shards in all"),
-        (["--shard-count", "0"], "error: discord.shard_count must be 1 or more, got 0"),
+        (
+            ["--shard-count", "0"],
+            "python -m bot: error: argument --shard-count: must be from 1 to 1,000,000, "
+            "got '0' (--help lists the options)",
+        ),
     ],
     ids=["past-the-count", "not-a-range", "no-count", "zero-count"],
 )
