@@ -7,10 +7,15 @@ import sys
 
 from engine import replay_cli
 from engine.ai.levels import LEVELS
+from engine.command_line import CommandLineParser, count, jobs, seed
+from engine.review.search import MOST_ITERATIONS
+
+MOST_GAMES = 1_000_000
+"""An arena of more games than this would run for days on this machine's cores."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    parser = CommandLineParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser(
         "replay", help="replay JSON Lines match records and print each result as JSON"
@@ -18,15 +23,25 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a JSON Lines file of match records, or - for stdin")
     play = commands.add_parser("play", help="play a game against the AI in the terminal")
     play.add_argument("--level", choices=LEVELS, default="normal", help="the AI's level")
-    play.add_argument("--seed", type=int, default=None, help="seed of the deals and the AI")
+    play.add_argument("--seed", type=seed, default=None, help="seed of the deals and the AI")
     arena = commands.add_parser(
         "arena", help="play games between two AI levels and print win rates with 95%% intervals"
     )
     arena.add_argument("a", choices=LEVELS, help="level of side A")
     arena.add_argument("b", choices=LEVELS, help="level of side B")
-    arena.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    arena.add_argument("--seed", type=int, default=0, help="seed of deals and agents")
-    arena.add_argument("--jobs", type=int, default=1, help="processes to play games in")
+    arena.add_argument(
+        "--games",
+        type=count(1, MOST_GAMES),
+        default=100,
+        help=f"how many games, 1 to {MOST_GAMES:,} (default 100)",
+    )
+    arena.add_argument("--seed", type=seed, default=0, help="seed of deals and agents")
+    arena.add_argument(
+        "--jobs",
+        type=jobs,
+        default=1,
+        help="processes to play games in, at most 4 per core (default 1)",
+    )
     review = commands.add_parser(
         "review", help="judge every decision of a match record and print the annotated match"
     )
@@ -34,9 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--json", action="store_true", help="print the review as JSON")
     review.add_argument(
         "--iterations",
-        type=int,
+        type=count(1, MOST_ITERATIONS),
         default=None,
-        help="play-outs per decision (default: the review's, see docs/review.md)",
+        help=(
+            f"play-outs per decision, 1 to {MOST_ITERATIONS:,} "
+            "(default: the review's, see docs/review.md)"
+        ),
     )
     return parser
 

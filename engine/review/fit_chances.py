@@ -17,7 +17,6 @@ package data) and is the same for the same ``--seed`` and ``--rounds``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -25,6 +24,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from engine import command_line
 from engine.ai.ismcts import finish_round
 from engine.review.match_chance import (
     FAVOR_POSITIONS,
@@ -36,6 +36,8 @@ from engine.review.match_chance import (
 from engine.rules.state import THREE_ROUND_LIMIT, GameState, Variant
 
 DEFAULT_ROUNDS = 100_000
+MOST_ROUNDS = 10_000_000
+"""A hundred times the default: about an hour and a half, enough for any refit."""
 TOLERANCE = 1e-10
 """Value iteration stops when no chance moves by more than this in a sweep."""
 
@@ -164,11 +166,18 @@ def fit(rounds: int, seed: int, log: list[str]) -> dict[str, object]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = command_line.CommandLineParser(
         prog="python -m engine.review.fit_chances", description=__doc__
     )
-    parser.add_argument("--seed", type=int, default=1, help="seed of the sampled rounds")
-    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, help="rounds to sample")
+    parser.add_argument(
+        "--seed", type=command_line.seed, default=1, help="seed of the sampled rounds"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=command_line.count(1, MOST_ROUNDS),
+        default=DEFAULT_ROUNDS,
+        help=f"rounds to sample, 1 to {MOST_ROUNDS:,} (default {DEFAULT_ROUNDS:,})",
+    )
     parser.add_argument(
         "--out",
         type=Path,
@@ -176,9 +185,17 @@ def main(argv: list[str] | None = None) -> int:
         help="where to write the table (default: the package's own file)",
     )
     args = parser.parse_args(argv)
+    if not args.out.parent.is_dir() or args.out.is_dir():
+        # Refused now, not after a minute of fitting.
+        parser.error(f"--out {str(args.out)!r} must be a file in an existing folder")
     log: list[str] = []
     table = fit(args.rounds, args.seed, log)
-    args.out.write_text(json.dumps(table, separators=(",", ":")) + "\n", encoding="utf-8")
+    try:
+        args.out.write_text(json.dumps(table, separators=(",", ":")) + "\n", encoding="utf-8")
+    except OSError as error:
+        return command_line.fail(
+            parser.prog, f"cannot write {str(args.out)!r}: {error.strerror or error}"
+        )
     for line in log:
         print(line, file=sys.stderr)
     print(f"wrote {args.out}", file=sys.stderr)

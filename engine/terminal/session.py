@@ -50,6 +50,9 @@ def play_game(
             while scored < len(state.results):
                 screen.say(render_round(state.results[scored]))
                 scored += 1
+                if not state.is_over:
+                    # The next round's board and menus would scroll the summary off 24 lines.
+                    screen.ask(f"Press Enter for round {state.round_number}. ", stdin)
     except Quit as left:
         state.resign(HUMAN)
         if left.resigned:

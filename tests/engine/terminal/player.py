@@ -63,6 +63,8 @@ class Player(io.StringIO):
         return self.follow(lines) + "\n"
 
     def follow(self, lines: list[str]) -> str:
+        if lines[-1].startswith("Press Enter"):
+            return ""
         if lines[-1].endswith("[Y/n] "):
             return ""
         if lines[-1].endswith("[y/N] "):

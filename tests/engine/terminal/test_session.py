@@ -50,6 +50,8 @@ def test_every_screen_shows_the_board_and_its_menu_within_80_by_24(
     assert code == 0
     assert max(len(line) for line in text.splitlines()) <= 79
     for screen in player.screens:
+        if screen[-1].startswith("Press Enter for round "):
+            continue  # a round's summary, which the next test reads
         tops = [i for i, line in enumerate(screen) if line.startswith(BOARD_TOP)]
         assert tops, "the board scrolled off:\n" + "\n".join(screen)
         under_board = screen[tops[-1] :]
@@ -64,6 +66,27 @@ def test_every_screen_shows_the_board_and_its_menu_within_80_by_24(
         assert "It is the only decision you can make.\nSecret " in text
     else:  # the last action, Competition, starts at the split of the last four cards
         assert "Your turn: your Competition is the only action left.\nCompetition " in text
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_rounds_summary_waits_on_screen_for_enter(seed: int) -> None:
+    state = GameState(seed=seed, first_player=seed % 2)
+    code, text, player = play(lambda out: Player(out), state)
+    assert code == 0
+    pauses = [s for s in player.screens if s[-1].startswith("Press Enter for round ")]
+    assert len(pauses) == len(state.results) - 1  # none after the last round: the game ends
+    for number, screen in enumerate(pauses, start=1):
+        assert screen[-1] == f"Press Enter for round {number + 1}. "
+        [header] = [line for line in screen if line.startswith(f"=== Round {number} scored: ")]
+        assert "your Secret was " in header
+        summary = screen[screen.index(header) :]
+        assert any(line.startswith("score") for line in summary)
+        assert any(line.startswith("moved") for line in summary)
+    # The next round starts only after the Enter.
+    for number in range(1, len(state.results)):
+        assert text.index(f"Press Enter for round {number + 1}. ") < text.index(
+            f"*** Round {number + 1}: "
+        )
 
 
 def test_the_longest_screen_is_a_competition_split_and_fits() -> None:
