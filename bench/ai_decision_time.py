@@ -9,13 +9,19 @@ is answered at once and not counted).
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
+import sys
 import time
+from collections.abc import Sequence
 
 from engine.ai import LEVELS, agent_for_level
+from engine.command_line import CommandLineParser, count, description, fail, seed
 from engine.rules import GameState, view
+
+PROG = "bench/ai_decision_time.py"
+MOST_GAMES = 10_000
+"""About an hour of the hard level's decisions."""
 
 
 def decision_times(level: str, games: int, seed: int) -> list[float]:
@@ -47,22 +53,36 @@ def percentile(sorted_times: list[float], q: float) -> float:
     return sorted_times[rank - 1]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--levels", nargs="+", choices=LEVELS, default=["easy", "normal", "hard"])
-    args = parser.parse_args()
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = CommandLineParser(prog=PROG, description=description(__doc__))
+    parser.add_argument(
+        "--games",
+        type=count(1, MOST_GAMES),
+        default=20,
+        help=f"games per level, 1 to {MOST_GAMES:,} (20)",
+    )
+    parser.add_argument("--seed", type=seed, default=1, help="seed of the deals and the agents")
+    parser.add_argument(
+        "--levels",
+        nargs="+",
+        choices=LEVELS,
+        default=["easy", "normal", "hard"],
+        help="the levels to time (easy normal hard)",
+    )
+    args = parser.parse_args(argv)
     decision_times("normal", 3, args.seed + 10**6)  # warm the legal-decision caches
     for level in args.levels:
         times = sorted(decision_times(level, args.games, args.seed))
+        if not times:  # every decision of these games was forced: nothing to time
+            return fail(PROG, f"{level} had no decision with a choice in {args.games} games")
         print(
             f"{level:<7} decisions {len(times):>5}  "
             f"p50 {1000 * statistics.median(times):7.1f} ms  "
             f"p95 {1000 * percentile(times, 0.95):7.1f} ms  "
             f"max {1000 * times[-1]:7.1f} ms"
         )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -72,11 +72,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.load.benchmark import run  # noqa: E402
+from bench.load.bot_process import BotDidNotStart  # noqa: E402
 from bench.load.options import parse_options  # noqa: E402
+from engine.command_line import description, fail  # noqa: E402
 
 
-def main() -> None:
-    args = parse_options(__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    """The benchmark; its exit status (1: a target missed or the bot did not start)."""
+    args = parse_options(description(__doc__), argv)
     profile = os.environ.get("BOT_LOAD_PROFILE")
     profile_dir = Path(profile).resolve() if profile else None
     if profile_dir is not None:
@@ -85,12 +88,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bot_load.") as scratch:
         if profiler is not None:
             profiler.enable()
-        status = asyncio.run(run(args, Path(scratch), profile_dir))
+        try:
+            status = asyncio.run(run(args, Path(scratch), profile_dir))
+        except BotDidNotStart as error:
+            return fail("bench/bot_load.py", str(error))
         if profiler is not None and profile_dir is not None:
             profiler.disable()
             profiler.dump_stats(profile_dir / "bench.prof")
-    sys.exit(status)
+    return status
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

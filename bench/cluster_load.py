@@ -63,6 +63,7 @@ from bench.cluster.audit import Audit, audit
 from bench.cluster.players import Ack, Tally
 from bench.cluster.server import PostgresServer, cpu_seconds, machine_cpu_seconds, postgres
 from bench.cluster.worker import DRAIN_LIMIT, Plan, StoreSpec
+from engine.command_line import CommandLineParser, amount, count, description, fail, seed
 
 READY_TIMEOUT = 60.0
 """How long a worker may take to start its service."""
@@ -307,22 +308,66 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+MOST_MATCHES = 20_000
+"""Twenty times the service bench's 1,000 matches: more only measures the queue."""
+LONGEST_SECONDS = 3600.0
+
+
 def parse_options(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--think-ms", type=float, default=200.0)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--warm-up", type=float, default=2.0)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", choices=[setup.name for setup in SETUPS])
-    parser.add_argument("--synchronous-commit", action="store_true")
+    parser = CommandLineParser(prog="bench/cluster_load.py", description=description(__doc__))
     parser.add_argument(
-        "--pool", type=int, help="PostgreSQL connections per process (the store's default)"
+        "--matches",
+        type=count(1, MOST_MATCHES),
+        default=200,
+        help=f"concurrent matches, 1 to {MOST_MATCHES:,} (200)",
+    )
+    parser.add_argument(
+        "--think-ms",
+        type=amount(0, 60_000, unit="ms"),
+        default=200.0,
+        help="mean think time before each decision, uniform 0..2x (200); 0 = saturation",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=amount(1, LONGEST_SECONDS, unit="s"),
+        default=20.0,
+        help="the timed window (20)",
+    )
+    parser.add_argument(
+        "--warm-up",
+        type=amount(0, LONGEST_SECONDS, unit="s"),
+        default=2.0,
+        help="play before the window opens (2)",
+    )
+    parser.add_argument("--seed", type=seed, default=1, help="seed of the players' choices")
+    parser.add_argument(
+        "--only", choices=[setup.name for setup in SETUPS], help="run one setup only"
+    )
+    parser.add_argument(
+        "--synchronous-commit", action="store_true", help="PostgreSQL's synchronous_commit on"
+    )
+    parser.add_argument(
+        "--pool",
+        type=count(1, 100),
+        help="PostgreSQL connections per process, 1 to 100 (the store's default)",
     )
     return parser.parse_args(argv)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def measured_nothing(rows: Sequence[Row]) -> str | None:
+    """Why the run measured nothing worth a figure, or None when every setup did."""
+    for row in rows:
+        if row.errors:
+            return f"{row.setup.name} had {len(row.errors)} errors (printed above)"
+        if not row.acks:
+            return f"{row.setup.name} acknowledged no decision in the window"
+        if row.audit.lost or row.audit.doubled:
+            return f"{row.setup.name} lost {row.audit.lost} and doubled {row.audit.doubled}"
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The benchmark; exit status 1 when a setup erred, lost or measured nothing."""
     args = parse_options(argv)
     setups = [setup for setup in SETUPS if args.only in (None, setup.name)]
     signal.signal(signal.SIGTERM, _interrupt)
@@ -342,9 +387,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                 rows.append(run_setup(setup, args, scratch, server))
     except KeyboardInterrupt:
         print("interrupted: workers and server stopped", file=sys.stderr)
-        sys.exit(130)
+        return 130
     report(rows, args)
+    problem = measured_nothing(rows)
+    return 0 if problem is None else fail("bench/cluster_load.py", problem)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -24,20 +24,22 @@ Prints, never asserts (run it on a quiet machine):
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import multiprocessing
 import random
 import statistics
+import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from engine.ai import agent_for_level
+from engine.command_line import CommandLineParser, count, description, seed
 from engine.review.hint import HINT_ITERATIONS, suggest
 from engine.review.judge import REVIEW_ITERATIONS, review_match
-from engine.review.search import evaluate
+from engine.review.search import MOST_ITERATIONS, evaluate
 from engine.review.steps import match_steps, step_count
 from engine.review.verdicts import INACCURACY_LOSS
 from engine.rules import GameState, view
@@ -47,7 +49,12 @@ from engine.service import MatchService, ServiceConfig
 from engine.store import ExpiryPolicy, FinishedMatch, MatchInfo, MatchStatus
 from engine.store.sqlite import SqliteMatchStore
 
+PROG = "python -m bench.review_figures"
 PARTS = ("analysis", "service", "hints", "depth")
+MOST_MATCHES = 1_000
+"""About three hours of analysis at 10 s a match."""
+MOST_POSITIONS = 10_000
+MOST_DEPTH = 100
 
 
 def hard_against_normal(seed: int) -> MatchRecord:
@@ -208,20 +215,47 @@ def hint_time(chosen: list[tuple[str, PlayerView]]) -> None:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=10)
-    parser.add_argument("--positions", type=int, default=30)
-    parser.add_argument("--depth", type=int, default=10)
-    parser.add_argument("--iterations", type=int, default=REVIEW_ITERATIONS)
-    parser.add_argument("--seed", type=int, default=1)
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = CommandLineParser(
+        prog="python -m bench.review_figures", description=description(__doc__)
+    )
+    parser.add_argument(
+        "--matches",
+        type=count(1, MOST_MATCHES),
+        default=10,
+        help=f"matches of hard against normal, 1 to {MOST_MATCHES:,} (10)",
+    )
+    parser.add_argument(
+        "--positions",
+        type=count(1, MOST_POSITIONS),
+        default=30,
+        help=f"positions for the hint and depth figures, 1 to {MOST_POSITIONS:,} (30)",
+    )
+    parser.add_argument(
+        "--depth",
+        type=count(1, MOST_DEPTH),
+        default=10,
+        help=f"how many times deeper the second search goes, 1 to {MOST_DEPTH} (10)",
+    )
+    parser.add_argument(
+        "--iterations",
+        type=count(1, MOST_ITERATIONS),
+        default=REVIEW_ITERATIONS,
+        help=f"play-outs per decision, 1 to {MOST_ITERATIONS:,} ({REVIEW_ITERATIONS})",
+    )
+    parser.add_argument("--seed", type=seed, default=1, help="seed of the matches and positions")
     parser.add_argument(
         "--parts",
         default=",".join(PARTS),
         help=f"which figures, comma-separated ({', '.join(PARTS)})",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     parts = set(args.parts.split(","))
+    if args.iterations * args.depth > MOST_ITERATIONS and "depth" in parts:
+        parser.error(
+            f"--iterations {args.iterations} times --depth {args.depth} is above "
+            f"{MOST_ITERATIONS:,} play-outs per decision"
+        )
     if not parts <= set(PARTS):
         parser.error(f"--parts takes {', '.join(PARTS)}, got {args.parts!r}")
     print(
@@ -239,7 +273,8 @@ def main() -> None:
         hint_time(chosen)
     if "depth" in parts:
         depth_agreement(chosen, args.iterations, args.depth)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

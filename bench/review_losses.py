@@ -16,16 +16,18 @@ Prints, never asserts:
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
+import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 
-from engine.ai import agent_for_level
+from engine.ai import LEVELS, agent_for_level
+from engine.command_line import CommandLineParser, count, description, fail, seed
 from engine.review.judge import REVIEW_ITERATIONS, review_match
 from engine.review.judgement import Verdict
-from engine.review.search import evaluate
+from engine.review.search import MOST_ITERATIONS, evaluate
 from engine.review.verdicts import BLUNDER_LOSS, INACCURACY_LOSS, MISTAKE_LOSS
 from engine.rules import GameState, view
 from engine.rules.record import MatchRecord
@@ -33,6 +35,9 @@ from engine.rules.views import PlayerView
 
 LEVELS_MEASURED = ("hard", "normal", "easy", "random")
 PERCENTILES = (50, 75, 90, 95, 99)
+PROG = "python -m bench.review_losses"
+MOST_MATCHES = 1_000
+MOST_POSITIONS = 10_000
 
 
 def play_match(level: str, seat: int, seed: int) -> MatchRecord:
@@ -101,14 +106,37 @@ def level_losses(
     return losses, verdicts
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=12, help="matches per level")
-    parser.add_argument("--positions", type=int, default=120, help="positions for the noise")
-    parser.add_argument("--iterations", type=int, default=REVIEW_ITERATIONS)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--levels", nargs="*", default=list(LEVELS_MEASURED))
-    args = parser.parse_args()
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = CommandLineParser(prog=PROG, description=description(__doc__))
+    parser.add_argument(
+        "--matches",
+        type=count(1, MOST_MATCHES),
+        default=12,
+        help=f"matches per level, 1 to {MOST_MATCHES:,} (12)",
+    )
+    parser.add_argument(
+        "--positions",
+        type=count(0, MOST_POSITIONS),
+        default=120,
+        help=f"positions for the noise, 0 (none) to {MOST_POSITIONS:,} (120)",
+    )
+    parser.add_argument(
+        "--iterations",
+        type=count(1, MOST_ITERATIONS),
+        default=REVIEW_ITERATIONS,
+        help=f"play-outs per decision, 1 to {MOST_ITERATIONS:,} ({REVIEW_ITERATIONS})",
+    )
+    parser.add_argument("--seed", type=seed, default=1, help="seed of the matches and positions")
+    parser.add_argument(
+        "--levels",
+        nargs="*",
+        choices=LEVELS,
+        default=list(LEVELS_MEASURED),
+        help=f"levels whose losses are measured ({' '.join(LEVELS_MEASURED)}); none: noise only",
+    )
+    args = parser.parse_args(argv)
+    if args.positions == 0 and not args.levels:
+        parser.error("--positions 0 and no --levels: nothing to measure")
     print(
         f"python -m bench.review_losses --matches {args.matches} --positions {args.positions} "
         f"--iterations {args.iterations} --seed {args.seed} --levels {' '.join(args.levels)}"
@@ -128,6 +156,8 @@ def main() -> None:
         started = time.perf_counter()
         losses, verdicts = level_losses(level, args.matches, args.iterations, args.seed)
         total = sum(verdicts.values())
+        if total == 0:  # every decision forced: no share to print
+            return fail(PROG, f"{level} made no decision with a choice in {args.matches} matches")
         shares = ", ".join(
             f"{v} {100 * verdicts[v] / total:.0f}%"
             for v in (
@@ -142,7 +172,8 @@ def main() -> None:
             f"{level:>6}: {total} decisions, losses {percentiles(losses)}; {shares} "
             f"({time.perf_counter() - started:.0f} s)"
         )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -19,18 +19,23 @@ M matches have started and are still running).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
+from engine.command_line import CommandLineParser, amount, count, description, fail, seed
 from engine.service import MatchService, ServiceConfig
 from engine.store.sqlite import SqliteMatchStore
 
+PROG = "bench/service_load.py"
+MOST_MATCHES = 100_000
+"""A hundred times the documented run; each match holds about 25 KB."""
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -86,7 +91,8 @@ class Load:
             decisions += 1
 
 
-async def run(matches: int, think: float, seconds: float, db: Path, seed: int) -> None:
+async def run(matches: int, think: float, seconds: float, db: Path, seed: int) -> int:
+    """One run and its figures; exit status 1 if the window saw no decision."""
     # Each simulated pair plays match after match: the per-member hourly limit, meant for
     # abuse, would stop the load, so it is lifted here.
     config = ServiceConfig(
@@ -122,6 +128,8 @@ async def run(matches: int, think: float, seconds: float, db: Path, seed: int) -
     await asyncio.gather(*tasks)
     total = len(load.latencies)
     await service.close()
+    if not window:
+        return fail(PROG, f"no decision in the {seconds:g} s window: nothing measured")
     latencies = sorted(window)
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[int(0.99 * (len(latencies) - 1))] * 1000
@@ -133,20 +141,40 @@ async def run(matches: int, think: float, seconds: float, db: Path, seed: int) -
     print(f"memory per active match: {per_match / 1024:.1f} KB")
     print(f"CPU per decision (both threads, players' views included): {cpu / steady * 1e6:.0f} us")
     print(f"load average (other processes compete for the CPU): {os.getloadavg()[0]:.2f}")
+    return 0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=1000)
-    parser.add_argument("--think-ms", type=float, default=500.0)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--db", type=Path, default=None)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = CommandLineParser(prog=PROG, description=description(__doc__))
+    parser.add_argument(
+        "--matches",
+        type=count(1, MOST_MATCHES),
+        default=1000,
+        help=f"concurrent matches, 1 to {MOST_MATCHES:,} (1000)",
+    )
+    parser.add_argument(
+        "--think-ms",
+        type=amount(0, 60_000, unit="ms"),
+        default=500.0,
+        help="mean think time before each decision, uniform 0..2x (500); 0 = saturation",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=amount(0.1, 3600, unit="s"),
+        default=20.0,
+        help="the timed window (20)",
+    )
+    parser.add_argument(
+        "--db", type=Path, default=None, help="the SQLite file (default: a temporary one)"
+    )
+    parser.add_argument("--seed", type=seed, default=1, help="seed of the players' choices")
+    args = parser.parse_args(argv)
+    if args.db is not None and (args.db.is_dir() or not args.db.parent.is_dir()):
+        parser.error(f"--db {str(args.db)!r} must be a file in an existing folder")
     with tempfile.TemporaryDirectory() as scratch:
         db = args.db or Path(scratch) / "service_load.sqlite3"
-        asyncio.run(run(args.matches, args.think_ms / 1000, args.seconds, db, args.seed))
+        return asyncio.run(run(args.matches, args.think_ms / 1000, args.seconds, db, args.seed))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

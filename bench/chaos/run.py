@@ -14,9 +14,11 @@ import tempfile
 import warnings
 from pathlib import Path
 
+import bench.chaos
 from bench.load.measurements import Stats
 from bench.load.message_watch import MessageWatch
 from bench.load.player_profile import PlayerProfile
+from engine.command_line import description, fail
 from tests.discord_emulator.server import DiscordEmulator
 
 from .audit import audit
@@ -137,12 +139,14 @@ async def run(args: argparse.Namespace, scratch: Path, command: str) -> int:
         relaxed=relaxed,
     )
     report(args, facts, figures, killer.kills, pairs, emulator, clicks.clicks)
+    if figures.acknowledged == 0:
+        return fail("python -m bench.chaos", "no decision was acknowledged: nothing measured")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = parse_options(__doc__.splitlines()[0] if __doc__ else "", argv)
+    args = parse_options(description(bench.chaos.__doc__), argv)
     command = shlex.join(["python", "-m", "bench.chaos", *argv])
     keep = os.environ.get("CHAOS_KEEP")
     if keep:

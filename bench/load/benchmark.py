@@ -28,7 +28,7 @@ async def run(args: argparse.Namespace, scratch: Path, profile_dir: Path | None)
         bot = await start_bot(
             write_config(emulator, scratch, args.matches, args.pace), log_path, profile_dir
         )
-        await wait_for_sync(emulator, bot)
+        await wait_for_sync(emulator, bot, log_path)
         stats = Stats()
         lag = LoopLag()
         lag.start()
