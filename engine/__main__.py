@@ -18,14 +18,31 @@ def build_parser() -> argparse.ArgumentParser:
     parser = CommandLineParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser(
-        "replay", help="replay JSON Lines match records and print each result as JSON"
+        "replay",
+        help="replay JSON Lines match records and print each result as JSON",
+        description=(
+            "Replay JSON Lines match records (docs/record-format.md) and print each "
+            "result as one line of JSON; exit status 1 if any line had an error."
+        ),
     )
     replay.add_argument("file", help="a JSON Lines file of match records, or - for stdin")
-    play = commands.add_parser("play", help="play a game against the AI in the terminal")
+    play = commands.add_parser(
+        "play",
+        help="play a game against the AI in the terminal",
+        description=(
+            "Play a game against the AI in an 80x24 terminal; 'help' at any prompt lists "
+            "the commands, and the notation of docs/rules.md (3CDE, -E) works at any step."
+        ),
+    )
     play.add_argument("--level", choices=LEVELS, default="normal", help="the AI's level")
     play.add_argument("--seed", type=seed, default=None, help="seed of the deals and the AI")
     arena = commands.add_parser(
-        "arena", help="play games between two AI levels and print win rates with 95%% intervals"
+        "arena",
+        help="play games between two AI levels and print win rates with 95%% intervals",
+        description=(
+            "Play games between two AI levels, in pairs on the same deals with seats "
+            "swapped, and print each side's win rate with a 95%% Wilson interval."
+        ),
     )
     arena.add_argument("a", choices=LEVELS, help="level of side A")
     arena.add_argument("b", choices=LEVELS, help="level of side B")
@@ -43,7 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes to play games in, at most 4 per core (default 1)",
     )
     review = commands.add_parser(
-        "review", help="judge every decision of a match record and print the annotated match"
+        "review",
+        help="judge every decision of a match record and print the annotated match",
+        description=(
+            "Judge every decision of a match record (docs/record-format.md) from its "
+            "mover's view and print each player's worst decisions, then the annotated "
+            "match (docs/review.md)."
+        ),
     )
     review.add_argument("file", help="a match record (JSON), or - for stdin")
     review.add_argument("--json", action="store_true", help="print the review as JSON")
