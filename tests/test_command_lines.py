@@ -33,6 +33,7 @@ from bench.load.bot_process import BotDidNotStart, wait_for_sync
 from engine.command_line import SEED_LIMIT, description, most_jobs
 from tests.engine.review.matches import BLUNDER_RECORD
 
+ROOT = Path(__file__).resolve().parent.parent
 Main = Callable[[Sequence[str]], Any]
 HUGE = "99999999999999999999"
 ENDLESS = "9" * 5000  # more digits than Python turns into an int by default
@@ -152,6 +153,19 @@ def test_a_bad_value_is_one_line_quoting_it_and_a_non_zero_exit(
 
 def test_every_command_is_tried_with_a_bad_value() -> None:
     assert {command for command, _, _ in BAD} == set(MAINS)
+
+
+def test_every_bench_is_in_the_table() -> None:
+    benches = ROOT / "bench"
+    scripts = {path.stem for path in benches.glob("*.py") if path.stem != "__init__"}
+    packages = {path.parent.name for path in benches.glob("*/__main__.py")}
+    named = " ".join(MAINS)
+    missing = [
+        name
+        for name in sorted(scripts | packages)
+        if f"bench/{name}.py" not in named and f"bench.{name}" not in named
+    ]
+    assert missing == [], "add these to MAINS and BAD"
 
 
 @pytest.mark.parametrize("command", [*MAINS, "python -m engine replay", "python -m engine"])
