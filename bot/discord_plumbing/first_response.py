@@ -20,7 +20,7 @@ import discord
 
 T = TypeVar("T")
 
-PUBLIC_ANSWER_WAIT_SECONDS = 2.0
+PUBLIC_ANSWER_WAIT_SECONDS = 1.5
 """How long the work behind a public answer may take before the answer is deferred: the
 rest of Discord's three seconds is left for the answer to travel."""
 

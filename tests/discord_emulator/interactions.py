@@ -95,6 +95,9 @@ class EmulatedInteraction:
         self._settled = asyncio.Event()
         self.original_edited = asyncio.Event()
         """Set when the bot fills in or edits its answer (@original) after answering."""
+        self.followed_up = asyncio.Event()
+        """Set when the bot sends a followup that is a message of its own (not the one
+        filling a "thinking..." in): e.g. a private refusal after a deferred update."""
         self._deadline_timer = loop.call_later(deadline, self._miss_deadline)
 
     def __repr__(self) -> str:
@@ -160,15 +163,24 @@ class EmulatedInteraction:
 
     async def answer(self, *, wait: float = 5.0) -> MessageSnapshot | None:
         """The bot's answer as the user ends up seeing it: after a defer, once the bot has
-        filled it in (its @original edit), else straight after the first response."""
+        filled it in (its @original edit), else straight after the first response. After
+        a deferred update the answer may instead be a message of its own (a followup, such
+        as a private refusal): then that message."""
         kind = await self.first_response()
-        deferred = (
-            CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
-            CallbackType.DEFERRED_UPDATE_MESSAGE,
-        )
-        if kind in deferred:
+        if kind is CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE:
             async with asyncio.timeout(wait):
                 await self.original_edited.wait()
+        elif kind is CallbackType.DEFERRED_UPDATE_MESSAGE:
+            edited = asyncio.ensure_future(self.original_edited.wait())
+            followed = asyncio.ensure_future(self.followed_up.wait())
+            try:
+                async with asyncio.timeout(wait):
+                    await asyncio.wait({edited, followed}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                edited.cancel()
+                followed.cancel()
+            if not self.original_edited.is_set() and self.followups:
+                return self.followups[-1]
         return self.message
 
     @property

@@ -248,6 +248,7 @@ class InteractionRoutes:
             message.type = 0
             interaction.followup_ids.append(message.id)
             payload = await self._writer.publish_create(message, Action.FOLLOWUP)
+            interaction.followed_up.set()
         return json_response(payload) if _truthy(request.query.get("wait")) else no_content()
 
     async def get_message(self, request: web.Request) -> web.Response:
