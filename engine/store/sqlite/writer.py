@@ -124,7 +124,8 @@ class GroupCommitWriter:
                 if not _is_busy(error):
                     raise
                 raise self._unavailable(started, error) from error
-            self.outage.answered(started)
+            # Not an answer for the outage: in WAL mode reads go on while a lock held
+            # elsewhere refuses every write.
             return found
 
     async def drain(self) -> None:
