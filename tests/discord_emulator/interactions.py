@@ -164,13 +164,14 @@ class EmulatedInteraction:
     async def answer(self, *, wait: float = 5.0) -> MessageSnapshot | None:
         """The bot's answer as the user ends up seeing it: after a defer, once the bot has
         filled it in (its @original edit), else straight after the first response. After
-        a deferred update the answer may instead be a message of its own (a followup, such
-        as a private refusal): then that message."""
+        a deferred update, or once a "thinking..." was deleted, the answer may instead be a
+        message of its own (a followup, such as a private refusal): then that message."""
         kind = await self.first_response()
-        if kind is CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE:
-            async with asyncio.timeout(wait):
-                await self.original_edited.wait()
-        elif kind is CallbackType.DEFERRED_UPDATE_MESSAGE:
+        deferred = (
+            CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+            CallbackType.DEFERRED_UPDATE_MESSAGE,
+        )
+        if kind in deferred:
             edited = asyncio.ensure_future(self.original_edited.wait())
             followed = asyncio.ensure_future(self.followed_up.wait())
             try:
