@@ -98,6 +98,8 @@ class EmulatedInteraction:
         self.followed_up = asyncio.Event()
         """Set when the bot sends a followup that is a message of its own (not the one
         filling a "thinking..." in): e.g. a private refusal after a deferred update."""
+        self._filled_in = asyncio.Event()
+        self._filled_with: MessageSnapshot | None = None
         self._deadline_timer = loop.call_later(deadline, self._miss_deadline)
 
     def __repr__(self) -> str:
@@ -172,17 +174,18 @@ class EmulatedInteraction:
             CallbackType.DEFERRED_UPDATE_MESSAGE,
         )
         if kind in deferred:
-            edited = asyncio.ensure_future(self.original_edited.wait())
-            followed = asyncio.ensure_future(self.followed_up.wait())
-            try:
-                async with asyncio.timeout(wait):
-                    await asyncio.wait({edited, followed}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                edited.cancel()
-                followed.cancel()
-            if not self.original_edited.is_set() and self.followups:
-                return self.followups[-1]
+            async with asyncio.timeout(wait):
+                await self._filled_in.wait()
+            return self._filled_with
         return self.message
+
+    def filled_in(self, message: MessageSnapshot) -> None:
+        """The bot's answer after its defer (an @original edit, or a message of its own),
+        as it read then: what `answer` returns (a later edit, by another path, does not
+        change what the click was answered with)."""
+        if not self._filled_in.is_set():
+            self._filled_with = message
+            self._filled_in.set()
 
     @property
     def message(self) -> MessageSnapshot | None:
