@@ -203,6 +203,8 @@ async def _analyse(
         return await deps.reviews.review(match_id, progress)
     except ReviewUnavailable:
         raise ReviewRefused(text(lang, "review.not_finished", match=match_id)) from None
+    except DatabaseUnavailable as error:  # told once by the store
+        raise ReviewRefused(database_text(lang, error)) from None
     except (ServiceError, StoreError) as error:  # ReviewFailed: the worker or the store
         log.warning("match %s: the review failed: %s", match_id, error)
         raise ReviewRefused(text(lang, "review.failed", match=match_id)) from None

@@ -14,12 +14,15 @@ import random
 import sqlite3
 from collections.abc import AsyncIterator
 
+import pytest
+
 from bot.words.i18n import text
 from bot.words.refusals import refusal_text
 from engine.store.errors import DatabaseUnavailable
-from tests.discord_emulator.interactions import EmulatedInteraction
+from tests.discord_emulator.interactions import CallbackType, EmulatedInteraction
 from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.e2e.players import answered, board_message, challenge_and_accept, labels, settle
+from tests.e2e.test_config_settings import MANAGE_SERVER
 from tests.e2e.test_full_disk import choose_a_move
 
 BUSY_SECONDS = 4.0
@@ -134,3 +137,33 @@ def test_the_database_lines_read_plainly_in_english_and_spanish():
         assert refusal_text(lang, unsure) == text(lang, "database.unconfirmed")
     assert "board" in refusal_text("en", unsure) and "nothing" not in refusal_text("en", unsure)
     assert "tablero" in refusal_text("es", unsure)
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("hanamikoji hand", {}),
+        ("hanamikoji board", {}),
+        ("hanamikoji moves", {}),
+        ("hanamikoji resign", {}),
+        ("hanamikoji stats", {}),
+        ("hanamikoji leaderboard", {}),
+        ("hanamikoji history", {}),
+        ("hanamikoji notify", {"dm": False}),
+        ("hanamikoji settings", {}),
+        ("hanamikoji review", {}),
+    ],
+)
+async def test_every_command_that_asks_the_database_is_acknowledged_first(
+    emulator, bot, command, options
+):
+    """Whatever the database does (stalls, restarts, is still being reached as the process
+    starts), these commands are answered in time: "thinking…", only for their user, comes
+    before the first read. (`/challenge` and `/ai`, public when they succeed, are covered by
+    the stall test above; `/rules` reads nothing.)"""
+    ana = emulator.user("ana")
+    ana.grant(MANAGE_SERVER)  # /settings is hers to use
+    interaction = await ana.slash(command, **options)
+    assert await interaction.first_response() is CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+    answer = await interaction.answer()
+    assert answer is not None and answer.ephemeral and not answer.loading
