@@ -143,7 +143,7 @@ async def start_matches(
                             return message.id
             return None
 
-        return (a, b), await eventually(board, f"board of pair {index}", seconds=60)
+        return (a, b), await eventually(board, f"board of pair {index}", seconds=180)
 
     gate = asyncio.Semaphore(4)
 
@@ -249,7 +249,17 @@ async def run(args: argparse.Namespace) -> int:
             try:
                 await cluster.start_all()
                 print(f"2 bot processes up; starting {args.matches} matches", flush=True)
-                pairs = await start_matches(emulator, users, channels)
+                try:
+                    pairs = await start_matches(emulator, users, channels)
+                except AssertionError as failure:
+                    problems = [
+                        line
+                        for line in cluster.output().splitlines()
+                        if " ERROR " in line or " WARNING " in line
+                    ]
+                    print(f"the matches did not start: {failure}", file=sys.stderr)
+                    print("\n".join(problems[-20:]), file=sys.stderr)
+                    return 1
                 rng = random.Random(args.seed)
                 players = [
                     asyncio.create_task(
