@@ -35,7 +35,7 @@ from engine.store.match_store import MatchStore
 from engine.store.migration_files import load_migrations
 from engine.store.postgres import PostgresMatchStore
 from engine.store.postgres.connection import MIGRATIONS as POSTGRES_MIGRATIONS
-from engine.store.postgres.connection import masked, storage_errors
+from engine.store.postgres.connection import masked, quiet_floor_restore, storage_errors
 from engine.store.rows import Announcement, Placement
 from engine.store.sqlite import SqliteMatchStore
 from engine.store.timeouts import DatabaseTimeouts
@@ -908,3 +908,21 @@ async def test_a_stalled_database_is_told_once_down_and_once_up(
     told = [r.getMessage() for r in caplog.records if r.name == "engine.store.outage"]
     assert len(told) == 2 and "not answering" in told[0] and "answers again" in told[1], told
     assert not any(r.exc_info for r in caplog.records), caplog.text
+
+
+def test_asyncpgs_floor_restore_traceback_is_left_to_the_outage_line(
+    caplog: pytest.LogCaptureFixture,
+):
+    """While the server is away asyncpg logs a traceback each time it fails to reopen the
+    pool's idle connections; the store's one "not answering" line says it instead. Other
+    warnings of asyncpg's pool still get through."""
+    quiet_floor_restore()
+    quiet_floor_restore()  # a second store in the process adds no second filter
+    pool_log = logging.getLogger("asyncpg.pool")
+    try:
+        raise ConnectionRefusedError(111, "Connection refused")
+    except ConnectionRefusedError:
+        pool_log.warning("Failed to restore the pool connection floor; retrying", exc_info=True)
+    pool_log.warning("Pool.close() is taking over 60 seconds to complete.")
+    said = [r.getMessage() for r in caplog.records if r.name == "asyncpg.pool"]
+    assert said == ["Pool.close() is taking over 60 seconds to complete."]
