@@ -160,13 +160,14 @@ class MatchQueues:
             self._confirm(event)
         self._forget_if_idle(match_id, match)
 
-    def _show_again_later(self, event: Event, seconds: float = SHOW_AGAIN_SECONDS) -> None:
+    def _show_again_later(self, event: Event, seconds: float | None = None) -> None:
         def again() -> None:
             if not self._closing():
                 self.put(event)
 
         if not self._closing():
-            asyncio.get_running_loop().call_later(seconds, again)
+            pause = SHOW_AGAIN_SECONDS if seconds is None else seconds
+            asyncio.get_running_loop().call_later(pause, again)
 
     def _forget_if_idle(self, match_id: int, match: MatchChannels) -> None:
         """Drop a match's bookkeeping once nothing of it is queued, running or on screen,
