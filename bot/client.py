@@ -76,11 +76,15 @@ def point_at_discord(config: BotConfig) -> None:
 def build_store(config: BotConfig) -> MatchStore:
     """PostgreSQL when ``[database] url`` (or DATABASE_URL) is set, else the SQLite file."""
     if config.database.url is None:
-        return SqliteMatchStore(config.database.path)
+        return SqliteMatchStore(config.database.path, timeouts=config.database.timeouts)
     # Imported here so that a bot on SQLite never loads the PostgreSQL driver.
     from engine.store.postgres import PostgresMatchStore
 
-    return PostgresMatchStore(config.database.url, origin=config.discord.process_name)
+    return PostgresMatchStore(
+        config.database.url,
+        origin=config.discord.process_name,
+        timeouts=config.database.timeouts,
+    )
 
 
 def build_service(config: BotConfig, clock: Clock | None = None) -> MatchService:

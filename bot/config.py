@@ -28,6 +28,7 @@ from engine.review.hint import HINT_ITERATIONS
 from engine.review.judge import REVIEW_ITERATIONS
 from engine.review.search import MOST_ITERATIONS
 from engine.service.config import ServiceConfig
+from engine.store.timeouts import DEFAULT_SECONDS, DatabaseTimeouts
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -144,8 +145,17 @@ class DatabaseSettings:
     """A file path, relative to the working directory, or ``":memory:"``."""
     url: str | None = field(default=None, repr=False)
     """A PostgreSQL URL, used instead of ``path``; ``DATABASE_URL`` wins over the file."""
+    command_timeout_seconds: float = DEFAULT_SECONDS
+    """PostgreSQL: the longest one statement may take before the call gives up."""
+    acquire_timeout_seconds: float = DEFAULT_SECONDS
+    """PostgreSQL: the longest a call waits for a free connection of the pool."""
+    connect_timeout_seconds: float = DEFAULT_SECONDS
+    """PostgreSQL: the longest opening a connection may take."""
+    busy_timeout_seconds: float = DEFAULT_SECONDS
+    """SQLite: the longest a write waits for a lock another connection holds."""
 
     def __post_init__(self) -> None:
+        _ = self.timeouts  # checks each bound (a ValueError names the bad one)
         if self.url is not None:
             scheme = urllib.parse.urlsplit(self.url).scheme
             if scheme not in POSTGRES_SCHEMES:
@@ -159,6 +169,20 @@ class DatabaseSettings:
         if "\0" in self.path:
             # No file name can hold one; SQLite and the OS would fail with a traceback.
             raise ValueError(f"path must not contain a NUL character, got {self.path!r}")
+
+    @property
+    def timeouts(self) -> DatabaseTimeouts:
+        """The bounds on every database call, for the store."""
+        try:
+            return DatabaseTimeouts(
+                command_seconds=self.command_timeout_seconds,
+                acquire_seconds=self.acquire_timeout_seconds,
+                connect_seconds=self.connect_timeout_seconds,
+                busy_seconds=self.busy_timeout_seconds,
+            )
+        except ValueError as error:
+            # Named as the table spells them: "command_seconds" -> "command_timeout_seconds".
+            raise ValueError(str(error).replace("_seconds", "_timeout_seconds", 1)) from None
 
 
 def masked_url(url: str) -> str:

@@ -25,11 +25,9 @@ from bot.discord_plumbing.retrier import Retrier
 from bot.discord_plumbing.translator import localised
 from bot.words.i18n import language_of, text
 from bot.words.player_names import PlayerNames
-from bot.words.refusals import refusal_text
+from bot.words.refusals import REFUSED, refusal_text
 from bot.words.server_language import ServerLanguages
-from engine.service.errors import ServiceError
 from engine.service.match_service import MatchService
-from engine.store.errors import StorageFull
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +113,7 @@ class HanamikojiGroup(app_commands.Group):
     ) -> None:
         lang = language_of(interaction.locale)
         original = getattr(error, "original", error)
-        if isinstance(original, ServiceError | StorageFull):
+        if isinstance(original, REFUSED):
             message = refusal_text(lang, original)
         elif isinstance(error, app_commands.MissingPermissions):
             message = text(lang, "commands.settings_forbidden")

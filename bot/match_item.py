@@ -9,24 +9,23 @@ the ids no verb's template reads."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import discord
 
 from bot.custom_ids import UNREADABLE, is_id, is_version
+from bot.discord_plumbing.first_response import FirstResponse, acknowledge, fitting_response
 from bot.discord_plumbing.pages import reply_privately
 from bot.features import feature_deps
 from bot.words.i18n import language_of, text
 from bot.words.player_names import PlayerNames
-from bot.words.refusals import refusal_text
-from engine.rules.errors import IllegalDecision
+from bot.words.refusals import REFUSED, refusal_text
 from engine.service import MatchQueries
-from engine.service.errors import ServiceError
-from engine.store.errors import StorageFull
 from engine.store.rows import MatchInfo
 
 log = logging.getLogger(__name__)
@@ -62,6 +61,9 @@ class MatchItem(
 
     Who may press: the match's two players (`players_only`), anyone for a challenge's
     Accept / Decline, which answer each presser themselves. A refusal is ephemeral.
+
+    Every press is acknowledged (:meth:`first_response`) before the database is asked who
+    may press, so a stalled database never leaves it unanswered.
     """
 
     players_only: ClassVar[bool] = True
@@ -83,6 +85,11 @@ class MatchItem(
         """Whether every field of the custom_id read (a subclass adds its own fields)."""
         return is_id(self.match_id) and is_version(self.version)
 
+    def first_response(self, interaction: discord.Interaction[Any]) -> FirstResponse:
+        """How this press is acknowledged, to fit what :meth:`pressed` then shows: by
+        default a private panel is edited in place, a public message answered privately."""
+        return fitting_response(interaction)
+
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         lang = language_of(interaction.locale)
         if not self.readable():
@@ -93,8 +100,15 @@ class MatchItem(
         deps.names.remember(user, interaction.locale)
         deps.seen(self.match_id, user.id)
         try:
+            await acknowledge(interaction, self.first_response(interaction))
+        except discord.HTTPException as error:  # too late already: nobody to answer
+            log.warning(
+                "match %s: could not acknowledge %s: %s", self.match_id, self.custom_id, error
+            )
+            return False
+        try:
             info = await deps.queries.match_info(self.match_id)
-        except ServiceError as error:
+        except REFUSED as error:
             await reply_privately(interaction, refusal_text(lang, error))
             return False
         except Exception:
@@ -113,7 +127,7 @@ class MatchItem(
         lang = language_of(interaction.locale)
         try:
             await self.pressed(interaction, lang, self._info)
-        except (ServiceError, IllegalDecision, StorageFull) as error:
+        except REFUSED as error:
             names = await self.names_by_id(lang)
             await reply_privately(interaction, refusal_text(lang, error, names))
         except discord.HTTPException as error:
@@ -144,6 +158,25 @@ class MatchItem(
             info.players, info.ai_level, lang, guild_id=info.guild_id
         )
         return {info.players[0]: names[0], info.players[1]: names[1]}
+
+
+@contextlib.asynccontextmanager
+async def refusals_answered(
+    interaction: discord.Interaction[Any], what: str
+) -> AsyncIterator[None]:
+    """Around the answer to an interaction that is no match's (a leaderboard page, a
+    record): a refusal, the database's included, ends as a private line; a bug as a logged
+    traceback and a line. Never silence, never a traceback per stalled database."""
+    lang = language_of(interaction.locale)
+    try:
+        yield
+    except REFUSED as error:
+        await reply_privately(interaction, refusal_text(lang, error))
+    except discord.HTTPException as error:
+        log.warning("%s: Discord refused our answer: %s", what, error)
+    except Exception:
+        log.exception("%s failed", what)
+        await reply_privately(interaction, text(lang, "refusal.wrong"))
 
 
 async def refuse_unreadable(interaction: discord.Interaction[Any], custom_id: str) -> None:

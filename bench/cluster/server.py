@@ -87,6 +87,24 @@ class PostgresServer:
         """CPU used by the server so far: the postmaster and its backends, live or ended."""
         return cpu_seconds(family(self.pid()), reaped=[self.pid()])
 
+    def shut_down(self) -> None:
+        """Stop the server as an operator would for a restart (every connection drops);
+        :meth:`start_again` brings it back on the same socket."""
+        from pgserver._commands import pg_ctl
+
+        server = self._server
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
+
+    def start_again(self) -> None:
+        """Start the server stopped by :meth:`shut_down`, with the options it had."""
+        from pgserver._commands import pg_ctl
+
+        server = self._server
+        # postmaster.opts keeps the socket options of the last start; "-o" is re-read.
+        options = (server.pgdata / "postmaster.opts").read_text().split(None, 1)[1]
+        args = ["-w", "-o", options.strip(), "-l", str(server.log), "start"]
+        pg_ctl(args, pgdata=server.pgdata, user=server.system_user, timeout=60)
+
     def stop(self) -> None:
         """Stop the server; remove the socket's directory pgserver made outside ``directory``
         when the path to ``directory`` was too long for a socket."""

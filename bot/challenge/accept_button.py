@@ -34,8 +34,7 @@ class AcceptButton(AnswerButton, template=template(Verb.ACCEPT)):
     ) -> None:
         if await self.refuse_others(interaction, lang, info):
             return
-        # Accepting starts the match: answer first, then do the work.
-        await interaction.response.defer()
+        # Accepting starts the match: acknowledged already (a deferred update), the work now.
         await self.deps.commands.accept(info.match_id, interaction.user.id)
         what = text(public, "challenge.accepted", name=names[1])
         embed = closed(public, names, what, started=True)

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.challenge.deps import ChallengeButton
+from bot.discord_plumbing.first_response import FirstResponse
 from bot.discord_plumbing.pages import reply_privately
 from bot.match_item import ANY_MATCH_ITEM
 from bot.words.i18n import text
@@ -54,5 +55,9 @@ class AnswerButton(ChallengeButton, template=ANY_MATCH_ITEM):
         await reply_privately(interaction, text(lang, "challenge.for_someone_else", name=theirs))
         return True
 
+    def first_response(self, interaction: discord.Interaction[Any]) -> FirstResponse:
+        """The answer edits the public challenge; a refusal comes as a private followup."""
+        return FirstResponse.UPDATE
+
     async def close(self, interaction: discord.Interaction[Any], embed: discord.Embed) -> None:
-        await interaction.response.edit_message(content=None, embed=embed, view=None)
+        await interaction.edit_original_response(content=None, embed=embed, view=None)

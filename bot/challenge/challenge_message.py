@@ -26,6 +26,7 @@ from engine.service.events import (
     Event,
     MatchStarted,
 )
+from engine.store.errors import DatabaseUnavailable
 from engine.store.rows import MatchInfo
 
 log = logging.getLogger(__name__)
@@ -114,6 +115,8 @@ class OpenChallenges:
         try:
             await self._close(match_id)
         except Exception as error:
+            if isinstance(error, DatabaseUnavailable):
+                return  # told once by the store; left unconfirmed, closed at the next start
             if worth_showing_later(error):
                 # Left unconfirmed: the next start shows it (an expired challenge refuses
                 # Accept anyway, so there is no hurry).

@@ -12,9 +12,11 @@ from bot.challenge.challenge_message import invitation
 from bot.challenge.decline_button import DeclineButton
 from bot.challenge.deps import ChallengeDeps
 from bot.discord_plumbing.channel_permissions import cannot_host_text
+from bot.discord_plumbing.first_response import answer_publicly, public_answer_work
 from bot.discord_plumbing.translator import localised
 from bot.words.i18n import language_of, text
 from engine.rules import Variant
+from engine.store.rows import MatchInfo
 
 Command = app_commands.Command[Any, ..., None]
 
@@ -86,26 +88,30 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
         if not await can_host_here(interaction):
             return
         deps.names.remember(opponent)
-        info = await deps.commands.challenge(
-            interaction.user.id,
-            opponent.id,
-            interaction.guild_id,
-            interaction.channel_id,
-            Variant(variant.value) if variant else None,
-            float(turn_timer.value) if turn_timer else None,
-        )
-        public = await deps.languages.public(interaction.guild_id)
+
+        async def issue() -> tuple[MatchInfo, str]:
+            info = await deps.commands.challenge(
+                interaction.user.id,
+                opponent.id,
+                interaction.guild_id,
+                interaction.channel_id,
+                Variant(variant.value) if variant else None,
+                float(turn_timer.value) if turn_timer else None,
+            )
+            return info, await deps.languages.public(interaction.guild_id)
+
+        info, public = await public_answer_work(interaction, issue())
         names = await deps.names.pair(info.players, None, public, guild_id=info.guild_id)
         view = discord.ui.View(timeout=None)
         view.add_item(AcceptButton(info.match_id, label=text(public, "challenge.accept")))
         view.add_item(DeclineButton(info.match_id, label=text(public, "challenge.decline")))
-        await interaction.response.send_message(
+        message = await answer_publicly(
+            interaction,
             content=opponent.mention,
             embed=invitation(public, info, names, opponent.mention),
             view=view,
             allowed_mentions=discord.AllowedMentions(users=[opponent]),
         )
-        message = await interaction.original_response()
         await deps.placements.set_location(info.match_id, board_message_id=message.id)
         deps.open_challenges.remember(info.match_id, interaction)
 
@@ -130,18 +136,23 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
         chosen = level.value if level else default_level
         if not await can_host_here(interaction):
             return
-        # The service may refuse (too many matches): announce only a match that exists.
-        await deps.commands.start_ai_match(
-            interaction.user.id,
-            chosen,
-            interaction.guild_id,
-            interaction.channel_id,
-            Variant(variant.value) if variant else None,
-            hints=hints,
-        )
-        public = await deps.languages.public(interaction.guild_id)
-        await interaction.response.send_message(
-            text(
+
+        async def start() -> str:
+            # The service may refuse (too many matches): announce only a match that exists.
+            await deps.commands.start_ai_match(
+                interaction.user.id,
+                chosen,
+                interaction.guild_id,
+                interaction.channel_id,
+                Variant(variant.value) if variant else None,
+                hints=hints,
+            )
+            return await deps.languages.public(interaction.guild_id)
+
+        public = await public_answer_work(interaction, start())
+        await answer_publicly(
+            interaction,
+            content=text(
                 public,
                 "ai_hints.ai_start" if hints else "challenge.ai_start",
                 mention=interaction.user.mention,

@@ -11,6 +11,7 @@ import discord
 
 from bot.challenge.deps import ChallengeButton
 from bot.custom_ids import Verb, template
+from bot.discord_plumbing.first_response import FirstResponse
 from bot.words.i18n import text
 from engine.store.rows import MatchInfo
 
@@ -27,12 +28,16 @@ class RematchButton(ChallengeButton, template=template(Verb.REMATCH)):
     ) -> Self:
         return cls(int(match["match"]), int(match["version"]))
 
+    def first_response(self, interaction: discord.Interaction[Any]) -> FirstResponse:
+        """The answer edits the message the button is under, or adds a public line."""
+        return FirstResponse.UPDATE
+
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
         user_id = interaction.user.id
-        # Answer first: the last press stores it and starts a match (several commits).
-        await interaction.response.defer()
+        # Acknowledged already (a deferred update): the last press stores it and starts a
+        # match (several commits).
         rematch = await self.deps.commands.rematch(info.match_id, user_id)
         if rematch.started is not None:
             # The new match has its own thread: the button has done its job.

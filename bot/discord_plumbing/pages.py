@@ -10,6 +10,8 @@ from typing import Any
 
 import discord
 
+from bot.discord_plumbing.first_response import send_private
+
 log = logging.getLogger(__name__)
 
 EMBED_COLOUR = discord.Colour.from_rgb(196, 64, 84)
@@ -88,9 +90,6 @@ def message_kwargs(page: Page, *, editing: bool = False) -> dict[str, Any]:
 async def reply_privately(interaction: discord.Interaction[Any], message: str) -> None:
     """A short ephemeral answer, whether or not the interaction was answered already."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
+        await send_private(interaction, message)
     except discord.HTTPException as error:
         log.warning("could not send a refusal: %s", error)

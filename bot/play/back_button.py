@@ -8,7 +8,8 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, template
-from bot.play.deps import PlayButton, button, on_private_message
+from bot.discord_plumbing.first_response import on_private_message
+from bot.play.deps import PlayButton, button
 from bot.words.i18n import text
 from engine.store.rows import MatchInfo
 

@@ -12,8 +12,9 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, game_id, template
+from bot.discord_plumbing.first_response import on_private_message
 from bot.match_item import MatchItem
-from bot.play.deps import PlayDeps, on_private_message
+from bot.play.deps import PlayDeps
 from bot.words.i18n import text
 from bot.words.names import action_name, card_name, drawn_position
 from engine.rules import Action, Decision, PlayerView

@@ -1,4 +1,8 @@
-"""`/hanamikoji hand`, `board`, `moves` and `resign`: the commands of a match being played."""
+"""`/hanamikoji hand`, `board`, `moves` and `resign`: the commands of a match being played.
+
+Each answers privately, so each is acknowledged with a private "thinking…" before it asks
+the database anything (:func:`think_privately`): a stalled database, or one still being
+reached while the process starts, never leaves a command unanswered."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.pages import message_kwargs
 from bot.discord_plumbing.translator import localised
 from bot.play.deps import PlayDeps
@@ -38,11 +43,12 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
             message = text(lang, "commands.no_match_here", links=links)
         else:
             message = text(lang, "commands.no_match")
-        await interaction.response.send_message(message, ephemeral=True)
+        await send_private(interaction, content=message)
         return None
 
     @app_commands.command(name=localised("names.hand"), description=localised("slash.hand"))
     async def hand(interaction: discord.Interaction[Any]) -> None:
+        await think_privately(interaction)
         info = await match_here(interaction)
         if info is not None:
             lang = language_of(interaction.locale)
@@ -57,24 +63,21 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
         if info is None:
             info = await deps.queries.active_match_for(interaction.user.id, channel_id)
         if info is None:
-            await interaction.response.send_message(
-                text(lang, "commands.no_match_in_channel"), ephemeral=True
-            )
+            await send_private(interaction, content=text(lang, "commands.no_match_in_channel"))
         return info
 
     @app_commands.command(name=localised("names.board"), description=localised("slash.board"))
     async def board(interaction: discord.Interaction[Any]) -> None:
         lang = language_of(interaction.locale)
+        await think_privately(interaction)
         info = await match_shown_here(interaction)
         if info is None:
             return
         if not may_move_board(interaction, info):
-            await interaction.response.send_message(
-                text(lang, "commands.board_refused"), ephemeral=True
-            )
+            await send_private(interaction, content=text(lang, "commands.board_refused"))
             return
         deps.seen(info.match_id, interaction.user.id)
-        await interaction.response.send_message(text(lang, "commands.board_again"), ephemeral=True)
+        await send_private(interaction, content=text(lang, "commands.board_again"))
         old = info.placement.board_message_id
         place = await table.place(info)
         message = await table.post_board(info)
@@ -90,21 +93,21 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
 
     @app_commands.command(name=localised("names.moves"), description=localised("slash.moves"))
     async def moves(interaction: discord.Interaction[Any]) -> None:
+        await think_privately(interaction)
         info = await match_shown_here(interaction)
         if info is not None:
             page = await moves_page(deps, language_of(interaction.locale), info)
-            await interaction.response.send_message(ephemeral=True, **message_kwargs(page))
+            await send_private(interaction, **message_kwargs(page))
 
     @app_commands.command(name=localised("names.resign"), description=localised("slash.resign"))
     async def resign(interaction: discord.Interaction[Any]) -> None:
         lang = language_of(interaction.locale)
+        await think_privately(interaction)
         info = await match_here(interaction)
         if info is None:
             return
         view = resign_question(lang, info.match_id, info.version)
-        await interaction.response.send_message(
-            text(lang, "commands.resign_ask"), view=view, ephemeral=True
-        )
+        await send_private(interaction, content=text(lang, "commands.resign_ask"), view=view)
 
     return [hand, board, moves, resign]
 

@@ -9,7 +9,8 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, decision_arg, template
-from bot.play.deps import PlayButton, button, defer, on_private_message
+from bot.discord_plumbing.first_response import on_private_message
+from bot.play.deps import PlayButton, button, defer
 from bot.play.take_button import taken_cards
 from bot.words.i18n import text
 from bot.words.names import action_name, decision_label, offer_text

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.custom_ids import Verb, game_id
+from bot.discord_plumbing.first_response import FirstResponse, acknowledge
 from bot.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
 from engine.rules import Action, Decision, PlayerView
 from engine.service import MatchCommands, MatchPlacements
@@ -61,19 +62,11 @@ class PlayDeps(MatchItemDeps):
     panel: PanelScreens
 
 
-def on_private_message(interaction: discord.Interaction[Any]) -> bool:
-    """True when the press came from a panel only its player sees (ephemeral or a DM)."""
-    message = interaction.message
-    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
-
-
 async def defer(interaction: discord.Interaction[Any], *, private: bool) -> None:
     """Acknowledge at once before a commit or a drawing, which can take a while under load:
-    a panel shows its buttons as busy; a new panel shows "thinking…" to its player only."""
-    if private:
-        await interaction.response.defer()
-    else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    a panel shows its buttons as busy; a new panel shows "thinking…" to its player only.
+    (A press is acknowledged before it reaches its verb; this is for commands.)"""
+    await acknowledge(interaction, FirstResponse.UPDATE if private else FirstResponse.THINK)
 
 
 class PlayButton(

@@ -14,6 +14,7 @@ from bot.words.decision_words import chance_percent, decision_words
 from bot.words.i18n import text
 from engine.review.hint import Suggestion
 from engine.rules import PlayerView
+from engine.store.errors import DatabaseUnavailable
 from engine.store.rows import MatchInfo
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,8 @@ async def hint_line(
     except TimeoutError:
         job.add_done_callback(_forget_failure)
         return text(lang, "ai_hints.thinking")
+    except DatabaseUnavailable:
+        return ""  # told once by the store; the panel opens without its hint
     except Exception:
         # A hint is advice on top of the panel: the panel must still open without it.
         log.exception("match %s: no hint for seat %s", info.match_id, view.player)

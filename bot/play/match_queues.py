@@ -23,11 +23,16 @@ from bot.discord_plumbing.retrier import worth_showing_later
 from bot.play.announcement_nonces import announcing
 from engine.service.events import Event
 from engine.service.outbox import announcement_key
+from engine.store.errors import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
 SHOW_AGAIN_SECONDS = 60.0
 """How long an event that could not be shown waits before it is tried again."""
+
+DATABASE_AGAIN_SECONDS = 5.0
+"""How long an event or a board waits when the database did not answer: a stall or a
+restart lasts seconds, and the store has logged it once for the whole outage."""
 
 
 class MatchChannels:
@@ -113,6 +118,12 @@ class MatchQueues:
             match.board_dirty = False
             try:
                 await self._refresh_board(match_id)
+            except DatabaseUnavailable:
+                # Drawn again once the database answers (a real pause: not game time).
+                match.board_dirty = True
+                if self._closing():
+                    break
+                await asyncio.sleep(DATABASE_AGAIN_SECONDS)
             except discord.HTTPException as error:
                 log.warning("match %s: Discord refused the board edit: %s", match_id, error)
             except Exception:
@@ -128,6 +139,9 @@ class MatchQueues:
                 with announcing(match_id, key):
                     await self._show(event)
             except Exception as error:
+                if isinstance(error, DatabaseUnavailable):  # told once by the store
+                    self._show_again_later(event, DATABASE_AGAIN_SECONDS)
+                    continue
                 if worth_showing_later(error):
                     log.warning(
                         "match %s: %s not shown yet (%r); trying again in %.0f s",
@@ -146,13 +160,14 @@ class MatchQueues:
             self._confirm(event)
         self._forget_if_idle(match_id, match)
 
-    def _show_again_later(self, event: Event) -> None:
+    def _show_again_later(self, event: Event, seconds: float | None = None) -> None:
         def again() -> None:
             if not self._closing():
                 self.put(event)
 
         if not self._closing():
-            asyncio.get_running_loop().call_later(SHOW_AGAIN_SECONDS, again)
+            pause = SHOW_AGAIN_SECONDS if seconds is None else seconds
+            asyncio.get_running_loop().call_later(pause, again)
 
     def _forget_if_idle(self, match_id: int, match: MatchChannels) -> None:
         """Drop a match's bookkeeping once nothing of it is queued, running or on screen,

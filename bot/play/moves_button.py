@@ -9,6 +9,7 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, template
+from bot.discord_plumbing.first_response import FirstResponse, send_private
 from bot.discord_plumbing.pages import Page, message_kwargs
 from bot.play.deps import PlayButton, PlayDeps, button
 from bot.play.move_lines import match_log
@@ -44,11 +45,15 @@ class MovesButton(PlayButton, template=template(Verb.MOVES)):
     ) -> Self:
         return cls(int(match["match"]))
 
+    def first_response(self, interaction: discord.Interaction[Any]) -> FirstResponse:
+        """The moves are always a new private message, wherever the button is."""
+        return FirstResponse.THINK
+
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
         page = await moves_page(self.deps, lang, info)
-        await interaction.response.send_message(ephemeral=True, **message_kwargs(page))
+        await send_private(interaction, **message_kwargs(page))
 
 
 def moves_button(lang: str, match_id: int) -> MovesButton:

@@ -33,7 +33,7 @@ class ResignButton(PlayButton, template=template(Verb.RESIGN)):
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
         await self.deps.commands.resign(info.match_id, interaction.user.id)
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=text(lang, "commands.resigned"), embed=None, view=None
         )
 

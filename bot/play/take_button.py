@@ -12,8 +12,9 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, decision_arg, template
+from bot.discord_plumbing.first_response import on_private_message
 from bot.discord_plumbing.pages import reply_privately
-from bot.play.deps import PlayButton, button, defer, on_private_message
+from bot.play.deps import PlayButton, button, defer
 from bot.words.decision_words import decision_words
 from bot.words.i18n import text
 from engine.rules import (

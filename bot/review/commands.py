@@ -10,6 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.translator import localised
 from bot.review.deps import ReviewDeps
 from bot.review.review_message import Answer, show_review
@@ -33,20 +34,19 @@ def review_commands(deps: ReviewDeps) -> list[Command]:
         share: bool | None = None,
     ) -> None:
         lang = language_of(interaction.locale)
+        await think_privately(interaction)  # the review is private too (Answer.NEW)
         notice = ""
         if share is not None:
             settings = await deps.settings.user_settings(interaction.user.id)
             await deps.settings.set_user_settings(replace(settings, share_reviews=share))
             notice = text(lang, "review.share_on" if share else "review.share_off")
             if match is None:  # the setting alone: confirmed, no review opened
-                await interaction.response.send_message(notice, ephemeral=True)
+                await send_private(interaction, content=notice)
                 return
         match_id = match if match is not None else await _default_match(deps, interaction)
         if match_id is None:
             line = text(lang, "review.no_match")
-            await interaction.response.send_message(
-                f"{notice}\n{line}" if notice else line, ephemeral=True
-            )
+            await send_private(interaction, content=f"{notice}\n{line}" if notice else line)
             return
         await show_review(deps, interaction, match_id, 0, Answer.NEW, notice=notice)
 

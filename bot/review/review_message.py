@@ -24,6 +24,7 @@ from bot.review.review_page import BoardLook, ReviewScene, review_page
 from bot.review.thread_deadlines import thread_deadlines
 from bot.review_sight import sight_of
 from bot.words.i18n import language_of, text
+from bot.words.refusals import database_text
 from engine.review.judgement import MatchReview
 from engine.rules.errors import RecordError
 from engine.rules.record import MatchRecord
@@ -33,7 +34,7 @@ from engine.service.errors import (
     ReviewUnavailable,
     ServiceError,
 )
-from engine.store.errors import StoreError
+from engine.store.errors import DatabaseUnavailable, StoreError
 from engine.store.rows import AI_USER_ID, MatchInfo
 
 log = logging.getLogger(__name__)
@@ -82,6 +83,9 @@ async def show_review(
         page = await review_page(lang, scene, min(max(step, 0), scene.steps), notice=notice)
     except ReviewRefused as refusal:
         await message.refuse(refusal.message)
+        return
+    except DatabaseUnavailable as error:  # said once by the store for the whole outage
+        await message.refuse(database_text(lang, error))
         return
     except (ServiceError, StoreError) as error:  # the store failed (a full disk too)
         log.warning("match %s: no review to show: %s", match_id, error)
@@ -199,6 +203,8 @@ async def _analyse(
         return await deps.reviews.review(match_id, progress)
     except ReviewUnavailable:
         raise ReviewRefused(text(lang, "review.not_finished", match=match_id)) from None
+    except DatabaseUnavailable as error:  # told once by the store
+        raise ReviewRefused(database_text(lang, error)) from None
     except (ServiceError, StoreError) as error:  # ReviewFailed: the worker or the store
         log.warning("match %s: the review failed: %s", match_id, error)
         raise ReviewRefused(text(lang, "review.failed", match=match_id)) from None

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.challenge.commands import TIMER_CHOICES
+from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.discord_plumbing.translator import localised
 from bot.settings.deps import SettingsDeps
@@ -46,13 +47,14 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
     @app_commands.rename(dm=localised("names.dm"))
     @app_commands.describe(dm=localised("slash.notify_dm"))
     async def notify(interaction: discord.Interaction[Any], dm: bool) -> None:
+        await think_privately(interaction)
         settings = await deps.settings.user_settings(interaction.user.id)
         await deps.settings.set_user_settings(replace(settings, dm_notifications=dm))
         deps.direct_messages.choice_changed(interaction.user.id, dm)
         message = text(
             language_of(interaction.locale), "commands.dm_on" if dm else "commands.dm_off"
         )
-        await interaction.response.send_message(message, ephemeral=True)
+        await send_private(interaction, content=message)
 
     @app_commands.command(name=localised("names.settings"), description=localised("slash.settings"))
     @app_commands.rename(
@@ -85,6 +87,7 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
     ) -> None:
         lang = language_of(interaction.locale)
         assert interaction.guild_id is not None
+        await think_privately(interaction)
         current = await deps.settings.guild_settings(interaction.guild_id)
         changed = replace(
             current,
@@ -104,7 +107,7 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         title = text(lang, "commands.settings_updated" if updated else "commands.settings_title")
         description = "\n".join(settings_lines(deps, lang, changed, override))
         embed = discord.Embed(title=title, description=description, colour=EMBED_COLOUR)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await send_private(interaction, embed=embed)
 
     return [rules, notify, settings]
 

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.discord_plumbing.translator import localised
 from bot.review_ids import open_review_button
@@ -48,6 +49,7 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
                 text(lang, "stats.not_in_server"), ephemeral=True
             )
             return
+        await think_privately(interaction)
         who = member or interaction.user
         name = markdown_safe(who.display_name)
         numbers = await deps.queries.player_stats(interaction.guild_id, who.id)
@@ -56,7 +58,7 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
             description=stats_text(lang, numbers, name),
             colour=EMBED_COLOUR,
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await send_private(interaction, embed=embed)
 
     @app_commands.command(
         name=localised("names.leaderboard"), description=localised("slash.leaderboard")
@@ -78,6 +80,7 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
                 text(lang, "stats.not_in_server"), ephemeral=True
             )
             return
+        await think_privately(interaction)
         who = member or interaction.user
         results = await deps.queries.finished_matches(
             user_id=who.id, guild_id=guild_id, limit=HISTORY_LENGTH
@@ -102,9 +105,9 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
         )
         view = _export_view(lang, [r.match_id for r in results])
         if view is None:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await send_private(interaction, embed=embed)
         else:
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+            await send_private(interaction, embed=embed, view=view)
 
     return [stats, leaderboard, history]
 

@@ -9,9 +9,10 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import is_id, is_page
+from bot.discord_plumbing.first_response import FirstResponse, acknowledge, send_private
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.features import feature_deps
-from bot.match_item import refuse_unreadable
+from bot.match_item import refusals_answered, refuse_unreadable
 from bot.stats.deps import StatsDeps
 from bot.stats.stats_text import leaderboard_text, page_count
 from bot.words.i18n import language_of, text
@@ -54,7 +55,9 @@ class LeaderboardPageButton(
         return False
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await show_leaderboard(feature_deps(interaction.client, StatsDeps), interaction, self.page)
+        async with refusals_answered(interaction, f"leaderboard page {self.page}"):
+            deps = feature_deps(interaction.client, StatsDeps)
+            await show_leaderboard(deps, interaction, self.page)
 
 
 async def show_leaderboard(
@@ -66,6 +69,8 @@ async def show_leaderboard(
     if guild_id is None:
         await interaction.response.send_message(text(lang, "stats.not_in_server"), ephemeral=True)
         return
+    turning = interaction.type is discord.InteractionType.component
+    await acknowledge(interaction, FirstResponse.UPDATE if turning else FirstResponse.THINK)
     board = await deps.queries.leaderboard(
         guild_id,
         min_games=LEADERBOARD_MIN_GAMES,
@@ -87,12 +92,12 @@ async def show_leaderboard(
         colour=EMBED_COLOUR,
     )
     view = _paging_view(lang, guild_id, page, last)
-    if interaction.type is discord.InteractionType.component:
-        await interaction.response.edit_message(embed=embed, view=view)
+    if turning:
+        await interaction.edit_original_response(embed=embed, view=view)
     elif view is None:
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await send_private(interaction, embed=embed)
     else:
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        await send_private(interaction, embed=embed, view=view)
 
 
 def _paging_view(lang: str, guild_id: int, page: int, last: int) -> discord.ui.View | None:

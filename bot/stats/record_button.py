@@ -16,8 +16,9 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import is_id
+from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.features import feature_deps
-from bot.match_item import refuse_unreadable
+from bot.match_item import refusals_answered, refuse_unreadable
 from bot.review_sight import sight_of
 from bot.stats.deps import StatsDeps
 from bot.words.i18n import language_of, text
@@ -50,7 +51,9 @@ class RecordExportButton(
         return False
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await send_record(feature_deps(interaction.client, StatsDeps), interaction, self.match_id)
+        async with refusals_answered(interaction, f"record of match {self.match_id}"):
+            deps = feature_deps(interaction.client, StatsDeps)
+            await send_record(deps, interaction, self.match_id)
 
 
 async def send_record(
@@ -59,25 +62,26 @@ async def send_record(
     """Send the finished match's record as a one-line JSON file to a player of the match,
     or to anyone once both players share it; else say why not."""
     lang = language_of(interaction.locale)
+    await think_privately(interaction)
     try:
         record = await deps.queries.match_record(match_id, interaction.guild_id)
     except MatchNotFinished:
         notice = text(lang, "stats.export_not_finished", match=match_id)
-        await interaction.response.send_message(notice, ephemeral=True)
+        await send_private(interaction, content=notice)
         return
     except MatchNotFound:
         notice = text(lang, "stats.export_not_found", match=match_id)
-        await interaction.response.send_message(notice, ephemeral=True)
+        await send_private(interaction, content=notice)
         return
     info = await deps.queries.match_info(match_id)
     if not (await sight_of(deps.settings, info, interaction.user.id)).full:
         notice = text(lang, "stats.export_not_shared", match=match_id)
-        await interaction.response.send_message(notice, ephemeral=True)
+        await send_private(interaction, content=notice)
         return
     # One line ending in a newline: `python -m engine replay FILE` reads JSON Lines.
     data = (record + "\n").encode("utf-8")
-    await interaction.response.send_message(
-        text(lang, "stats.export_ready", match=match_id),
+    await send_private(
+        interaction,
+        content=text(lang, "stats.export_ready", match=match_id),
         file=discord.File(io.BytesIO(data), filename=record_filename(match_id)),
-        ephemeral=True,
     )

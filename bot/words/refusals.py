@@ -28,12 +28,14 @@ from engine.service.errors import (
     TooManyActiveMatches,
     TooManyNewMatches,
 )
-from engine.store.errors import StorageFull
+from engine.store.errors import DatabaseUnavailable, StorageFull
 
 
 def refusal_text(lang: str, error: Exception, names: dict[int, str] | None = None) -> str:
     """A one-line explanation of a refusal, for an ephemeral reply."""
     names = names or {}
+    if isinstance(error, DatabaseUnavailable):
+        return database_text(lang, error)
     if isinstance(error, IllegalDecision):
         return text(lang, "refusal.illegal", reason=error.reason)
     if isinstance(error, NotYourTurn):
@@ -73,3 +75,13 @@ def refusal_text(lang: str, error: Exception, names: dict[int, str] | None = Non
     if isinstance(error, InvalidRequest | ServiceError):
         return text(lang, "refusal.invalid", reason=error.message)
     return text(lang, "refusal.wrong")
+
+
+def database_text(lang: str, error: DatabaseUnavailable) -> str:
+    """What a player is told when the database did not answer: that nothing changed, or,
+    when a write's answer was lost, that nobody knows yet and the board is what counts."""
+    return text(lang, "database.unconfirmed" if error.outcome_unknown else "database.not_answering")
+
+
+REFUSED = (ServiceError, IllegalDecision, StorageFull, DatabaseUnavailable)
+"""What an answer to a player turns into a refusal line (:func:`refusal_text`), not a bug."""

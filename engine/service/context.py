@@ -21,6 +21,7 @@ from engine.service.events import MatchBroken
 from engine.service.live_match import LiveMatch, ReplayError, catch_up
 from engine.service.open_matches import OpenMatches
 from engine.service.outbox import Outbox
+from engine.store.errors import DatabaseUnavailable, StorageFull
 from engine.store.match_store import MatchStore
 from engine.store.rows import DecisionRow, MatchInfo, MatchStatus
 
@@ -95,8 +96,13 @@ class ServiceContext:
 
     def _work_done(self, task: asyncio.Task[None]) -> None:
         self._work.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("background match work failed", exc_info=task.exception())
+        if task.cancelled() or (error := task.exception()) is None:
+            return
+        if isinstance(error, DatabaseUnavailable | StorageFull):
+            # The store has said so once for the whole outage; the work comes round again.
+            log.debug("background match work waits for the database: %s", error)
+            return
+        log.error("background match work failed", exc_info=error)
 
     # -- finding matches -----------------------------------------------------------------
 
@@ -125,14 +131,16 @@ class ServiceContext:
     async def refresh(self, live: LiveMatch) -> None:
         """Bring a match held in memory up to date with the database, its lock held: with a
         shared database another process may have moved it on (or ended it, and then it is
-        let go). Nothing to do when this process is the only writer."""
-        if not self.shared:
+        let go). Nothing to do when this process is the only writer, unless a write of its
+        own got no answer (``live.unsure``): the database alone knows if it was made."""
+        if not self.shared and not live.unsure:
             return
         found = await self.store.match_since(live.match_id, live.version)
         if found is None:
             self.matches.remove(live)
             raise MatchNotFound(live.match_id)
         await self._catch_up(live, *found)
+        live.unsure = False
 
     async def _catch_up(self, live: LiveMatch, info: MatchInfo, rows: list[DecisionRow]) -> None:
         try:

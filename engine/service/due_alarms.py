@@ -19,6 +19,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from engine.service.context import ServiceContext
+from engine.store.errors import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,8 @@ class DueAlarms:
         self._claimed = 0
         """How many matches the last poll claimed."""
         self._failing = False
+        self._told = False
+        """Whether this spell of failures was logged here (not by the store)."""
 
     def start(self) -> None:
         self.started_at = self._ctx.clock.now()
@@ -79,13 +82,16 @@ class DueAlarms:
         try:
             claimed = await self._ctx.store.claim_due(now, lead, now + CLAIM_SECONDS, BATCH)
         except Exception as error:
-            if not self._failing:  # once per spell: a database that is down stays down a while
+            # Once per spell: a database that is down stays down a while. One that does not
+            # answer is told by the store itself, once per outage.
+            if not self._failing and not isinstance(error, DatabaseUnavailable):
                 log.warning("cannot ask the database for due matches (%s); trying again", error)
+                self._told = True
             self._failing = True
             return
-        if self._failing:
+        if self._told:
             log.info("the database answers again; due matches are handled")
-        self._failing = False
+        self._failing = self._told = False
         self._claimed = len(claimed)
         for match_id in claimed:
             self._ctx.spawn(self._fire(match_id))

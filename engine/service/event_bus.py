@@ -8,6 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from engine.service.events import Event
+from engine.store.errors import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,9 @@ class EventBus:
             event = await subscription.queue.get()
             try:
                 await subscription.callback(event)
+            except DatabaseUnavailable as error:
+                # Told once by the store for the whole outage, not once per event.
+                log.debug("subscriber %r waits for the database: %s", subscription.callback, error)
             except Exception:
                 # A subscriber's bug must not stop the match; the next event still goes out.
                 log.exception("subscriber %r failed on %r", subscription.callback, event)

@@ -33,6 +33,7 @@ class LiveMatch:
         "lock",
         "reminded_version",
         "state",
+        "unsure",
         "used_at",
     )
 
@@ -49,6 +50,9 @@ class LiveMatch:
         self.ai_task: asyncio.Task[None] | None = None
         self.agent: Agent | None = None
         self.ai_rng = random.Random(f"hanamikoji/{info.match_id}/{info.seed}/ai")
+        self.unsure = False
+        """A write of this match got no answer (it may or may not have been made): the
+        match is read again from the database before its next use."""
         self.used_at = time.monotonic()
         """When this process last looked the match up (a cache over a shared database
         lets go of matches nobody here used for a while)."""

@@ -31,6 +31,7 @@ from engine.service.events import (
     Reminder,
     RoundScored,
 )
+from engine.store.errors import DatabaseUnavailable
 from engine.store.match_store import MatchStore
 from engine.store.rows import Announcement
 
@@ -135,7 +136,9 @@ class Outbox:
             except Exception as error:
                 self._confirmed[:0] = batch  # kept, in order, for the next try
                 failures += 1
-                if failures == 1:  # once per spell, not per try (a full disk lasts)
+                # Once per spell, not per try (a full disk lasts); a database that does not
+                # answer is told by the store itself.
+                if failures == 1 and not isinstance(error, DatabaseUnavailable):
                     log.warning(
                         "could not record %d shown announcements (%s); trying again every %.0f s",
                         len(batch),

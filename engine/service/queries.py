@@ -40,7 +40,9 @@ class MatchQueries:
         """The open match as of now, or None for one that is not open."""
         ctx = self._ctx
         if not ctx.shared:
-            return ctx.matches.get(match_id)
+            held = ctx.matches.get(match_id)
+            if held is None or not held.unsure:
+                return held
         try:
             live = await ctx.open_match(match_id)
             async with live.lock:

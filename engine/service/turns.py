@@ -25,9 +25,9 @@ from engine.service.due_alarms import CLAIM_SECONDS, DueAlarms
 from engine.service.errors import MatchNotActive, MatchNotFound
 from engine.service.events import Reminder
 from engine.service.live_match import LiveMatch
-from engine.service.progress import MatchProgress
+from engine.service.progress import MatchProgress, unsure_unless_answered
 from engine.service.timers import MatchTimers
-from engine.store.errors import MatchConflict, StorageFull
+from engine.store.errors import DatabaseUnavailable, MatchConflict, StorageFull
 from engine.store.rows import ExpiryPolicy, MatchStatus
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,10 @@ second (:data:`engine.service.due_alarms.POLL_SECONDS`)."""
 
 DISK_FULL_RETRY_SECONDS = 30.0
 """How long a timer or the AI waits before trying again when the disk is full."""
+
+DATABASE_RETRY_SECONDS = 5.0
+"""How long a timer or the AI waits before trying again when the database did not answer
+(a stall or a restart lasts seconds, a full disk until someone frees space)."""
 
 AgentFactory = Callable[[str], Agent]
 """Makes the AI agent for a level name (``"easy"``, ``"normal"``, ``"hard"``)."""
@@ -137,6 +141,8 @@ class MatchTurns:
                 await self._ctx.refresh(live)
         except (MatchNotFound, MatchNotActive):
             return  # ended meanwhile: the write that ended it released the claim
+        except DatabaseUnavailable:
+            return  # said once by the store; due again when the claim runs out
         state, now = live.state, self._ctx.clock.now()
         if state is None:
             assert live.info.challenge_expires_at is not None
@@ -190,17 +196,23 @@ class MatchTurns:
             self._ctx.spawn(self._unless_disk_full(live, self._expire_turn(live, alarm.version)))
 
     async def _unless_disk_full(self, live: LiveMatch, work: Coroutine[Any, Any, None]) -> None:
-        """Run timer or AI work; if the disk is full (the store has said so once in the
-        log), nothing was applied: the match is armed again a little later. If another
-        process moved the match on first, there is nothing left to do."""
+        """Run timer or AI work; if the disk is full or the database does not answer (the
+        store has said so once in the log), the match is armed again a little later. If
+        another process moved the match on first, there is nothing left to do."""
         try:
             await work
         except MatchConflict as conflict:
             log.info("timer or AI work on match %d came too late: %s", live.match_id, conflict)
-        except StorageFull:
+        except (StorageFull, DatabaseUnavailable) as error:
+            # Nothing was applied, or (the outcome unknown) the match is read again first.
             if not self._ctx.closed:
                 version = live.state.version if live.state is not None else 0
-                later = self._ctx.clock.now() + DISK_FULL_RETRY_SECONDS
+                pause = (
+                    DISK_FULL_RETRY_SECONDS
+                    if isinstance(error, StorageFull)
+                    else DATABASE_RETRY_SECONDS
+                )
+                later = self._ctx.clock.now() + pause
                 self._timers.set(live.match_id, later, _Alarm("retry", version))
 
     async def _expire_challenge(self, live: LiveMatch) -> None:
@@ -224,7 +236,8 @@ class MatchTurns:
             )
             # Stored with its announcement: after a crash it is shown late, never twice.
             announcements = self._ctx.outbox.announcements([reminder], self._ctx.clock.now())
-            await self._ctx.store.set_reminded(live.match_id, version, announcements)
+            with unsure_unless_answered(live):
+                await self._ctx.store.set_reminded(live.match_id, version, announcements)
             live.reminded_version = version
             self._ctx.bus.publish(reminder)
 

@@ -70,3 +70,23 @@ class MatchConflict(StoreError):
         super().__init__(
             f"match {match_id} changed under the write: expected {expected}, found {found}"
         )
+
+
+class DatabaseUnavailable(StoreError):
+    """The database did not answer in time, lost the connection, or cannot take one now
+    (stalled, restarting, unreachable).
+
+    ``outcome_unknown`` is False when nothing was written (the call failed before its
+    commit was sent, or it only read). It is True when a write's commit had been sent and
+    no answer came: the write may or may not have been made, and only reading the database
+    again tells which.
+    """
+
+    def __init__(self, where: str, reason: str, *, outcome_unknown: bool = False) -> None:
+        self.where = where
+        self.reason = reason
+        self.outcome_unknown = outcome_unknown
+        outcome = (
+            "the write may or may not have been made" if outcome_unknown else "nothing was written"
+        )
+        super().__init__(f"database {where!r} is not answering ({reason}); {outcome}")

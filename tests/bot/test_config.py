@@ -79,7 +79,14 @@ NOT_DEFAULT = {
         "shards": '"1-2"',
         "shard_count": "4",
     },
-    "database": {"path": '"other.sqlite3"', "url": '"postgresql://bot@db.example/hanamikoji"'},
+    "database": {
+        "path": '"other.sqlite3"',
+        "url": '"postgresql://bot@db.example/hanamikoji"',
+        "command_timeout_seconds": "2.5",
+        "acquire_timeout_seconds": "1.5",
+        "connect_timeout_seconds": "4",
+        "busy_timeout_seconds": "0.25",
+    },
     "matches": {
         "turn_timer_seconds": "3600",
         "min_turn_seconds": "60",
@@ -518,3 +525,13 @@ def test_processes_share_discords_global_limit_by_their_shards(tmp_path, table, 
     # Discord's 50 requests a second are the whole bot's: two processes at 45 each would
     # draw global 429s together.
     assert load(tmp_path, f"[discord]\n{table}").discord.pace == pace
+
+
+def test_database_timeouts_reach_the_store_and_a_bad_one_is_refused_by_name(tmp_path):
+    loaded = load(tmp_path, "[database]\ncommand_timeout_seconds = 2\nbusy_timeout_seconds = 0.5")
+    assert (loaded.database.timeouts.command_seconds, loaded.database.timeouts.busy_seconds) == (
+        2.0,
+        0.5,
+    )
+    with pytest.raises(ConfigError, match=r"database.acquire_timeout_seconds must be more than 0"):
+        load(tmp_path, "[database]\nacquire_timeout_seconds = 0")

@@ -272,14 +272,28 @@ class FakeNames:
 
 
 class FakeResponse:
+    """The first response, and every private line the presser got (followups too)."""
+
     def __init__(self) -> None:
         self.sent: list[tuple[str, bool]] = []
+        self.deferred: list[str] = []
 
     def is_done(self) -> bool:
-        return bool(self.sent)
+        return bool(self.sent or self.deferred)
 
     async def send_message(self, message: str, *, ephemeral: bool = False) -> None:
         self.sent.append((message, ephemeral))
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
+        self.deferred.append("think" if thinking and ephemeral else "update")
+
+
+class FakeFollowup:
+    def __init__(self, response: FakeResponse) -> None:
+        self._response = response
+
+    async def send(self, message: str, *, ephemeral: bool = False) -> None:
+        self._response.sent.append((message, ephemeral))
 
 
 class Played(Feature):
@@ -304,11 +318,16 @@ async def client() -> commands.Bot:
 
 
 def pressed_by(client: commands.Bot, user_id: int) -> Any:
+    """A press on the public board (a message everyone sees, in a server)."""
+    response = FakeResponse()
     return SimpleNamespace(
         client=client,
         user=SimpleNamespace(id=user_id, display_name=f"user {user_id}"),
         locale=discord.Locale.american_english,
-        response=FakeResponse(),
+        guild_id=1,
+        message=SimpleNamespace(flags=discord.MessageFlags()),
+        response=response,
+        followup=FakeFollowup(response),
     )
 
 
@@ -320,5 +339,7 @@ async def test_only_the_players_may_press_a_match_button(client, item: MatchItem
         assert await item.interaction_check(pressed_by(client, player))
     stranger = pressed_by(client, CARA)
     assert not await item.interaction_check(stranger)
+    # Acknowledged privately before the match was looked up, then told why not.
+    assert stranger.response.deferred == ["think"]
     assert stranger.response.sent == [(text("en", "refusal.not_a_player"), True)]
     assert (7, CARA) in client.seen

@@ -95,6 +95,11 @@ class EmulatedInteraction:
         self._settled = asyncio.Event()
         self.original_edited = asyncio.Event()
         """Set when the bot fills in or edits its answer (@original) after answering."""
+        self.followed_up = asyncio.Event()
+        """Set when the bot sends a followup that is a message of its own (not the one
+        filling a "thinking..." in): e.g. a private refusal after a deferred update."""
+        self._filled_in = asyncio.Event()
+        self._filled_with: MessageSnapshot | None = None
         self._deadline_timer = loop.call_later(deadline, self._miss_deadline)
 
     def __repr__(self) -> str:
@@ -160,7 +165,9 @@ class EmulatedInteraction:
 
     async def answer(self, *, wait: float = 5.0) -> MessageSnapshot | None:
         """The bot's answer as the user ends up seeing it: after a defer, once the bot has
-        filled it in (its @original edit), else straight after the first response."""
+        filled it in (its @original edit), else straight after the first response. After
+        a deferred update, or once a "thinking..." was deleted, the answer may instead be a
+        message of its own (a followup, such as a private refusal): then that message."""
         kind = await self.first_response()
         deferred = (
             CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
@@ -168,8 +175,17 @@ class EmulatedInteraction:
         )
         if kind in deferred:
             async with asyncio.timeout(wait):
-                await self.original_edited.wait()
+                await self._filled_in.wait()
+            return self._filled_with
         return self.message
+
+    def filled_in(self, message: MessageSnapshot) -> None:
+        """The bot's answer after its defer (an @original edit, or a message of its own),
+        as it read then: what `answer` returns (a later edit, by another path, does not
+        change what the click was answered with)."""
+        if not self._filled_in.is_set():
+            self._filled_with = message
+            self._filled_in.set()
 
     @property
     def message(self) -> MessageSnapshot | None:

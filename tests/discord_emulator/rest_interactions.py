@@ -19,6 +19,7 @@ from tests.discord_emulator.http_responses import json_response, no_content
 from tests.discord_emulator.interactions import CallbackType, EmulatedInteraction, InteractionType
 from tests.discord_emulator.limits import MESSAGE_FLAG_EPHEMERAL, check_modal
 from tests.discord_emulator.message_bodies import MessageBody, read_message_body
+from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.message_writes import CREATABLE_FLAGS, LOADING_FLAG
 from tests.discord_emulator.permissions import bot_permissions_in
 from tests.discord_emulator.thread_archive import refuse_deletion_if_locked, refuse_if_archived
@@ -241,13 +242,18 @@ class InteractionRoutes:
             # Discord fills the "thinking..." placeholder with the first followup, which
             # therefore keeps the deferral's visibility whatever flags it asks for.
             self._writer.apply_edit(original, body)
+            filled = MessageSnapshot.of(original)
             payload = await self._writer.publish_update(original, Action.FOLLOWUP)
             interaction.original_edited.set()
+            interaction.filled_in(filled)
         else:
             message = self._new_response_message(interaction, body, loading=False)
             message.type = 0
             interaction.followup_ids.append(message.id)
+            filled = MessageSnapshot.of(message)
             payload = await self._writer.publish_create(message, Action.FOLLOWUP)
+            interaction.followed_up.set()
+            interaction.filled_in(filled)
         return json_response(payload) if _truthy(request.query.get("wait")) else no_content()
 
     async def get_message(self, request: web.Request) -> web.Response:
@@ -264,10 +270,12 @@ class InteractionRoutes:
         refuse_if_archived(self._world.channel(message.channel_id))
         body = await read_message_body(request)
         self._writer.apply_edit(message, body)
+        filled = MessageSnapshot.of(message)
         action = Action.ORIGINAL_EDIT if ref == "@original" else Action.WEBHOOK_EDIT
         payload = await self._writer.publish_update(message, action)
         if ref == "@original":
             interaction.original_edited.set()
+            interaction.filled_in(filled)
         return json_response(payload)
 
     async def delete_message(self, request: web.Request) -> web.Response:

@@ -64,9 +64,15 @@ async def eventually(check: Callable[[], T | Awaitable[T]], what: str, seconds: 
         await asyncio.sleep(0.05)
 
 
-def write_config(emulator: DiscordEmulator, directory: Path, **matches: object) -> Path:
+def write_config(
+    emulator: DiscordEmulator,
+    directory: Path,
+    database: dict[str, object] | None = None,
+    **matches: object,
+) -> Path:
     """The settings file every process of the cluster is started with (the database URL
-    comes from DATABASE_URL); ``matches`` are ``[matches]`` keys."""
+    comes from DATABASE_URL); ``matches`` are ``[matches]`` keys, ``database`` more
+    ``[database]`` keys (its timeouts)."""
     matches = {"ai_move_delay_seconds": 0, **matches}
     lines = [
         "[discord]",
@@ -74,6 +80,8 @@ def write_config(emulator: DiscordEmulator, directory: Path, **matches: object) 
         f'api_base = "{emulator.api_base}"',
         f'gateway_url = "{emulator.gateway_url}"',
         f"dev_guild_id = {emulator.guild_id}",
+        "[database]",
+        *(f"{key} = {toml_value(value)}" for key, value in (database or {}).items()),
         "[matches]",
         *(f"{key} = {toml_value(value)}" for key, value in matches.items()),
     ]
@@ -153,12 +161,17 @@ class Cluster:
     """The bot's processes on one database, shard ``n`` of ``shard_count`` each."""
 
     def __init__(
-        self, emulator: DiscordEmulator, database_url: str, directory: Path, **matches: object
+        self,
+        emulator: DiscordEmulator,
+        database_url: str,
+        directory: Path,
+        database: dict[str, object] | None = None,
+        **matches: object,
     ) -> None:
         self.emulator = emulator
         self.database_url = database_url
         self.directory = directory
-        self.config = write_config(emulator, directory, **matches)
+        self.config = write_config(emulator, directory, database, **matches)
         self.shard_count = emulator.gateway.shard_count
         self.processes: dict[int, BotProcess] = {}
         self.every_process: list[BotProcess] = []

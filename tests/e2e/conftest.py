@@ -20,9 +20,15 @@ def toml_value(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else repr(value)
 
 
-def e2e_config(running: DiscordEmulator, database: Path, **matches: object) -> BotConfig:
+def e2e_config(
+    running: DiscordEmulator,
+    database: Path,
+    database_settings: dict[str, object] | None = None,
+    **matches: object,
+) -> BotConfig:
     """The settings file the bot is started with; ``matches`` are ``[matches]`` keys, but
-    for the search budgets (``hint_iterations``, ``review_iterations``), which go to ``[ai]``."""
+    for the search budgets (``hint_iterations``, ``review_iterations``), which go to ``[ai]``;
+    ``database_settings`` more ``[database]`` keys (its timeouts)."""
     matches = {"ai_move_delay_seconds": 0, **matches}
     ai = {key: matches.pop(key) for key in AI_FIELDS if key in matches}
     lines = [
@@ -33,6 +39,7 @@ def e2e_config(running: DiscordEmulator, database: Path, **matches: object) -> B
         f"dev_guild_id = {running.guild_id}",
         "[database]",
         f'path = "{database}"',
+        *(f"{key} = {toml_value(value)}" for key, value in (database_settings or {}).items()),
         "[matches]",
         *(f"{key} = {toml_value(value)}" for key, value in matches.items()),
         "[ai]",
@@ -57,8 +64,12 @@ async def start_bot(emulator: DiscordEmulator, tmp_path: Path) -> AsyncIterator[
     """Start (or restart) the bot on one database file; every bot is stopped at the end."""
     running: list[RunningClient] = []
 
-    async def start(clock: Clock | None = None, **matches: object) -> HanamikojiBot:
-        config = e2e_config(emulator, tmp_path / "matches.sqlite3", **matches)
+    async def start(
+        clock: Clock | None = None,
+        database_settings: dict[str, object] | None = None,
+        **matches: object,
+    ) -> HanamikojiBot:
+        config = e2e_config(emulator, tmp_path / "matches.sqlite3", database_settings, **matches)
         client = await start_client(emulator, HanamikojiBot(config, build_service(config, clock)))
         running.append(client)
         assert isinstance(client.client, HanamikojiBot)

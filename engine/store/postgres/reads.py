@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from engine.ratings import LeaderboardPage, PlayerStats, Standing
 from engine.store import tables
 from engine.store.errors import StoreError
+from engine.store.outage import OutageLog
 from engine.store.postgres import announcements as outbox
 from engine.store.postgres import matches, results
-from engine.store.postgres.connection import masked
+from engine.store.postgres.connection import PooledCall, masked, pooled
 from engine.store.postgres.sql import fetch, fetchrow
 from engine.store.rows import Announcement, DecisionRow, MatchInfo
 from engine.store.tables.reads import OneQueryReads
+from engine.store.timeouts import DatabaseTimeouts
 
 
 class PostgresReads(OneQueryReads):
@@ -21,6 +24,8 @@ class PostgresReads(OneQueryReads):
 
     url: str
     origin: str
+    timeouts: DatabaseTimeouts
+    outage: OutageLog
     _pool: Any
 
     def _open_pool(self) -> Any:
@@ -28,18 +33,30 @@ class PostgresReads(OneQueryReads):
             raise StoreError(f"the store for {masked(self.url)!r} is not open")
         return self._pool
 
+    def _call(self, pool: Any = None) -> contextlib.AbstractAsyncContextManager[PooledCall]:
+        """A connection for one call, every wait on it bounded (see :func:`pooled`)."""
+        return pooled(pool or self._open_pool(), self.timeouts, self.outage)
+
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Any]:
+        """A connection in a read-only transaction that sees one state throughout."""
+        async with self._call() as call, self._snapshot(call.conn):
+            yield call.conn
+
     def _snapshot(self, conn: Any) -> Any:
         """A read-only transaction that sees one state of the database throughout."""
         return conn.transaction(isolation="repeatable_read", readonly=True)
 
     async def _fetch(self, sql: str, params: Mapping[str, Any] | None = None) -> list[Any]:
-        return await fetch(self._open_pool(), sql, params)
+        async with self._call() as call:
+            return await fetch(call.conn, sql, params)
 
     async def _fetch_one(self, sql: str, params: Mapping[str, Any] | None = None) -> Any:
-        return await fetchrow(self._open_pool(), sql, params)
+        async with self._call() as call:
+            return await fetchrow(call.conn, sql, params)
 
     async def open_matches(self) -> list[tuple[MatchInfo, list[DecisionRow]]]:
-        async with self._open_pool().acquire() as conn, self._snapshot(conn):
+        async with self._reading() as conn:
             match_rows = await fetch(conn, tables.matches.SELECT_OPEN_MATCHES)
             decision_rows = await fetch(conn, tables.matches.SELECT_OPEN_DECISIONS)
         return tables.matches.with_decisions(match_rows, decision_rows)
@@ -52,7 +69,7 @@ class PostgresReads(OneQueryReads):
         self, match_id: int, version: int
     ) -> tuple[MatchInfo, list[DecisionRow]] | None:
         params = {"match_id": match_id, "version": version}
-        async with self._open_pool().acquire() as conn, self._snapshot(conn):
+        async with self._reading() as conn:
             row = await fetchrow(conn, tables.matches.SELECT_MATCH, params)
             if row is None:
                 return None
@@ -68,14 +85,14 @@ class PostgresReads(OneQueryReads):
         self, guild_id: int, *, min_games: int, offset: int, limit: int
     ) -> LeaderboardPage:
         params = {"guild_id": guild_id, "min_games": min_games, "offset": offset, "limit": limit}
-        async with self._open_pool().acquire() as conn, self._snapshot(conn):
+        async with self._reading() as conn:
             rows = await fetch(conn, tables.results.SELECT_LEADERBOARD, params)
             total = await fetchrow(conn, tables.results.COUNT_LEADERBOARD, params)
         return tables.results.leaderboard_page(rows, offset, total)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         params = {"guild_id": guild_id, "user_id": user_id}
-        async with self._open_pool().acquire() as conn, self._snapshot(conn):
+        async with self._reading() as conn:
             row = await fetchrow(conn, tables.results.SELECT_STANDING, params)
             record = await fetch(conn, tables.results.RATED_RECORD, params)
             ai = await fetchrow(conn, results.AI_RECORD, params)

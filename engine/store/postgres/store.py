@@ -17,9 +17,16 @@ from engine.ratings import Standing
 from engine.store import tables
 from engine.store.errors import MatchConflict
 from engine.store.match_store import Rater
+from engine.store.outage import OutageLog
 from engine.store.postgres import announcements as outbox
 from engine.store.postgres import claims, matches, rematches, results, reviews, settings
-from engine.store.postgres.connection import create_pool, migrate, storage_errors
+from engine.store.postgres.connection import (
+    create_pool,
+    masked,
+    migrate,
+    storage_errors,
+    unavailable_reason,
+)
 from engine.store.postgres.reads import PostgresReads
 from engine.store.postgres.sql import execute, fetchrow
 from engine.store.rows import (
@@ -31,6 +38,7 @@ from engine.store.rows import (
     MatchStatus,
     UserSettings,
 )
+from engine.store.timeouts import DatabaseTimeouts
 
 LOCK_POOL_SIZE = 4
 """Connections that hold :meth:`PostgresMatchStore.exclusive` keys. Apart from the pool
@@ -47,13 +55,24 @@ class PostgresMatchStore(PostgresReads):
 
     ``origin`` names this process (``"shards 0-3"``): the announcements it writes are its
     own to show, and :meth:`undelivered` returns only those.
+
+    Every call is bounded by ``timeouts``; one that finds the server not answering raises
+    :class:`~engine.store.errors.DatabaseUnavailable`, and the log says so once per outage.
     """
 
     def __init__(
-        self, url: str, *, origin: str = "main", min_size: int = 2, max_size: int = 10
+        self,
+        url: str,
+        *,
+        origin: str = "main",
+        min_size: int = 2,
+        max_size: int = 10,
+        timeouts: DatabaseTimeouts | None = None,
     ) -> None:
         self.url = url
         self.origin = origin
+        self.timeouts = timeouts or DatabaseTimeouts()
+        self.outage = OutageLog(masked(url))
         self._min_size = min_size
         self._max_size = max_size
         self._pool: Any = None
@@ -66,11 +85,16 @@ class PostgresMatchStore(PostgresReads):
     # -- opening and closing -------------------------------------------------------------
 
     async def open(self) -> None:
-        pool = await create_pool(self.url, min_size=self._min_size, max_size=self._max_size)
+        timeouts = self.timeouts
+        pool = await create_pool(
+            self.url, min_size=self._min_size, max_size=self._max_size, timeouts=timeouts
+        )
         try:
-            async with pool.acquire() as conn:
+            async with pool.acquire(timeout=timeouts.acquire_seconds) as conn:
                 await migrate(conn, self.url)
-            self._lock_pool = await create_pool(self.url, min_size=0, max_size=LOCK_POOL_SIZE)
+            self._lock_pool = await create_pool(
+                self.url, min_size=0, max_size=LOCK_POOL_SIZE, timeouts=timeouts
+            )
         except BaseException:
             await pool.close()
             raise
@@ -86,26 +110,39 @@ class PostgresMatchStore(PostgresReads):
     @contextlib.asynccontextmanager
     async def exclusive(self, key: str) -> AsyncIterator[None]:
         self._open_pool()
-        async with self._lock_pool.acquire() as conn:
-            await execute(conn, _LOCK, {"key": key})
+        async with self._call(self._lock_pool) as call:
+            await execute(call.conn, _LOCK, {"key": key})
             try:
                 yield
             finally:
-                # A connection that fails here is reset on release, which unlocks too.
-                await execute(conn, _UNLOCK, {"key": key})
+                # A connection that fails here is dropped, which unlocks too.
+                await execute(call.conn, _UNLOCK, {"key": key})
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Any]:
+        """A connection in a transaction, committed when the block ends; if no answer comes
+        to the COMMIT, :class:`DatabaseUnavailable` says the outcome is unknown."""
         with storage_errors(self.url):
-            async with self._open_pool().acquire() as conn, conn.transaction():
-                yield conn
+            async with self._call() as call:
+                transaction = call.conn.transaction()
+                await transaction.start()
+                try:
+                    yield call.conn
+                except Exception as error:
+                    if unavailable_reason(error) is None:  # else the connection is dropped
+                        await transaction.rollback()
+                    raise
+                call.committing = True
+                await transaction.commit()
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[Any]:
-        """A connection for one statement, which is its own transaction."""
+        """A connection for one write statement, which is its own transaction (so a lost
+        answer leaves its outcome unknown)."""
         with storage_errors(self.url):
-            async with self._open_pool().acquire() as conn:
-                yield conn
+            async with self._call() as call:
+                call.committing = True
+                yield call.conn
 
     # -- writes --------------------------------------------------------------------------
 

@@ -46,7 +46,7 @@ def is_in_memory(path: str) -> bool:
 
 
 async def connect_and_migrate(
-    path: str, *, synchronous: str, check_integrity: bool
+    path: str, *, synchronous: str, check_integrity: bool, busy_seconds: float = 5.0
 ) -> aiosqlite.Connection:
     """A connection to ``path`` with rows addressable by column name, migrated to the latest.
 
@@ -64,7 +64,12 @@ async def connect_and_migrate(
     migrations = load_migrations()
     try:
         return await _connect_and_migrate(
-            path, in_memory, migrations, synchronous=synchronous, check_integrity=check_integrity
+            path,
+            in_memory,
+            migrations,
+            synchronous=synchronous,
+            check_integrity=check_integrity,
+            busy_seconds=busy_seconds,
         )
     except sqlite3.Error as error:
         raise _refusal(path, error) from None
@@ -79,6 +84,7 @@ async def _connect_and_migrate(
     *,
     synchronous: str,
     check_integrity: bool,
+    busy_seconds: float,
 ) -> aiosqlite.Connection:
     latest = migrations[-1].version
     if not in_memory and path and _has_content(path):
@@ -86,7 +92,8 @@ async def _connect_and_migrate(
     conn = await _connect(path)
     try:
         conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA busy_timeout = 5000")
+        # A lock another connection holds is waited for this long, then the call fails.
+        await conn.execute(f"PRAGMA busy_timeout = {max(1, round(busy_seconds * 1000))}")
         await conn.execute("PRAGMA foreign_keys = ON")
         if not in_memory:
             await conn.execute("PRAGMA journal_mode = WAL")

@@ -25,6 +25,7 @@ from engine.ratings import LeaderboardPage, PlayerStats, Standing
 from engine.store import tables
 from engine.store.errors import MatchConflict, StoreError
 from engine.store.match_store import Rater
+from engine.store.outage import OutageLog
 from engine.store.rows import (
     Announcement,
     DecisionRow,
@@ -39,6 +40,7 @@ from engine.store.sqlite import matches, rematches, results, reviews, settings
 from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrate, is_in_memory
 from engine.store.sqlite.writer import GroupCommitWriter, Params, Prepare, Statement
 from engine.store.tables.reads import OneQueryReads
+from engine.store.timeouts import DatabaseTimeouts
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +54,11 @@ class _Held:
 
 
 class SqliteMatchStore(OneQueryReads):
-    """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``)."""
+    """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``).
+
+    A write waits at most ``timeouts.busy_seconds`` for a lock another connection holds,
+    then fails with :class:`~engine.store.errors.DatabaseUnavailable`, writing nothing.
+    """
 
     def __init__(
         self,
@@ -61,8 +67,11 @@ class SqliteMatchStore(OneQueryReads):
         synchronous: str = "NORMAL",
         check_integrity: bool = True,
         checkpoint_seconds: float = 1.0,
+        timeouts: DatabaseTimeouts | None = None,
     ) -> None:
         self.path = str(path)
+        self.timeouts = timeouts or DatabaseTimeouts()
+        self.outage = OutageLog(self.path)
         if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
         self._synchronous = synchronous.upper()
@@ -94,6 +103,10 @@ class SqliteMatchStore(OneQueryReads):
                 del self._held[key]
 
     @property
+    def _busy_milliseconds(self) -> int:
+        return max(1, round(self.timeouts.busy_seconds * 1000))
+
+    @property
     def batches(self) -> int:
         """How many transactions the writer committed (for benchmarks)."""
         return 0 if self._writer is None else self._writer.batches
@@ -102,11 +115,17 @@ class SqliteMatchStore(OneQueryReads):
 
     async def open(self) -> None:
         conn = await connect_and_migrate(
-            self.path, synchronous=self._synchronous, check_integrity=self._check_integrity
+            self.path,
+            synchronous=self._synchronous,
+            check_integrity=self._check_integrity,
+            busy_seconds=self.timeouts.busy_seconds,
         )
         self._conn = conn
         self._writer = GroupCommitWriter(
-            conn, fast_path=matches.appends_as_one_statement, last=frozenset({outbox.INSERT})
+            conn,
+            fast_path=matches.appends_as_one_statement,
+            last=frozenset({outbox.INSERT}),
+            outage=self.outage,
         )
         # Ids come from a counter, not the INSERT, so creation can join a group commit.
         [row] = await self._fetch(matches.SELECT_MAX_ID)
@@ -130,7 +149,7 @@ class SqliteMatchStore(OneQueryReads):
     async def _checkpoint_loop(self) -> None:
         """Checkpoint the WAL now and then from a connection of its own (see module doc)."""
         async with aiosqlite.connect(self.path, isolation_level=None) as conn:
-            await conn.execute("PRAGMA busy_timeout = 5000")
+            await conn.execute(f"PRAGMA busy_timeout = {self._busy_milliseconds}")
             done = self.batches
             while True:
                 # Housekeeping, not game time: the real clock on purpose.

@@ -15,7 +15,10 @@ fails alone with that error and the rest of the batch goes on.
 
 A full disk fails every write alike, so it is not retried: each write fails with
 :class:`~engine.store.errors.StorageFull`, and the log says so once when the disk fills
-and once when commits go through again, not once per refused write.
+and once when commits go through again, not once per refused write. So does a lock that
+another connection holds past the busy timeout (SQLITE_BUSY): each write of the batch fails
+with :class:`~engine.store.errors.DatabaseUnavailable` (nothing of it was written), and
+:class:`~engine.store.outage.OutageLog` says so once per outage.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from typing import Any
 
 import aiosqlite
 
-from engine.store.errors import StorageFull
+from engine.store.errors import DatabaseUnavailable, StorageFull
+from engine.store.outage import OutageLog
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +75,10 @@ class GroupCommitWriter:
         *,
         fast_path: FastPath | None = None,
         last: frozenset[str] = frozenset(),
+        outage: OutageLog | None = None,
     ) -> None:
         self._conn = conn
+        self.outage = outage or OutageLog("?")
         self._fast_path = fast_path
         self._last = last
         """Statements that depend only on what comes before them in their write and that
@@ -101,15 +107,26 @@ class GroupCommitWriter:
 
     async def fetch(self, sql: str, params: Params | None = None) -> list[aiosqlite.Row]:
         """Rows of a query, never in the middle of a batch."""
-        async with self._lock:
-            return list(await self._conn.execute_fetchall(sql, params or {}))
+        [rows] = await self.fetch_together([(sql, params or {})])
+        return rows
 
     async def fetch_together(
         self, queries: Sequence[tuple[str, Params]]
     ) -> list[list[aiosqlite.Row]]:
         """The rows of each query, all read between the same two batches (consistent)."""
         async with self._lock:
-            return [list(await self._conn.execute_fetchall(sql, params)) for sql, params in queries]
+            started = time.monotonic()
+            try:
+                found = [
+                    list(await self._conn.execute_fetchall(sql, params)) for sql, params in queries
+                ]
+            except sqlite3.Error as error:
+                if not _is_busy(error):
+                    raise
+                raise self._unavailable(started, error) from error
+            # Not an answer for the outage: in WAL mode reads go on while a lock held
+            # elsewhere refuses every write.
+            return found
 
     async def drain(self) -> None:
         """Wait until every queued write is committed (or failed)."""
@@ -120,11 +137,14 @@ class GroupCommitWriter:
         while self._queue:
             batch = self._queue[:_MAX_BATCH]
             del self._queue[:_MAX_BATCH]
+            started = time.monotonic()
             try:
                 refused = await self._commit(batch)
             except Exception as raised:
                 error = await self._storage_full(raised)
-                if isinstance(error, StorageFull) or len(batch) == 1:
+                if _is_busy(error):
+                    error = self._unavailable(started, error)
+                if isinstance(error, StorageFull | DatabaseUnavailable) or len(batch) == 1:
                     # One by one would fail alike (or is what was just tried).
                     for write in batch:
                         _settle(write.done, error)
@@ -138,8 +158,17 @@ class GroupCommitWriter:
                     else:
                         _settle(write.done, refused_alone.get(id(write)))
             else:
+                self.outage.answered(started)
                 for write in batch:
                     _settle(write.done, refused.get(id(write)))
+
+    def _unavailable(self, started: float, error: Exception) -> DatabaseUnavailable:
+        """A lock held elsewhere past the busy timeout: nothing of the call was written."""
+        reason = f"another connection held the database locked ({error})"
+        self.outage.failed(started, reason)
+        unavailable = DatabaseUnavailable(self.outage.where, reason)
+        unavailable.__cause__ = error
+        return unavailable
 
     async def _storage_full(self, error: Exception) -> Exception:
         """``error`` as :class:`StorageFull` if the disk is full (logged once), else as is."""
@@ -239,6 +268,13 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
         future.set_result(None)
     else:
         future.set_exception(error)
+
+
+def _is_busy(error: BaseException) -> bool:
+    """SQLITE_BUSY or SQLITE_LOCKED: a lock another connection held past the busy timeout."""
+    code = getattr(error, "sqlite_errorcode", None)
+    busy = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in busy
 
 
 def _is_full(error: BaseException) -> bool:

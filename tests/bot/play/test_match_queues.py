@@ -13,6 +13,7 @@ import pytest
 from bot.play import match_queues
 from bot.play.match_queues import MatchQueues
 from engine.service.events import MatchResumed, Reminder
+from engine.store.errors import DatabaseUnavailable
 
 
 def server_error() -> discord.HTTPException:
@@ -82,3 +83,19 @@ async def test_one_discord_refuses_for_good_is_confirmed_and_not_tried_again(mon
     await asyncio.sleep(0.05)
     await queues.wait_idle()
     assert shows.shown == [] and shows.confirmed == [REMINDER]
+
+
+async def test_an_event_the_database_could_not_serve_is_shown_later_without_a_log_line(
+    monkeypatch, caplog
+):
+    monkeypatch.setattr(match_queues, "DATABASE_AGAIN_SECONDS", 0.01)
+    shows = Shows(DatabaseUnavailable("db", "no answer in time"))
+    queues = shows.queues()
+    queues.put(REMINDER)
+    await queues.wait_idle()
+    assert shows.confirmed == []
+    await asyncio.sleep(0.05)
+    await queues.wait_idle()
+    assert shows.shown == [REMINDER] and shows.confirmed == [REMINDER]
+    # The store says once that the database is not answering; the queue adds nothing.
+    assert not [r for r in caplog.records if r.name.startswith("bot")], caplog.text

@@ -68,9 +68,24 @@ class Sent:
 
 @dataclass
 class FakeResponse:
+    """The press is acknowledged privately first (before the database is asked)."""
+
+    deferred_privately: bool = False
+
+    def is_done(self) -> bool:
+        return self.deferred_privately
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
+        self.deferred_privately = ephemeral and thinking
+
+
+@dataclass
+class FakeFollowup:
+    """The answer that fills the private "thinking…" in."""
+
     sent: Sent = field(default_factory=Sent)
 
-    async def send_message(self, content: str, **kwargs: Any) -> None:
+    async def send(self, content: str = "", **kwargs: Any) -> None:
         self.sent.count += 1
         self.sent.content = content
         self.sent.ephemeral = kwargs.get("ephemeral", False)
@@ -85,6 +100,7 @@ class FakeInteraction:
         self.locale = locale
         self.guild_id = GUILD
         self.response = FakeResponse()
+        self.followup = FakeFollowup()
 
 
 async def _press(
@@ -97,8 +113,9 @@ async def _press(
     )
     interaction = FakeInteraction(presser, locale)
     await send_record(deps, interaction, MATCH)  # type: ignore[arg-type]
-    assert interaction.response.sent.count == 1 and interaction.response.sent.ephemeral
-    return interaction.response.sent
+    assert interaction.response.deferred_privately
+    assert interaction.followup.sent.count == 1 and interaction.followup.sent.ephemeral
+    return interaction.followup.sent
 
 
 @pytest.mark.parametrize("sharing", [set(), {ANA}, {ANA, BEN}])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -23,14 +25,20 @@ from engine.store import (
     SchemaTooNew,
     UserSettings,
 )
-from engine.store.errors import CannotOpenDatabase, MatchConflict, StorageFull
+from engine.store.errors import (
+    CannotOpenDatabase,
+    DatabaseUnavailable,
+    MatchConflict,
+    StorageFull,
+)
 from engine.store.match_store import MatchStore
 from engine.store.migration_files import load_migrations
 from engine.store.postgres import PostgresMatchStore
 from engine.store.postgres.connection import MIGRATIONS as POSTGRES_MIGRATIONS
-from engine.store.postgres.connection import masked, storage_errors
+from engine.store.postgres.connection import masked, quiet_floor_restore, storage_errors
 from engine.store.rows import Announcement, Placement
 from engine.store.sqlite import SqliteMatchStore
+from engine.store.timeouts import DatabaseTimeouts
 from tests.engine.store.conftest import active_match, decision_row, pending_match, result_of
 
 LEAD = 30.0
@@ -814,3 +822,107 @@ def test_postgres_a_full_disk_is_storage_full():
     with pytest.raises(StorageFull) as raised, storage_errors("postgresql://u:pw@h/db"):
         raise asyncpg.DiskFullError("could not extend file")
     assert "pw" not in str(raised.value)
+
+
+# -- a database that does not answer ---------------------------------------------------
+
+QUICK = DatabaseTimeouts(
+    command_seconds=0.3, acquire_seconds=0.3, connect_seconds=2.0, busy_seconds=0.3
+)
+"""Short bounds, so that a stall is given up on at once (the wait is the driver's)."""
+
+
+@contextlib.asynccontextmanager
+async def held_locked(store: MatchStore) -> AsyncIterator[None]:
+    """Another connection holds the database (SQLite: its write lock; PostgreSQL: the
+    matches table) until the block ends, as a backup, a migration or a stuck job would."""
+    if isinstance(store, SqliteMatchStore):
+        conn = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False)
+        await asyncio.to_thread(conn.execute, "BEGIN EXCLUSIVE")
+        try:
+            yield
+        finally:
+            conn.execute("ROLLBACK")
+            conn.close()
+        return
+    assert isinstance(store, PostgresMatchStore)
+    other = await asyncpg.connect(store.url)
+    try:
+        async with other.transaction():
+            await other.execute("LOCK TABLE matches IN ACCESS EXCLUSIVE MODE")
+            yield
+    finally:
+        await other.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def quick_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[MatchStore]:
+    if request.param == "sqlite":
+        opened: MatchStore = SqliteMatchStore(tmp_path / "store.sqlite3", timeouts=QUICK)
+    else:
+        url = request.getfixturevalue("postgres_url")
+        opened = PostgresMatchStore(url, timeouts=QUICK)
+    await opened.open()
+    yield opened
+    await opened.close()
+
+
+async def test_a_write_the_database_holds_up_fails_in_time_and_writes_nothing(
+    quick_store: MatchStore, caplog: pytest.LogCaptureFixture
+):
+    caplog.set_level(logging.INFO)
+    match_id = await active_match(quick_store)
+    async with held_locked(quick_store):
+        for _ in range(3):  # tried again and again while it lasts
+            with pytest.raises(DatabaseUnavailable) as raised:
+                await quick_store.append_decision(match_id, decision_row(1))
+            # It failed before its commit: nothing was written, and the error says so.
+            assert not raised.value.outcome_unknown
+            assert "nothing was written" in str(raised.value)
+    match = await quick_store.get_match(match_id)
+    assert match is not None and match.version == 0
+    assert await quick_store.decisions(match_id) == []
+    # The store recovers by itself: the same write goes through once the lock is gone.
+    await quick_store.append_decision(match_id, decision_row(1))
+    assert [row.seq for row in await quick_store.decisions(match_id)] == [1]
+    told = [r for r in caplog.records if r.name == "engine.store.outage"]
+    assert [r.levelno for r in told] == [logging.ERROR], caplog.text
+    assert "not answering" in told[0].getMessage()
+    assert not any(r.exc_info for r in caplog.records), caplog.text
+
+
+async def test_a_stalled_database_is_told_once_down_and_once_up(
+    quick_store: MatchStore, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr("engine.store.outage.QUIET_SECONDS", 0.0)
+    caplog.set_level(logging.INFO)
+    match_id = await active_match(quick_store)
+    async with held_locked(quick_store):
+        failures = await asyncio.gather(
+            *(quick_store.set_location(match_id, n, n) for n in range(1, 5)),
+            return_exceptions=True,
+        )
+        assert all(isinstance(f, DatabaseUnavailable) for f in failures), failures
+    await quick_store.set_location(match_id, 9, 9)
+    await quick_store.set_location(match_id, 10, 10)
+    told = [r.getMessage() for r in caplog.records if r.name == "engine.store.outage"]
+    assert len(told) == 2 and "not answering" in told[0] and "answers again" in told[1], told
+    assert not any(r.exc_info for r in caplog.records), caplog.text
+
+
+def test_asyncpgs_floor_restore_traceback_is_left_to_the_outage_line(
+    caplog: pytest.LogCaptureFixture,
+):
+    """While the server is away asyncpg logs a traceback each time it fails to reopen the
+    pool's idle connections; the store's one "not answering" line says it instead. Other
+    warnings of asyncpg's pool still get through."""
+    quiet_floor_restore()
+    quiet_floor_restore()  # a second store in the process adds no second filter
+    pool_log = logging.getLogger("asyncpg.pool")
+    try:
+        raise ConnectionRefusedError(111, "Connection refused")
+    except ConnectionRefusedError:
+        pool_log.warning("Failed to restore the pool connection floor; retrying", exc_info=True)
+    pool_log.warning("Pool.close() is taking over 60 seconds to complete.")
+    said = [r.getMessage() for r in caplog.records if r.name == "asyncpg.pool"]
+    assert said == ["Pool.close() is taking over 60 seconds to complete."]

@@ -1,0 +1,169 @@
+"""A database that stops answering under the bot, as players and the operator notice it:
+another connection holds the SQLite file's write lock for longer than Discord's three
+seconds. Every click and command still gets its first response in time, each player is
+told plainly, in their language, that nothing changed, no decision is lost or doubled,
+play resumes once the lock is gone (no restart), and the log says so once each way,
+without a traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.words.i18n import text
+from bot.words.refusals import refusal_text
+from engine.store.errors import DatabaseUnavailable
+from tests.discord_emulator.interactions import CallbackType, EmulatedInteraction
+from tests.discord_emulator.message_snapshot import MessageSnapshot
+from tests.e2e.players import answered, board_message, challenge_and_accept, labels, settle
+from tests.e2e.test_config_settings import MANAGE_SERVER
+from tests.e2e.test_full_disk import choose_a_move
+
+BUSY_SECONDS = 4.0
+"""How long a write waits for the lock before giving up: past Discord's three seconds, so
+a click answered only after the database would fail the emulator's deadline."""
+
+WAIT_FOR_ANSWER = 6 * BUSY_SECONDS
+"""An upper bound for an answer that comes after writes queued behind the lock gave up
+(a bound that never decides the test: the answers are waited for, not timed)."""
+
+
+@contextlib.asynccontextmanager
+async def write_lock_held(path: str) -> AsyncIterator[None]:
+    """Another connection (a backup, a script) holds the database's write lock."""
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    await asyncio.to_thread(other.execute, "BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def bot_lines(caplog) -> list[logging.LogRecord]:
+    return [
+        r
+        for r in caplog.records
+        if r.levelno >= logging.WARNING and r.name.startswith(("bot", "engine", "discord"))
+    ]
+
+
+async def what_they_read(interaction: EmulatedInteraction) -> list[MessageSnapshot]:
+    """Every message the interaction left: its answer and its followups."""
+    await interaction.answer(wait=WAIT_FOR_ANSWER)
+    found = [*interaction.followups, *filter(None, [interaction.message])]
+    return list({m.id: m for m in found}.values())
+
+
+async def test_a_stalled_database_leaves_no_click_unanswered_and_play_resumes(
+    emulator, start_bot, caplog, monkeypatch
+):
+    monkeypatch.setattr("engine.store.outage.QUIET_SECONDS", 0.0)  # "up" at the first success
+    caplog.set_level(logging.INFO)
+    bot = await start_bot(database_settings={"busy_timeout_seconds": BUSY_SECONDS})
+    cara = emulator.user("cara")
+    cara.record.locale = "es-ES"  # she is told in Spanish
+    match = await challenge_and_accept(emulator, bot)
+    before = (await bot.service.queries.public_view(match.match_id)).version
+    mover, message, button = await choose_a_move(emulator, bot, match, random.Random(23))
+    other = next(u for u in match.players if u is not mover)
+    board = board_message(other, match.thread_id)
+    caplog.clear()
+
+    async with write_lock_held(bot.service.store.path):
+        decision = await mover.click(message, button)
+        setting = await cara.slash("hanamikoji notify", dm=True)
+        ai_match = await cara.slash("hanamikoji ai")
+        stats = await cara.slash("hanamikoji stats")
+        hand = await other.click(board, labels("en")["hand"])
+        # Each got its first response within Discord's three seconds (the emulator raises
+        # InteractionFailed otherwise), although the database held every write up longer.
+        for interaction in (decision, setting, ai_match, stats, hand):
+            await interaction.first_response()
+
+        said = [m.text() for m in await what_they_read(decision)]
+        assert text("en", "database.not_answering") in said, said
+        read = await what_they_read(setting)
+        assert [m.text() for m in read] == [text("es", "database.not_answering")]
+        assert all(m.ephemeral for m in read)
+        # /ai would have been public; refused, it leaves only cara's private line.
+        read = await what_they_read(ai_match)
+        assert [m.text() for m in read] == [text("es", "database.not_answering")]
+        assert all(m.ephemeral for m in read)
+        # Reads go on while the write lock is held: the stats and the hand are shown.
+        assert (await answered(stats)).ephemeral and (await answered(hand)).ephemeral
+        assert (await bot.service.queries.public_view(match.match_id)).version == before
+
+    down = bot_lines(caplog)
+    assert len(down) == 1 and "not answering" in down[0].getMessage(), caplog.text
+
+    # The lock is gone: the same click now plays the move, once, with no restart.
+    again = await mover.click(message, button)
+    await again.answer(wait=WAIT_FOR_ANSWER)
+    await settle(emulator, bot)
+    assert (await bot.service.queries.public_view(match.match_id)).version == before + 1
+    decisions = await bot.service.store.decisions(match.match_id)
+    assert [row.seq for row in decisions] == list(range(1, before + 2))  # none lost, none twice
+    assert await bot.service.queries.open_matches_for(cara.id) == []  # /ai started nothing
+
+    lines = bot_lines(caplog)
+    assert [r.getMessage().split(":")[0] for r in lines][1:] == [
+        "the database answers again after " + lines[1].getMessage().split("after ")[1].split(":")[0]
+    ], caplog.text
+    assert not any(r.exc_info for r in caplog.records), caplog.text
+    assert "Traceback" not in caplog.text
+
+
+def test_the_database_lines_read_plainly_in_english_and_spanish():
+    stalled = DatabaseUnavailable("/var/lib/bot.sqlite3", "no answer in time")
+    unsure = DatabaseUnavailable("db", "the connection was lost", outcome_unknown=True)
+    assert refusal_text("en", stalled) == (
+        "The bot's database is not answering right now: nothing was changed. "
+        "Please try again in a moment."
+    )
+    assert refusal_text("es", stalled) == (
+        "La base de datos del bot no responde ahora mismo: no se ha cambiado nada. "
+        "Inténtalo de nuevo en un momento."
+    )
+    # When a write's answer was lost, nobody knows yet whether it was made: not "nothing
+    # changed", but where to look.
+    for lang in ("en", "es"):
+        assert refusal_text(lang, unsure) == text(lang, "database.unconfirmed")
+    assert "board" in refusal_text("en", unsure) and "nothing" not in refusal_text("en", unsure)
+    assert "tablero" in refusal_text("es", unsure)
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("hanamikoji hand", {}),
+        ("hanamikoji board", {}),
+        ("hanamikoji moves", {}),
+        ("hanamikoji resign", {}),
+        ("hanamikoji stats", {}),
+        ("hanamikoji leaderboard", {}),
+        ("hanamikoji history", {}),
+        ("hanamikoji notify", {"dm": False}),
+        ("hanamikoji settings", {}),
+        ("hanamikoji review", {}),
+    ],
+)
+async def test_every_command_that_asks_the_database_is_acknowledged_first(
+    emulator, bot, command, options
+):
+    """Whatever the database does (stalls, restarts, is still being reached as the process
+    starts), these commands are answered in time: "thinking…", only for their user, comes
+    before the first read. (`/challenge` and `/ai`, public when they succeed, are covered by
+    the stall test above; `/rules` reads nothing.)"""
+    ana = emulator.user("ana")
+    ana.grant(MANAGE_SERVER)  # /settings is hers to use
+    interaction = await ana.slash(command, **options)
+    assert await interaction.first_response() is CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+    answer = await interaction.answer()
+    assert answer is not None and answer.ephemeral and not answer.loading

@@ -1,0 +1,88 @@
+"""A database that does not answer: a decision refused with nothing written is simply not
+made; one whose answer was lost after its commit (made or not, nobody knows) is neither
+assumed made nor assumed lost: the match is read again before its next use, so it is never
+applied twice; and an AI move waits and comes round again instead of failing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.service import MatchService
+from engine.service.errors import StaleVersion
+from engine.service.turns import DATABASE_RETRY_SECONDS
+from engine.store.errors import DatabaseUnavailable
+
+from .conftest import new_match
+
+
+def lose_the_answer(
+    service: MatchService, *, after_writing: bool, seat: int | None = None
+) -> list[int]:
+    """The next append_decision (of ``seat``, if given) gets no answer: written first (a
+    lost answer to its COMMIT) or not at all (a stall before it). Returns a list that counts
+    the calls it refused."""
+    store = service.store
+    real = store.append_decision
+    calls: list[int] = []
+
+    async def append_decision(match_id, decision, announcements=()):  # type: ignore[no-untyped-def]
+        if not calls and seat in (None, decision.seat):
+            calls.append(match_id)
+            if after_writing:
+                await real(match_id, decision, announcements)
+            unknown = after_writing
+            raise DatabaseUnavailable("test.sqlite3", "no answer", outcome_unknown=unknown)
+        await real(match_id, decision, announcements)
+
+    store.append_decision = append_decision  # type: ignore[method-assign]
+    return calls
+
+
+@pytest.mark.parametrize("after_writing", [False, True])
+async def test_a_decision_without_an_answer_is_never_made_twice(make_service, after_writing):
+    service = await make_service()
+    match = await new_match(service)
+    table = await service.queries.public_view(match.match_id)
+    user = match.players[table.current_player]
+    seen = await service.queries.view_for(match.match_id, user)
+    decision = random.Random(1).choice(seen.legal)
+    lose_the_answer(service, after_writing=after_writing)
+
+    with pytest.raises(DatabaseUnavailable) as raised:
+        await service.commands.submit(match.match_id, user, decision, table.version)
+    assert raised.value.outcome_unknown is after_writing
+
+    # What the players see next is what the database holds: the decision if it was made.
+    now = await service.queries.public_view(match.match_id)
+    stored = await service.store.decisions(match.match_id)
+    assert now.version == len(stored) == table.version + (1 if after_writing else 0)
+    # Trying the same click again either plays it (it was not made) or is refused as stale
+    # (it was): never twice.
+    if after_writing:
+        with pytest.raises(StaleVersion):
+            await service.commands.submit(match.match_id, user, decision, table.version)
+    else:
+        await service.commands.submit(match.match_id, user, decision, table.version)
+    assert len(await service.store.decisions(match.match_id)) == table.version + 1
+
+
+async def test_an_ai_move_the_database_refused_comes_round_again(make_service, clock):
+    service = await make_service()
+    calls = lose_the_answer(service, after_writing=False, seat=1)  # the AI's seat
+    match = await service.commands.start_ai_match(101, "easy", guild_id=1, channel_id=2)
+    await service.wait_idle()
+    table = await service.queries.public_view(match.match_id)
+    if table.current_player == 0:  # the human first: play so the AI is to move
+        seen = await service.queries.view_for(match.match_id, 101)
+        await service.commands.submit(match.match_id, 101, seen.legal[0], table.version)
+        await service.wait_idle()
+    before = await service.queries.public_view(match.match_id)
+    # The AI's move was refused: nothing moved, and the AI still has its turn.
+    assert calls == [match.match_id] and before.current_player == 1
+    # It is tried again after a pause, not dropped.
+    await clock.advance(DATABASE_RETRY_SECONDS, settle=service.wait_idle)
+    after = await service.queries.public_view(match.match_id)
+    assert after.version > before.version
+    assert len(await service.store.decisions(match.match_id)) == after.version
