@@ -50,6 +50,14 @@ import asyncpg  # noqa: E402
 
 from bench.cluster.server import PostgresServer, family, postgres  # noqa: E402
 from bench.outage.players import HAND, Acknowledged, OutagePair, Tally  # noqa: E402
+from engine.command_line import (  # noqa: E402
+    CommandLineParser,
+    amount,
+    count,
+    description,
+    seed,
+    shown,
+)
 from tests.discord_emulator.interactions import EmulatedInteraction  # noqa: E402
 from tests.discord_emulator.server import DiscordEmulator  # noqa: E402
 from tests.discord_emulator.users import EmulatedUser  # noqa: E402
@@ -76,32 +84,53 @@ class PhaseFigures:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=12, help="matches in play (1-60)")
-    parser.add_argument("--freeze-seconds", type=float, default=20.0)
-    parser.add_argument("--down-seconds", type=float, default=5.0, help="restart: time down")
-    parser.add_argument("--phases", default="freeze,restart", help="freeze, restart or both")
-    parser.add_argument("--warm-up", type=float, default=5.0, help="play before the first")
-    parser.add_argument("--after", type=float, default=15.0, help="watched past each return")
-    parser.add_argument("--think-ms", type=float, default=300.0, help="mean pause per click")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    problems = []
-    if not 1 <= args.matches <= 60:
-        problems.append(f"--matches must be 1 to 60, got {args.matches}")
-    for name in ("freeze_seconds", "after"):
-        if not getattr(args, name) > 0:
-            problems.append(f"--{name.replace('_', '-')} must be more than 0")
-    for name in ("down_seconds", "warm_up", "think_ms"):
-        if not getattr(args, name) >= 0:
-            problems.append(f"--{name.replace('_', '-')} must not be negative")
-    phases = tuple(p.strip() for p in args.phases.split(",") if p.strip())
-    if not phases or any(p not in PHASES for p in phases):
-        problems.append(f"--phases must name freeze and/or restart, got {args.phases!r}")
-    if problems:
-        parser.error("; ".join(problems))
-    args.phases = phases
-    return args
+    parser = CommandLineParser(prog="bench/db_outage.py", description=description(__doc__))
+    parser.add_argument(
+        "--matches", type=count(1, 60), default=12, help="matches in play, 1-60 (12)"
+    )
+    parser.add_argument(
+        "--freeze-seconds",
+        type=amount(0.1, 600, unit="seconds"),
+        default=20.0,
+        help="how long the freeze phase keeps PostgreSQL stopped (20)",
+    )
+    parser.add_argument(
+        "--down-seconds",
+        type=amount(0, 600, unit="seconds"),
+        default=5.0,
+        help="how long the restart phase keeps PostgreSQL down (5)",
+    )
+    parser.add_argument(
+        "--phases", type=phases, default=PHASES, help="freeze, restart or both (freeze,restart)"
+    )
+    parser.add_argument(
+        "--warm-up",
+        type=amount(0, 600, unit="seconds"),
+        default=5.0,
+        help="seconds of play before the first outage (5)",
+    )
+    parser.add_argument(
+        "--after",
+        type=amount(0.1, 600, unit="seconds"),
+        default=15.0,
+        help="seconds watched past each return of the database (15)",
+    )
+    parser.add_argument(
+        "--think-ms",
+        type=amount(0, 60_000, unit="ms"),
+        default=300.0,
+        help="players pause 0..2x this before each click (300)",
+    )
+    parser.add_argument("--seed", type=seed, default=1, help="seed of the players' choices (1)")
+    return parser.parse_args(argv)
+
+
+def phases(text: str) -> tuple[str, ...]:
+    """An argparse ``type``: the phases to run, in order, from ``freeze`` and ``restart``."""
+    named = tuple(p.strip() for p in text.split(",") if p.strip())
+    if not named or any(p not in PHASES for p in named):
+        raise argparse.ArgumentTypeError(f"takes freeze and/or restart, got {shown(text)}")
+    return named
 
 
 class LateAnswers:

@@ -21,6 +21,7 @@ import bench.ai_decision_time
 import bench.bot_load
 import bench.chaos.run
 import bench.cluster_load
+import bench.db_outage
 import bench.engine_speed
 import bench.render_speed
 import bench.review_figures
@@ -59,6 +60,7 @@ MAINS: dict[str, Main] = {
     "bench/service_load.py": bench.service_load.main,
     "bench/cluster_load.py": bench.cluster_load.main,
     "bench/bot_load.py": bench.bot_load.main,
+    "bench/db_outage.py": bench.db_outage.main,
     "python -m bench.chaos": bench.chaos.run.main,
 }
 
@@ -114,6 +116,15 @@ BAD: list[tuple[str, list[str], str]] = [
     ("bench/bot_load.py", ["--channels", "0"], "--channels: must be from 1 to 500, got '0'"),
     ("bench/bot_load.py", ["--duration", "-1"], "got '-1'"),
     ("bench/bot_load.py", ["--limit", "-1"], "got '-1'"),
+    ("bench/db_outage.py", ["--matches", "0"], "--matches: must be from 1 to 60, got '0'"),
+    ("bench/db_outage.py", ["--freeze-seconds", "-1"], "got '-1'"),
+    ("bench/db_outage.py", ["--after", "nan"], "got 'nan'"),
+    (
+        "bench/db_outage.py",
+        ["--phases", "melt"],
+        "--phases: takes freeze and/or restart, got 'melt'",
+    ),
+    ("bench/db_outage.py", ["--seed", HUGE], f"got '{HUGE}'"),
     ("python -m bench.chaos", ["--matches", "0"], "--matches: must be from 1 to 2,000, got '0'"),
     ("python -m bench.chaos", ["--kills", "-1"], "got '-1'"),
     ("python -m bench.chaos", ["--kills", HUGE], f"got '{HUGE}'"),
