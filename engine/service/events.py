@@ -146,6 +146,21 @@ class MatchBroken:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class MatchAbandoned:
+    """The match's place is gone (its channel deleted, or the bot removed from its server)
+    and it ended unplayed from here: unrated, no result. Not kept for a restart: its place
+    is gone, so only its players can be told, once."""
+
+    match_id: int
+    players: tuple[int, int]
+    started: bool
+    """False for a challenge nobody had accepted yet."""
+    guild_id: int | None
+    channel_id: int | None
+    version: int
+
+
 Event = (
     ChallengeIssued
     | ChallengeAccepted
@@ -160,4 +175,5 @@ Event = (
     | MatchEnded
     | MatchResumed
     | MatchBroken
+    | MatchAbandoned
 )
