@@ -75,6 +75,11 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
             return
         deps.seen(info.match_id, interaction.user.id)
         await interaction.response.send_message(text(lang, "commands.board_again"), ephemeral=True)
+        if table.place_is_gone(info):
+            # Its thread was deleted: the match moves to a new one (or the channel) with
+            # a new board; the old board went with the thread.
+            await table.repair(info)
+            return
         old = info.placement.board_message_id
         place = await table.place(info)
         message = await table.post_board(info)

@@ -1,0 +1,106 @@
+"""When the server changes under the bot: a moderator deletes a match's thread or its
+channel, or an admin removes the bot from the server.
+
+A deleted thread is replaced (its board is edited next, and the edit repairs it: see
+:mod:`bot.play.board_editor`). A deleted channel, or a server that removed the bot,
+ends its open matches and challenges as abandoned — the service decides which, and that
+they are unrated — and both players hear of it by DM where their DMs are open. A server
+that is merely unavailable (an outage: discord.py's ``on_guild_unavailable``) is not
+removed: its matches wait for it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import discord
+from discord.ext import commands
+
+from bot.discord_plumbing.direct_messages import DirectMessages
+from bot.discord_plumbing.places import Places
+from bot.words.i18n import text
+from bot.words.player_names import PlayerNames
+from engine.service import MatchAbandoned, MatchAbandonment, MatchPlacements, MatchStatus
+from engine.service.events import Event
+from engine.store.rows import AI_USER_ID
+
+log = logging.getLogger(__name__)
+
+
+class ServerChanges(commands.Cog):
+    """Listens for deleted threads and channels and for the bot's removal from a server."""
+
+    def __init__(
+        self,
+        abandonment: MatchAbandonment,
+        placements: MatchPlacements,
+        places: Places,
+        repair_board: Callable[[int], None],
+        *,
+        names: PlayerNames,
+        direct_messages: DirectMessages,
+    ) -> None:
+        self._abandonment = abandonment
+        self._placements = placements
+        self._places = places
+        self._repair_board = repair_board
+        self._names = names
+        self._direct_messages = direct_messages
+        self.unsubscribe: Callable[[], None] = lambda: None
+        """Ends the subscription to the service's events (set when subscribed)."""
+        self._removed: dict[int, str] = {}
+        """Why each match was abandoned, by id, until its players are told."""
+
+    async def cog_unload(self) -> None:
+        self.unsubscribe()
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        self._places.forget(payload.thread_id)
+        if not self._places.cached(payload.parent_id):
+            return  # its channel was deleted with it: the match ends, see below
+        info = await self._placements.match_in_thread(payload.thread_id)
+        if info is not None and info.status is MatchStatus.ACTIVE:
+            log.info("match %s: its thread %s was deleted", info.match_id, payload.thread_id)
+            self._repair_board(info.match_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        self._places.forget(channel.id)
+        for thread in getattr(channel, "threads", ()):
+            self._places.forget(thread.id)
+        for ended in await self._abandonment.abandon_channel(channel.guild.id, channel.id):
+            self._removed[ended.match_id] = "channel"
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        log.info("removed from server %s: ending its matches", guild.id)
+        for channel in guild.channels:
+            self._places.forget(channel.id)
+        for thread in guild.threads:
+            self._places.forget(thread.id)
+        for ended in await self._abandonment.abandon_guild(guild.id):
+            self._removed[ended.match_id] = "server"
+
+    async def on_event(self, event: Event) -> None:
+        """The service's subscriber: tell the players of an abandoned match, by DM."""
+        if not isinstance(event, MatchAbandoned):
+            return
+        where = self._removed.pop(event.match_id, "server")
+        challenge = "" if event.started else "challenge_"
+        key = f"server_changes.abandoned_{challenge}{where}"
+        for seat, user_id in enumerate(event.players):
+            if user_id == AI_USER_ID:
+                continue
+            lang = self._names.language(user_id)
+            opponent_id = event.players[1 - seat]
+            # Global names only: the server may be out of reach now.
+            opponent = await self._names.name(opponent_id, event.ai_level, lang)
+            line = text(lang, key, match=event.match_id, opponent=opponent)
+            closed = text(lang, "server_changes.dm_panel_closed")
+            await self._direct_messages.retire(user_id, event.match_id, closed)
+            self._direct_messages.forget(user_id, event.match_id)
+            await self._direct_messages.send(
+                user_id, f"match {event.match_id}: abandoned", {"content": line}
+            )
