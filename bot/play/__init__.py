@@ -101,6 +101,8 @@ async def setup(bot: AnyBot) -> None:
         service.placements,
         parts.places,
         table.check_board,
+        table.board_deleted,
+        table.permissions_changed,
         names=parts.names,
         direct_messages=parts.direct_messages,
     )

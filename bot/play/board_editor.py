@@ -40,6 +40,10 @@ TellPlayer = Callable[[int, int, str, dict[str, str]], Awaitable[None]]
 """Tells a player (user id) about a match (id) by DM: a locale key and its values."""
 
 
+def _value(permissions: discord.Permissions | None) -> int | None:
+    return None if permissions is None else permissions.value
+
+
 def _ai_seat(info: MatchInfo) -> int | None:
     return info.players.index(AI_USER_ID) if AI_USER_ID in info.players else None
 
@@ -62,13 +66,19 @@ class BoardEditor:
         self._repairing: dict[int, asyncio.Lock] = {}
         self._told: set[tuple[int, str]] = set()
         """(match, notice) said once already: a fallback is explained once, not per edit."""
+        self._boards: dict[int, int] = {}
+        """The board messages this process posted or edited, by message id: their match."""
+        self._deleted: set[int] = set()
+        """Boards a moderator deleted (MESSAGE_DELETE): posted again, never edited."""
         self._could: dict[int, tuple[bool, bool]] = {}
         """Per match, whether its board could show its picture and its embed at the last
         edit: a loss is told when it happens."""
         self._tell = tell
-        self._stopped: set[int] = set()
+        self._stopped: dict[int, int | None] = {}
         """Matches whose board Discord refused to edit although the permissions seemed
-        enough: not edited again until the board is posted anew."""
+        enough, with the permissions the bot believed it had: not edited again until
+        Discord tells of a change (its event was on its way), or the board is posted
+        anew."""
 
     async def _page(self, info: MatchInfo, lang: str, table: PublicView) -> Page:
         return await board_page(
@@ -91,8 +101,11 @@ class BoardEditor:
         if self._place.places.is_gone(info.placement.thread_id):
             await self.repair(info)
             return
+        if info.placement.board_message_id in self._deleted:
+            await self._repost(info)
+            return
         place = await self._place.place(info)
-        if place is None or match_id in self._stopped:
+        if place is None or self._still_refused(match_id, place):
             return
         if not await self._usable(info, place):
             return
@@ -112,6 +125,7 @@ class BoardEditor:
         except discord.Forbidden as error:
             await self._refused(info, place, error)
             return
+        self._boards[info.placement.board_message_id] = match_id
         if (await self._queries.public_view(match_id)).version != table.version:
             # Another bot process may have moved the match on and edited the board while
             # this edit was on its way, and landed first: edit once more, so the last
@@ -141,19 +155,34 @@ class BoardEditor:
             self._place.places.forget(info.placement.thread_id)
             await self.repair(info)
         elif error.code == UNKNOWN_MESSAGE:
-            log.info("match %s: its board was deleted; posting it again", info.match_id)
-            lang = await self._place.public_language(info)
-            await self._place.post(info, text(lang, "server_changes.board_reposted"))
-            await self.post_board(info)
+            await self._repost(info)
         else:
             log.warning("match %s: the board is gone (%s)", info.match_id, error)
+
+    def refused_boards(self) -> list[int]:
+        """The matches whose last board edit Discord refused, waiting for a change."""
+        return list(self._stopped)
+
+    def board_deleted(self, message_id: int) -> int | None:
+        """A message was deleted: the match whose board it was, if this process knows it
+        (the next edit of that match posts its board again instead)."""
+        match_id = self._boards.pop(message_id, None)
+        if match_id is not None:
+            self._deleted.add(message_id)
+        return match_id
+
+    async def _repost(self, info: MatchInfo) -> None:
+        log.info("match %s: its board was deleted; posting it again", info.match_id)
+        lang = await self._place.public_language(info)
+        await self._place.post(info, text(lang, "server_changes.board_reposted"))
+        await self.post_board(info)
+        self._deleted.discard(info.placement.board_message_id or 0)
 
     async def _usable(self, info: MatchInfo, place: discord.abc.Messageable) -> bool:
         """Whether the board may be edited where it is. Checked as before a post: a thread
         the bot may no longer post in is left for the channel; a channel where it may not
         post any more is left alone (the players are told once), with no refused edit."""
         if can_send(place):
-            self._stopped.discard(info.match_id)
             return True
         await self._cannot_post(info, place)
         return False
@@ -180,11 +209,25 @@ class BoardEditor:
             await self._tell_players(info, "server_changes.cannot_show_board", permissions=words)
 
     async def _refused(self, info: MatchInfo, place: object, error: discord.Forbidden) -> None:
-        """Discord refused the edit although the permissions seemed enough (they changed
-        under it): fall back once, and stop editing this board until it is posted anew."""
-        log.warning("match %s: Discord refused the board edit (%s)", info.match_id, error)
-        self._stopped.add(info.match_id)
-        await self._cannot_post(info, place)
+        """Discord refused the edit although the permissions seemed enough: they changed
+        under it, and the event saying so is on its way. No edit until it arrives (then
+        the board falls back as the new permissions say), rather than a refusal per edit."""
+        log.warning(
+            "match %s: Discord refused the board edit (%s); waiting for the change of"
+            " permissions to arrive",
+            info.match_id,
+            error,
+        )
+        self._stopped[info.match_id] = _value(bot_permissions_in(place))
+
+    def _still_refused(self, match_id: int, place: object) -> bool:
+        """Whether the board's last edit was refused and nothing has changed since."""
+        if match_id not in self._stopped:
+            return False
+        if self._stopped[match_id] == _value(bot_permissions_in(place)):
+            return True
+        del self._stopped[match_id]  # Discord told of a change: edit as it now allows
+        return False
 
     async def _tell_fallbacks(self, info: MatchInfo, place: object, lang: str) -> None:
         """Say why the board loses its picture or its embed, when that happens mid-match
@@ -230,7 +273,8 @@ class BoardEditor:
             place, f"match {info.match_id}: the board", message_kwargs(page), purpose="board"
         )
         await self._placements.set_location(info.match_id, board_message_id=message.id)
-        self._stopped.discard(info.match_id)
+        self._boards[message.id] = info.match_id
+        self._stopped.pop(info.match_id, None)
         if (await self._queries.public_view(info.match_id)).version != table.version:
             # A move (the AI's first, say) came while the board was on its way, and its
             # edit found no board to edit: show it now.

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_plumbing.pages import message_kwargs
+from bot.discord_plumbing.places import UNKNOWN_CHANNEL
 from bot.discord_plumbing.translator import localised
 from bot.play.deps import PlayDeps
 from bot.play.moves_button import moves_page
@@ -82,7 +83,15 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
             return
         old = info.placement.board_message_id
         place = await table.place(info)
-        message = await table.post_board(info)
+        try:
+            message = await table.post_board(info)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_CHANNEL or info.placement.thread_id is None:
+                raise
+            # Deleted while the bot was not looking (it was down): as above.
+            table.places.forget(info.placement.thread_id)
+            await table.repair(info)
+            return
         if old is not None and message is not None and place is not None:
             public = await table.public_language(info)
             with contextlib.suppress(discord.HTTPException):

@@ -22,7 +22,7 @@ from bot.discord_plumbing.places import Places
 from bot.words.i18n import text
 from bot.words.player_names import PlayerNames
 from engine.service import MatchAbandoned, MatchAbandonment, MatchPlacements, MatchStatus
-from engine.service.events import Event
+from engine.service.events import Event, PlaceLost
 from engine.store.rows import AI_USER_ID
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,8 @@ class ServerChanges(commands.Cog):
         placements: MatchPlacements,
         places: Places,
         repair_board: Callable[[int], None],
+        board_deleted: Callable[[int], None],
+        permissions_changed: Callable[[], None],
         *,
         names: PlayerNames,
         direct_messages: DirectMessages,
@@ -45,15 +47,30 @@ class ServerChanges(commands.Cog):
         self._placements = placements
         self._places = places
         self._repair_board = repair_board
+        self._board_deleted = board_deleted
+        self._permissions_changed = permissions_changed
         self._names = names
         self._direct_messages = direct_messages
         self.unsubscribe: Callable[[], None] = lambda: None
         """Ends the subscription to the service's events (set when subscribed)."""
-        self._removed: dict[int, str] = {}
-        """Why each match was abandoned, by id, until its players are told."""
 
     async def cog_unload(self) -> None:
         self.unsubscribe()
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        self._permissions_changed()
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self._permissions_changed()
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        if payload.guild_id is not None:
+            self._board_deleted(payload.message_id)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
@@ -70,24 +87,20 @@ class ServerChanges(commands.Cog):
         self._places.forget(channel.id)
         for thread in getattr(channel, "threads", ()):
             self._places.forget(thread.id)
-        for ended in await self._abandonment.abandon_channel(channel.guild.id, channel.id):
-            self._removed[ended.match_id] = "channel"
+        await self._abandonment.abandon_channel(channel.guild.id, channel.id)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         log.info("removed from server %s: ending its matches", guild.id)
-        for channel in guild.channels:
-            self._places.forget(channel.id)
-        for thread in guild.threads:
-            self._places.forget(thread.id)
-        for ended in await self._abandonment.abandon_guild(guild.id):
-            self._removed[ended.match_id] = "server"
+        # Its channels are not gone (the bot may be invited back): its matches end, so
+        # nothing asks for them.
+        await self._abandonment.abandon_guild(guild.id)
 
     async def on_event(self, event: Event) -> None:
         """The service's subscriber: tell the players of an abandoned match, by DM."""
         if not isinstance(event, MatchAbandoned):
             return
-        where = self._removed.pop(event.match_id, "server")
+        where = "channel" if event.because is PlaceLost.CHANNEL_DELETED else "server"
         challenge = "" if event.started else "challenge_"
         key = f"server_changes.abandoned_{challenge}{where}"
         for seat, user_id in enumerate(event.players):

@@ -108,6 +108,18 @@ class Table:
         """Post a fresh board at the bottom of the match's place and remember it."""
         return await self._board.post_board(info)
 
+    def board_deleted(self, message_id: int) -> None:
+        """A message was deleted; if it was a board this process shows, post it again."""
+        match_id = self._board.board_deleted(message_id)
+        if match_id is not None:
+            self._queues.mark_board(match_id)
+
+    def permissions_changed(self) -> None:
+        """A server's roles or a channel's overwrites changed: a board whose edit Discord
+        refused is edited again, as the new permissions allow."""
+        for match_id in self._board.refused_boards():
+            self._queues.mark_board(match_id)
+
     def check_board(self, match_id: int) -> None:
         """Edit the match's board soon, repairing its place first if it is gone."""
         self._queues.mark_board(match_id)
