@@ -64,6 +64,29 @@ async def test_a_deleted_thread_is_replaced_and_the_match_is_played_to_its_end(e
     emulator.assert_no_failures()
 
 
+async def test_a_deleted_thread_that_cannot_be_replaced_moves_the_match_to_its_channel(
+    emulator, bot
+):
+    match = await challenge_and_accept(emulator, bot)
+    emulator.world.max_active_threads = 0  # Discord refuses a new thread (160006)
+
+    await emulator.delete_channel(match.thread_id)
+    await settle(emulator, bot)
+
+    moved = await current(bot, match)
+    assert moved.thread_id == emulator.channel.id
+    ana, ben = match.players
+    said = [
+        m for m in ana.messages(emulator.channel.id) if "goes on here in the channel" in m.text()
+    ]
+    assert len(said) == 1 and ana.mention in said[0].content and ben.mention in said[0].content
+    rng = random.Random(4)
+    for _ in range(3):
+        await play_decision(emulator, bot, moved, rng)
+    assert (await bot.service.queries.public_view(match.match_id)).version == 3
+    assert [f.code for f in emulator.take_failures()] == [160006]
+
+
 async def test_board_reposts_the_board_of_a_match_whose_thread_was_deleted(emulator, bot):
     match = await challenge_and_accept(emulator, bot)
     # The bot missed the deletion (it was down, say): the thread is simply gone.
