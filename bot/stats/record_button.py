@@ -22,6 +22,7 @@ from bot.review_sight import sight_of
 from bot.stats.deps import StatsDeps
 from bot.words.i18n import language_of, text
 from engine.service.errors import MatchNotFinished, MatchNotFound
+from engine.store.rows import MatchStatus
 
 
 def record_filename(match_id: int) -> str:
@@ -61,8 +62,10 @@ async def send_record(
     lang = language_of(interaction.locale)
     try:
         record = await deps.queries.match_record(match_id, interaction.guild_id)
-    except MatchNotFinished:
-        notice = text(lang, "stats.export_not_finished", match=match_id)
+    except MatchNotFinished as error:
+        abandoned = error.status == MatchStatus.ABANDONED
+        key = "server_changes.no_record" if abandoned else "stats.export_not_finished"
+        notice = text(lang, key, match=match_id)
         await interaction.response.send_message(notice, ephemeral=True)
         return
     except MatchNotFound:

@@ -135,6 +135,7 @@ async def test_a_deleted_channel_ends_its_matches_unrated_and_tells_the_players(
     match = await challenge_and_accept(emulator, bot)
     cara = emulator.user("cara")
     await (await cara.slash("hanamikoji challenge", opponent=match.players[0])).answer()
+    lobby = await emulator.add_text_channel("lobby")
     await settle(emulator, bot)
     deleted_at = emulator.clock.now()
 
@@ -153,6 +154,10 @@ async def test_a_deleted_channel_ends_its_matches_unrated_and_tells_the_players(
     assert any("ended unplayed: its channel was deleted" in m.text() for m in ana.dms())
     assert any("ended unplayed: its channel was deleted" in m.text() for m in ben.dms())
     assert any("challenge with" in m.text() and "withdrawn" in m.text() for m in cara.dms())
+    review = await (
+        await ana.slash("hanamikoji review", match=match.match_id, channel=lobby)
+    ).answer()
+    assert review.ephemeral and "ended unplayed" in review.text()
     log = emulator.request_log
     for lost in (emulator.channel.id, match.thread_id):
         assert log.to_channel(lost, since=deleted_at) == []
