@@ -281,3 +281,34 @@ async def test_a_refused_board_edit_waits_for_the_change_then_falls_back_once(em
     said = [m for m in ana.messages(match.thread_id) if "board is shown as text" in m.text()]
     assert len(said) == 1
     emulator.assert_no_failures()
+
+
+async def test_send_messages_taken_where_the_match_has_no_thread_tells_its_players_by_dm(
+    emulator, bot
+):
+    await emulator.deny_bot("Create Public Threads")  # the match is played in the channel
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    challenge = await (await ana.slash("hanamikoji challenge", opponent=ben)).answer()
+    await (await ben.click(challenge, "Accept")).answer()
+    await settle(emulator, bot)
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
+    assert info.placement.thread_id is None
+    match = Match(info.match_id, emulator.channel.id, (ana, ben))
+    table = await bot.service.queries.public_view(match.match_id)
+    mover = ana if info.players[table.current_player] == ana.id else ben
+
+    await emulator.deny_bot("Send Messages", channel=emulator.channel)
+    # The board cannot move on, but the match can: through /hanamikoji hand.
+    panel = await (await mover.slash("hanamikoji hand")).answer()
+    panel = await (await mover.click(panel, "Secret (1)")).answer()
+    panel = await (await mover.select(panel, [panel.select().options[0].value])).answer()
+    (confirm,) = [b.label for b in panel.buttons() if b.label.startswith("Confirm")]
+    done = await (await mover.click(panel, confirm)).answer()
+    await settle(emulator, bot)
+
+    assert "✅ Secret: " in done.text()
+    assert (await bot.service.queries.public_view(match.match_id)).version == 1
+    for user in (ana, ben):
+        told = [m for m in user.dms() if "can no longer post the board" in m.text()]
+        assert len(told) == 1 and "**Send Messages**" in told[0].text()
+    emulator.assert_no_failures()  # no refused edit, no refused post
