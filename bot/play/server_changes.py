@@ -11,25 +11,29 @@ removed: its matches wait for it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.discord_plumbing.direct_messages import DirectMessages
 from bot.discord_plumbing.places import Places
+from bot.features import Feature
 from bot.words.i18n import text
 from bot.words.player_names import PlayerNames
 from engine.service import MatchAbandoned, MatchAbandonment, MatchPlacements, MatchStatus
 from engine.service.events import Event, PlaceLost
-from engine.store.rows import AI_USER_ID
+from engine.store.rows import AI_USER_ID, MatchInfo
 
 log = logging.getLogger(__name__)
 
 
-class ServerChanges(commands.Cog):
-    """Listens for deleted threads and channels and for the bot's removal from a server."""
+class ServerChanges(Feature):
+    """Listens for deleted threads and channels and for the bot's removal from a server;
+    what a listener starts is waited for with the features' :meth:`wait_idle`."""
 
     def __init__(
         self,
@@ -43,6 +47,7 @@ class ServerChanges(commands.Cog):
         names: PlayerNames,
         direct_messages: DirectMessages,
     ) -> None:
+        super().__init__(None)
         self._abandonment = abandonment
         self._placements = placements
         self._places = places
@@ -53,6 +58,16 @@ class ServerChanges(commands.Cog):
         self._direct_messages = direct_messages
         self.unsubscribe: Callable[[], None] = lambda: None
         """Ends the subscription to the service's events (set when subscribed)."""
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def wait_idle(self) -> None:
+        while busy := [t for t in self._tasks if not t.done()]:
+            await asyncio.gather(*busy, return_exceptions=True)
 
     async def cog_unload(self) -> None:
         self.unsubscribe()
@@ -77,9 +92,12 @@ class ServerChanges(commands.Cog):
         self._places.forget(payload.thread_id)
         if not self._places.cached(payload.parent_id):
             return  # its channel was deleted with it: the match ends, see below
-        info = await self._placements.match_in_thread(payload.thread_id)
+        self._in_background(self._thread_deleted(payload.thread_id))
+
+    async def _thread_deleted(self, thread_id: int) -> None:
+        info = await self._placements.match_in_thread(thread_id)
         if info is not None and info.status is MatchStatus.ACTIVE:
-            log.info("match %s: its thread %s was deleted", info.match_id, payload.thread_id)
+            log.info("match %s: its thread %s was deleted", info.match_id, thread_id)
             self._repair_board(info.match_id)
 
     @commands.Cog.listener()
@@ -87,14 +105,20 @@ class ServerChanges(commands.Cog):
         self._places.forget(channel.id)
         for thread in getattr(channel, "threads", ()):
             self._places.forget(thread.id)
-        await self._abandonment.abandon_channel(channel.guild.id, channel.id)
+        self._in_background(
+            self._abandon(self._abandonment.abandon_channel(channel.guild.id, channel.id))
+        )
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         log.info("removed from server %s: ending its matches", guild.id)
         # Its channels are not gone (the bot may be invited back): its matches end, so
         # nothing asks for them.
-        await self._abandonment.abandon_guild(guild.id)
+        self._in_background(self._abandon(self._abandonment.abandon_guild(guild.id)))
+
+    @staticmethod
+    async def _abandon(ending: Awaitable[list[MatchInfo]]) -> None:
+        await ending  # the players hear of each match through MatchAbandoned
 
     async def on_event(self, event: Event) -> None:
         """The service's subscriber: tell the players of an abandoned match, by DM."""

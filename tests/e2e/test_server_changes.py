@@ -11,7 +11,7 @@ from engine.service.clock import ManualClock
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.gateway import INTENT_GUILDS
 from tests.discord_emulator.permissions import ATTACH_FILES, MISSING_PERMISSIONS
-from tests.e2e.cluster import assert_no_hidden_card_in_public
+from tests.e2e.cluster import assert_no_hidden_card_in_public, eventually
 from tests.e2e.players import (
     Match,
     board_message,
@@ -36,6 +36,14 @@ async def current(bot, match: Match) -> Match:
     """The match where it is shown now (its thread may have changed)."""
     info = await bot.service.queries.match_info(match.match_id)
     return Match(match.match_id, info.placement.thread_id or info.channel_id or 0, match.players)
+
+
+async def moved_on(bot, match: Match) -> bool:
+    """Whether the match has a board in a place other than its first thread."""
+    info = await bot.service.queries.match_info(match.match_id)
+    return (
+        info.placement.thread_id != match.thread_id and info.placement.board_message_id is not None
+    )
 
 
 async def test_a_deleted_thread_is_replaced_and_the_match_is_played_to_its_end(emulator, bot):
@@ -93,7 +101,8 @@ async def test_board_reposts_the_board_of_a_match_whose_thread_was_deleted(emula
     emulator.world.delete_channel(emulator.world.channels[match.thread_id])
     ana = match.players[0]
 
-    await (await ana.slash("hanamikoji board")).answer()
+    await (await ana.slash("hanamikoji board")).answer()  # the work goes on after the answer
+    await eventually(lambda: moved_on(bot, match), "the match in a new thread")
     await settle(emulator, bot)
 
     moved = await current(bot, match)
