@@ -40,10 +40,6 @@ TellPlayer = Callable[[int, int, str, dict[str, str]], Awaitable[None]]
 """Tells a player (user id) about a match (id) by DM: a locale key and its values."""
 
 
-def _value(permissions: discord.Permissions | None) -> int | None:
-    return None if permissions is None else permissions.value
-
-
 def _ai_seat(info: MatchInfo) -> int | None:
     return info.players.index(AI_USER_ID) if AI_USER_ID in info.players else None
 
@@ -74,7 +70,7 @@ class BoardEditor:
         """Per match, whether its board could show its picture and its embed at the last
         edit: a loss is told when it happens."""
         self._tell = tell
-        self._stopped: dict[int, int | None] = {}
+        self._stopped: dict[int, int] = {}
         """Matches whose board Discord refused to edit although the permissions seemed
         enough, with the permissions the bot believed it had: not edited again until
         Discord tells of a change (its event was on its way), or the board is posted
@@ -159,6 +155,14 @@ class BoardEditor:
         else:
             log.warning("match %s: the board is gone (%s)", info.match_id, error)
 
+    def forget(self, match_id: int) -> None:
+        """The match is over and its final board shown: nothing to keep about it."""
+        for message_id in [m for m, match in self._boards.items() if match == match_id]:
+            del self._boards[message_id]
+        self._told = {(m, notice) for m, notice in self._told if m != match_id}
+        self._could.pop(match_id, None)
+        self._stopped.pop(match_id, None)
+
     def refused_boards(self) -> list[int]:
         """The matches whose last board edit Discord refused, waiting for a change."""
         return list(self._stopped)
@@ -218,13 +222,18 @@ class BoardEditor:
             info.match_id,
             error,
         )
-        self._stopped[info.match_id] = _value(bot_permissions_in(place))
+        permissions = bot_permissions_in(place)
+        if permissions is not None:
+            # Known here, so their change will be heard of; on a server whose roles this
+            # process does not hold, no event would ever lift the stop.
+            self._stopped[info.match_id] = permissions.value
 
     def _still_refused(self, match_id: int, place: object) -> bool:
         """Whether the board's last edit was refused and nothing has changed since."""
         if match_id not in self._stopped:
             return False
-        if self._stopped[match_id] == _value(bot_permissions_in(place)):
+        permissions = bot_permissions_in(place)
+        if permissions is not None and self._stopped[match_id] == permissions.value:
             return True
         del self._stopped[match_id]  # Discord told of a change: edit as it now allows
         return False
