@@ -24,6 +24,7 @@ from engine.service.events import (
     ChallengeDeclined,
     ChallengeExpired,
     Event,
+    MatchAbandoned,
     MatchStarted,
 )
 from engine.store.errors import DatabaseUnavailable
@@ -97,8 +98,12 @@ class OpenChallenges:
         self._interactions[match_id] = interaction
 
     async def on_event(self, event: Event) -> None:
-        """The service's subscriber: forget answered challenges, close expired ones."""
-        if isinstance(event, ChallengeDeclined | ChallengeCancelled | MatchStarted):
+        """The service's subscriber: forget answered challenges, close expired ones. An
+        abandoned challenge's message went with its channel (or its server is out of
+        reach): nothing is closed there."""
+        if isinstance(
+            event, ChallengeDeclined | ChallengeCancelled | MatchStarted | MatchAbandoned
+        ):
             self._interactions.pop(event.match_id, None)
         elif isinstance(event, ChallengeExpired):
             task = asyncio.create_task(self._close_expired(event))

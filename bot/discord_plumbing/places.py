@@ -17,6 +17,11 @@ log = logging.getLogger(__name__)
 
 THREAD_ARCHIVED = 50083
 """Discord's JSON error code for an edit in an archived thread."""
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+MISSING_ACCESS = 50001
+"""Discord's codes for a channel or message that is gone, and a server the bot left."""
+GONE_MAX = 10_000
 
 
 FETCHED_SECONDS = 300.0
@@ -31,6 +36,25 @@ class Places:
         self._client = client
         self.retrier = retrier
         self._fetched: dict[int, tuple[float, discord.abc.Messageable]] = {}
+        self._gone: dict[int, None] = {}
+        """Channels and threads deleted under the bot (Discord said so, by an event or a
+        404): never asked for again, so a lost place costs no request."""
+
+    def forget(self, channel_id: int) -> None:
+        """The channel or thread was deleted: it is gone for good (ids are never reused)."""
+        self._fetched.pop(channel_id, None)
+        if len(self._gone) >= GONE_MAX:
+            del self._gone[next(iter(self._gone))]
+        self._gone[channel_id] = None
+
+    def cached(self, channel_id: int) -> bool:
+        """Whether discord.py holds this channel (a channel deleted with its threads is
+        dropped before their THREAD_DELETEs are dispatched)."""
+        return self._client.get_channel(channel_id) is not None
+
+    def is_gone(self, channel_id: int | None) -> bool:
+        """Whether Discord said this channel or thread was deleted."""
+        return channel_id is not None and channel_id in self._gone
 
     @property
     def bot_user_id(self) -> int | None:
@@ -40,7 +64,7 @@ class Places:
 
     async def channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
         """A channel or thread from the cache, else from Discord; None if it is gone."""
-        if channel_id is None:
+        if channel_id is None or channel_id in self._gone:
             return None
         channel = self._client.get_channel(channel_id)
         if channel is None:
@@ -54,9 +78,13 @@ class Places:
             return fetched[1]
         try:
             channel = await self._client.fetch_channel(channel_id)
-        except discord.HTTPException:
-            log.warning("channel %s is gone", channel_id)
+        except discord.HTTPException as error:
             self._fetched.pop(channel_id, None)
+            if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+                log.warning("channel %s was deleted", channel_id)
+                self.forget(channel_id)
+            else:
+                log.warning("channel %s cannot be fetched: %s", channel_id, error)
             return None
         if not isinstance(channel, discord.abc.Messageable):
             return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.features import AnyBot, Feature, command_group, shared_parts
+from bot.features import AnyBot, Feature, SharedParts, command_group, shared_parts
 from bot.match_item import UnreadableItem
 from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect
@@ -24,9 +24,11 @@ from bot.play.panel import Panel
 from bot.play.presence import Presence
 from bot.play.resign_button import ResignButton
 from bot.play.secret_button import SecretButton
+from bot.play.server_changes import ServerChanges
 from bot.play.table import Table
 from bot.play.take_button import TakeButton
 from bot.play.trade_off_button import TradeOffButton
+from bot.words.i18n import text
 
 ITEMS = (
     HandButton,
@@ -42,6 +44,14 @@ ITEMS = (
     MovesButton,
     UnreadableItem,
 )
+
+
+async def _tell_by_dm(
+    parts: SharedParts, user_id: int, match_id: int, key: str, values: dict[str, str]
+) -> None:
+    lang = parts.names.language(user_id)
+    line = text(lang, key, match=match_id, **values)
+    await parts.direct_messages.send(user_id, f"match {match_id}: {key}", {"content": line})
 
 
 class Play(Feature):
@@ -73,6 +83,9 @@ async def setup(bot: AnyBot) -> None:
         retire_dm=panel.retire_dm,
         confirm=service.announced,
         ready=bot.wait_until_ready,
+        tell=lambda user_id, match_id, key, values: _tell_by_dm(
+            parts, user_id, match_id, key, values
+        ),
     )
     deps = PlayDeps(
         queries=service.queries,
@@ -83,6 +96,18 @@ async def setup(bot: AnyBot) -> None:
         panel=panel,
     )
     await bot.add_cog(Play(deps, table, service.subscribe(table.on_event)))
+    changes = ServerChanges(
+        service.abandonment,
+        service.placements,
+        parts.places,
+        table.check_board,
+        table.board_deleted,
+        table.permissions_changed,
+        names=parts.names,
+        direct_messages=parts.direct_messages,
+    )
+    changes.unsubscribe = service.subscribe(changes.on_event)
+    await bot.add_cog(changes)
     group = command_group(bot)
     for command in play_commands(deps, table):
         group.add_command(command)

@@ -261,3 +261,4 @@ class Announcements:
         await self._place.post(info, "\n".join(lines), view=view)
         # After the result: an archived thread still shows it, and no longer counts as active.
         await close_thread(self._place.places, info)
+        self._board.forget(event.match_id)

@@ -1,23 +1,43 @@
 """The board message of a match: posted at the bottom of its place, then edited in place
-to show the match as it is."""
+to show the match as it is.
+
+What a server changes under a match is repaired here, where the board is edited (one
+edit at a time per match): a board a moderator deleted is posted again, once; a deleted
+thread is replaced (:mod:`bot.play.relocation`); permissions taken away mid-match are
+checked before each edit as before each post, so the match falls back (to its channel,
+to a board without picture or embed) and says why once, instead of a refusal per edit;
+a refusal that still comes (the permissions changed under the edit) switches the
+fallback once.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.discord_plumbing.channel_permissions import bot_permissions_in, can_send, fit_message
+from bot.discord_plumbing.channel_permissions import (
+    bot_permissions_in,
+    can_send,
+    fit_message,
+    permission_list,
+)
 from bot.discord_plumbing.pages import Page, message_kwargs
+from bot.discord_plumbing.places import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE
 from bot.play.board import board_page
 from bot.play.match_place import MatchPlace
+from bot.play.relocation import move_match
 from bot.words.i18n import text
 from engine.rules import PublicView
 from engine.service import MatchPlacements, MatchQueries
 from engine.store.rows import AI_USER_ID, MatchInfo
 
 log = logging.getLogger(__name__)
+
+TellPlayer = Callable[[int, int, str, dict[str, str]], Awaitable[None]]
+"""Tells a player (user id) about a match (id) by DM: a locale key and its values."""
 
 
 def _ai_seat(info: MatchInfo) -> int | None:
@@ -33,11 +53,28 @@ class BoardEditor:
         placements: MatchPlacements,
         place: MatchPlace,
         mark_stale: Callable[[int], None],
+        tell: TellPlayer | None = None,
     ) -> None:
         self._queries = queries
         self._placements = placements
         self._place = place
         self._mark_stale = mark_stale
+        self._repairing: dict[int, asyncio.Lock] = {}
+        self._told: set[tuple[int, str]] = set()
+        """(match, notice) said once already: a fallback is explained once, not per edit."""
+        self._boards: dict[int, int] = {}
+        """The board messages this process posted or edited, by message id: their match."""
+        self._deleted: set[int] = set()
+        """Boards a moderator deleted (MESSAGE_DELETE): posted again, never edited."""
+        self._could: dict[int, tuple[bool, bool]] = {}
+        """Per match, whether its board could show its picture and its embed at the last
+        edit: a loss is told when it happens."""
+        self._tell = tell
+        self._stopped: dict[int, int] = {}
+        """Matches whose board Discord refused to edit although the permissions seemed
+        enough, with the permissions the bot believed it had: not edited again until
+        Discord tells of a change (its event was on its way), or the board is posted
+        anew."""
 
     async def _page(self, info: MatchInfo, lang: str, table: PublicView) -> Page:
         return await board_page(
@@ -52,26 +89,182 @@ class BoardEditor:
         )
 
     async def refresh_board(self, match_id: int) -> None:
-        """Edit the board message in place to show the match as it is now."""
+        """Edit the board message in place to show the match as it is now, repairing what
+        the server changed under it first."""
         info = await self._queries.match_info(match_id)
         if info.placement.board_message_id is None:
             return
+        if self._place.places.is_gone(info.placement.thread_id):
+            await self.repair(info)
+            return
+        if info.placement.board_message_id in self._deleted:
+            await self._repost(info)
+            return
         place = await self._place.place(info)
-        if place is None:
+        if place is None or self._still_refused(match_id, place):
+            return
+        if not await self._usable(info, place):
             return
         table = await self._queries.public_view(match_id)
         lang = await self._place.public_language(info)
         page = await self._page(info, lang, table)
-        await self._place.places.edit_message(
-            place,
-            info.placement.board_message_id,
-            lambda: fit_message(place, message_kwargs(page, editing=True)),
-        )
+        await self._tell_fallbacks(info, place, lang)
+        try:
+            await self._place.places.edit_message(
+                place,
+                info.placement.board_message_id,
+                lambda: fit_message(place, message_kwargs(page, editing=True)),
+            )
+        except discord.NotFound as error:
+            await self._lost(info, place, error)
+            return
+        except discord.Forbidden as error:
+            await self._refused(info, place, error)
+            return
+        self._boards[info.placement.board_message_id] = match_id
         if (await self._queries.public_view(match_id)).version != table.version:
             # Another bot process may have moved the match on and edited the board while
             # this edit was on its way, and landed first: edit once more, so the last
             # edit shows the match as it is.
             self._mark_stale(match_id)
+
+    async def repair(self, info: MatchInfo) -> MatchInfo:
+        """Give a match whose thread or board is gone a place and a board again (once, however
+        many ask at the same time); the match as it is placed afterwards."""
+        lock = self._repairing.setdefault(info.match_id, asyncio.Lock())
+        async with lock:
+            info = await self._queries.match_info(info.match_id)
+            places = self._place.places
+            if places.is_gone(info.placement.thread_id):
+                info = await move_match(self._place, self._placements, self.post_board, info)
+            elif info.placement.board_message_id is None:
+                await self.post_board(info)
+                info = await self._queries.match_info(info.match_id)
+        if not lock.locked():
+            self._repairing.pop(info.match_id, None)
+        return info
+
+    async def _lost(self, info: MatchInfo, place: object, error: discord.NotFound) -> None:
+        """The edit found the board (10008) or its thread (10003) gone: a moderator deleted
+        it. Posted again once: the new board is remembered, so later edits go to it."""
+        if error.code == UNKNOWN_CHANNEL and info.placement.thread_id is not None:
+            self._place.places.forget(info.placement.thread_id)
+            await self.repair(info)
+        elif error.code == UNKNOWN_MESSAGE:
+            await self._repost(info)
+        else:
+            log.warning("match %s: the board is gone (%s)", info.match_id, error)
+
+    def forget(self, match_id: int) -> None:
+        """The match is over and its final board shown: nothing to keep about it."""
+        for message_id in [m for m, match in self._boards.items() if match == match_id]:
+            del self._boards[message_id]
+        self._told = {(m, notice) for m, notice in self._told if m != match_id}
+        self._could.pop(match_id, None)
+        self._stopped.pop(match_id, None)
+
+    def refused_boards(self) -> list[int]:
+        """The matches whose last board edit Discord refused, waiting for a change."""
+        return list(self._stopped)
+
+    def board_deleted(self, message_id: int) -> int | None:
+        """A message was deleted: the match whose board it was, if this process knows it
+        (the next edit of that match posts its board again instead)."""
+        match_id = self._boards.pop(message_id, None)
+        if match_id is not None:
+            self._deleted.add(message_id)
+        return match_id
+
+    async def _repost(self, info: MatchInfo) -> None:
+        log.info("match %s: its board was deleted; posting it again", info.match_id)
+        lang = await self._place.public_language(info)
+        await self._place.post(info, text(lang, "server_changes.board_reposted"))
+        await self.post_board(info)
+        self._deleted.discard(info.placement.board_message_id or 0)
+
+    async def _usable(self, info: MatchInfo, place: discord.abc.Messageable) -> bool:
+        """Whether the board may be edited where it is. Checked as before a post: a thread
+        the bot may no longer post in is left for the channel; a channel where it may not
+        post any more is left alone (the players are told once), with no refused edit."""
+        if can_send(place):
+            return True
+        await self._cannot_post(info, place)
+        return False
+
+    async def _cannot_post(self, info: MatchInfo, place: object) -> None:
+        lang = await self._place.public_language(info)
+        permissions = bot_permissions_in(place)
+        needed = [
+            "view_channel",
+            "send_messages_in_threads" if info.placement.thread_id else "send_messages",
+        ]
+        lacking = [n for n in needed if permissions is None or not getattr(permissions, n)]
+        words = permission_list(lang, lacking or needed[1:])
+        if isinstance(place, discord.Thread):
+            channel = await self._place.places.channel(info.channel_id)
+            if channel is not None and can_send(channel):
+                reason = text(lang, "server_changes.thread_unusable", permissions=words)
+                await move_match(
+                    self._place, self._placements, self.post_board, info, unusable=reason
+                )
+                return
+        if self._once(info.match_id, "cannot_post"):
+            log.warning("match %s: the board cannot be shown in %s any more", info.match_id, place)
+            await self._tell_players(info, "server_changes.cannot_show_board", permissions=words)
+
+    async def _refused(self, info: MatchInfo, place: object, error: discord.Forbidden) -> None:
+        """Discord refused the edit although the permissions seemed enough: they changed
+        under it, and the event saying so is on its way. No edit until it arrives (then
+        the board falls back as the new permissions say), rather than a refusal per edit."""
+        log.warning(
+            "match %s: Discord refused the board edit (%s); waiting for the change of"
+            " permissions to arrive",
+            info.match_id,
+            error,
+        )
+        permissions = bot_permissions_in(place)
+        if permissions is not None:
+            # Known here, so their change will be heard of; on a server whose roles this
+            # process does not hold, no event would ever lift the stop.
+            self._stopped[info.match_id] = permissions.value
+
+    def _still_refused(self, match_id: int, place: object) -> bool:
+        """Whether the board's last edit was refused and nothing has changed since."""
+        if match_id not in self._stopped:
+            return False
+        permissions = bot_permissions_in(place)
+        if permissions is not None and self._stopped[match_id] == permissions.value:
+            return True
+        del self._stopped[match_id]  # Discord told of a change: edit as it now allows
+        return False
+
+    async def _tell_fallbacks(self, info: MatchInfo, place: object, lang: str) -> None:
+        """Say why the board loses its picture or its embed, when that happens mid-match
+        (what the board could show is noted at each edit; a board that never had them
+        was explained when it was posted)."""
+        permissions = bot_permissions_in(place)
+        if permissions is None:
+            return
+        could = (permissions.attach_files, permissions.embed_links)
+        before = self._could.get(info.match_id, could)
+        self._could[info.match_id] = could
+        if before[0] and not could[0]:
+            await self._place.post(info, text(lang, "table.text_only_board"))
+        if before[1] and not could[1]:
+            await self._place.post(info, text(lang, "server_changes.no_embeds_board"))
+
+    def _once(self, match_id: int, notice: str) -> bool:
+        if (match_id, notice) in self._told:
+            return False
+        self._told.add((match_id, notice))
+        return True
+
+    async def _tell_players(self, info: MatchInfo, key: str, **values: str) -> None:
+        if self._tell is None:
+            return
+        for user_id in info.players:
+            if user_id != AI_USER_ID:
+                await self._tell(user_id, info.match_id, key, values)
 
     async def post_board(self, info: MatchInfo) -> discord.Message | None:
         """Post a fresh board at the bottom of the match's place and remember it."""
@@ -89,11 +282,15 @@ class BoardEditor:
             place, f"match {info.match_id}: the board", message_kwargs(page), purpose="board"
         )
         await self._placements.set_location(info.match_id, board_message_id=message.id)
+        self._boards[message.id] = info.match_id
+        self._stopped.pop(info.match_id, None)
         if (await self._queries.public_view(info.match_id)).version != table.version:
             # A move (the AI's first, say) came while the board was on its way, and its
             # edit found no board to edit: show it now.
             self._mark_stale(info.match_id)
         permissions = bot_permissions_in(place)
-        if permissions is not None and not permissions.attach_files:
-            await self._place.post(info, text(lang, "table.text_only_board"))
+        if permissions is not None:
+            self._could[info.match_id] = (permissions.attach_files, permissions.embed_links)
+            if not permissions.attach_files:
+                await self._place.post(info, text(lang, "table.text_only_board"))
         return message

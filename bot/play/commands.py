@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.pages import message_kwargs
+from bot.discord_plumbing.places import UNKNOWN_CHANNEL
 from bot.discord_plumbing.translator import localised
 from bot.play.deps import PlayDeps
 from bot.play.moves_button import moves_page
@@ -78,9 +79,22 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
             return
         deps.seen(info.match_id, interaction.user.id)
         await send_private(interaction, content=text(lang, "commands.board_again"))
+        if table.place_is_gone(info):
+            # Its thread was deleted: the match moves to a new one (or the channel) with
+            # a new board; the old board went with the thread.
+            await table.repair(info)
+            return
         old = info.placement.board_message_id
         place = await table.place(info)
-        message = await table.post_board(info)
+        try:
+            message = await table.post_board(info)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_CHANNEL or info.placement.thread_id is None:
+                raise
+            # Deleted while the bot was not looking (it was down): as above.
+            table.places.forget(info.placement.thread_id)
+            await table.repair(info)
+            return
         if old is not None and message is not None and place is not None:
             public = await table.public_language(info)
             with contextlib.suppress(discord.HTTPException):

@@ -17,7 +17,7 @@ import discord
 
 from bot.discord_plumbing.places import Places
 from bot.play.announcements import Announcements
-from bot.play.board_editor import BoardEditor
+from bot.play.board_editor import BoardEditor, TellPlayer
 from bot.play.match_place import MatchPlace
 from bot.play.match_queues import MatchQueues
 from bot.play.presence import Presence
@@ -44,11 +44,12 @@ class Table:
         retire_dm: Callable[[MatchInfo, int], Coroutine[Any, Any, None]],
         confirm: Callable[[Event], None],
         ready: Callable[[], Awaitable[None]],
+        tell: TellPlayer | None = None,
     ) -> None:
         self.places = places
         self.presence = presence
         self._place = MatchPlace(places, names, languages)
-        self._board = BoardEditor(queries, placements, self._place, self._mark_board)
+        self._board = BoardEditor(queries, placements, self._place, self._mark_board, tell)
         self._announcements = Announcements(
             queries,
             placements,
@@ -106,3 +107,28 @@ class Table:
     async def post_board(self, info: MatchInfo) -> discord.Message | None:
         """Post a fresh board at the bottom of the match's place and remember it."""
         return await self._board.post_board(info)
+
+    def board_deleted(self, message_id: int) -> None:
+        """A message was deleted; if it was a board this process shows, post it again."""
+        match_id = self._board.board_deleted(message_id)
+        if match_id is not None:
+            self._queues.mark_board(match_id)
+
+    def permissions_changed(self) -> None:
+        """A server's roles or a channel's overwrites changed: a board whose edit Discord
+        refused is edited again, as the new permissions allow."""
+        for match_id in self._board.refused_boards():
+            self._queues.mark_board(match_id)
+
+    def check_board(self, match_id: int) -> None:
+        """Edit the match's board soon, repairing its place first if it is gone."""
+        self._queues.mark_board(match_id)
+
+    async def repair(self, info: MatchInfo) -> MatchInfo:
+        """A new thread (or the channel) and board for a match whose thread is gone; the
+        match as placed afterwards (unchanged if nothing was gone)."""
+        return await self._board.repair(info)
+
+    def place_is_gone(self, info: MatchInfo) -> bool:
+        """Whether the match's thread was deleted under it."""
+        return self.places.is_gone(info.placement.thread_id)

@@ -35,7 +35,7 @@ from engine.service.errors import (
     ServiceError,
 )
 from engine.store.errors import DatabaseUnavailable, StoreError
-from engine.store.rows import AI_USER_ID, MatchInfo
+from engine.store.rows import AI_USER_ID, MatchInfo, MatchStatus
 
 log = logging.getLogger(__name__)
 
@@ -165,8 +165,13 @@ async def _scene(
         # The record export's own check: a finished match of this server, else refused.
         record = MatchRecord.from_json(await deps.queries.match_record(match_id, guild_id))
         info = await deps.queries.match_info(match_id)
-    except MatchNotFinished:
-        raise ReviewRefused(text(lang, "review.not_finished", match=match_id)) from None
+    except MatchNotFinished as error:
+        key = (
+            "server_changes.no_record"
+            if error.status == MatchStatus.ABANDONED
+            else "review.not_finished"
+        )
+        raise ReviewRefused(text(lang, key, match=match_id)) from None
     except (MatchNotFound, RecordError):
         raise ReviewRefused(text(lang, "review.not_found", match=match_id)) from None
     sight = await sight_of(deps.settings, info, interaction.user.id)

@@ -23,6 +23,7 @@ from bot.review_sight import sight_of
 from bot.stats.deps import StatsDeps
 from bot.words.i18n import language_of, text
 from engine.service.errors import MatchNotFinished, MatchNotFound
+from engine.store.rows import MatchStatus
 
 
 def record_filename(match_id: int) -> str:
@@ -65,8 +66,10 @@ async def send_record(
     await think_privately(interaction)
     try:
         record = await deps.queries.match_record(match_id, interaction.guild_id)
-    except MatchNotFinished:
-        notice = text(lang, "stats.export_not_finished", match=match_id)
+    except MatchNotFinished as error:
+        abandoned = error.status == MatchStatus.ABANDONED
+        key = "server_changes.no_record" if abandoned else "stats.export_not_finished"
+        notice = text(lang, key, match=match_id)
         await send_private(interaction, content=notice)
         return
     except MatchNotFound:

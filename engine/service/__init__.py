@@ -13,6 +13,7 @@ Start here::
     await service.close()
 """
 
+from engine.service.abandonment import MatchAbandonment
 from engine.service.clock import Clock, ManualClock, SystemClock
 from engine.service.commands import Challenge, MatchCommands, Rematch
 from engine.service.config import ServiceConfig
@@ -44,6 +45,7 @@ from engine.service.events import (
     ChoiceNeeded,
     DecisionApplied,
     Event,
+    MatchAbandoned,
     MatchBroken,
     MatchEnded,
     MatchStarted,
@@ -90,6 +92,8 @@ __all__ = [
     "HintFailed",
     "InvalidRequest",
     "ManualClock",
+    "MatchAbandoned",
+    "MatchAbandonment",
     "MatchBroken",
     "MatchCommands",
     "MatchEnded",

@@ -8,6 +8,7 @@ the pile or the removed card. Private information is only reachable through
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from engine.rules.decisions import Competition, Gift
@@ -146,6 +147,31 @@ class MatchBroken:
     reason: str
 
 
+class PlaceLost(enum.StrEnum):
+    """Why a match was abandoned: its place is gone."""
+
+    CHANNEL_DELETED = "channel_deleted"
+    REMOVED_FROM_SERVER = "removed_from_server"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAbandoned:
+    """The match's place is gone (its channel deleted, or the bot removed from its server)
+    and it ended unplayed from here: unrated, no result. Not kept for a restart: its place
+    is gone, so only its players can be told, once."""
+
+    match_id: int
+    players: tuple[int, int]
+    started: bool
+    """False for a challenge nobody had accepted yet."""
+    guild_id: int | None
+    channel_id: int | None
+    version: int
+    because: PlaceLost
+    ai_level: str | None = None
+    """The AI's level when it held a seat."""
+
+
 Event = (
     ChallengeIssued
     | ChallengeAccepted
@@ -160,4 +186,5 @@ Event = (
     | MatchEnded
     | MatchResumed
     | MatchBroken
+    | MatchAbandoned
 )

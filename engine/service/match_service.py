@@ -9,6 +9,8 @@ integers. The Discord layer calls the coroutines of its parts and subscribes to
 - ``service.queries`` (:mod:`.queries`): views, match info, history, ratings, records;
 - ``service.settings`` (:mod:`.settings`): guild and user settings;
 - ``service.placements`` (:mod:`.placements`): where the Discord layer shows a match;
+- ``service.abandonment`` (:mod:`.abandonment`): ending the open matches of a deleted
+  channel or of a server that removed the bot;
 - ``service.reviews`` (:mod:`.reviews`): the review of a finished match, analysed once;
 - ``service.hints`` (:mod:`.hints`): the AI's suggestion in a hint match against it.
 
@@ -46,6 +48,7 @@ import random
 from collections.abc import Callable
 from concurrent.futures import Executor
 
+from engine.service.abandonment import MatchAbandonment
 from engine.service.clock import Clock, SystemClock
 from engine.service.commands import MatchCommands
 from engine.service.config import ServiceConfig
@@ -91,6 +94,7 @@ class MatchService:
         self.commands = MatchCommands(self._ctx, self.settings, self._progress, self._turns)
         self.queries = MatchQueries(self._ctx)
         self.placements = MatchPlacements(self._ctx)
+        self.abandonment = MatchAbandonment(self._ctx, self._turns)
         # Reviews and hints search in the AI's executor, one job at a time, so the AI's
         # own moves wait behind at most one of their jobs.
         self.reviews = MatchReviews(self._ctx, self.queries, agent_executor)

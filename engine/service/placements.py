@@ -36,6 +36,24 @@ class MatchPlacements:
                 self._ctx.matches.place(live, new)
                 return live.snapshot()
 
+    async def relocate(self, match_id: int, placement: Placement) -> MatchInfo:
+        """Show the match somewhere else from now on, exactly as ``placement`` says (a part
+        may become None): its thread was deleted, and it moves to a new one or to its
+        channel, its board not posted there yet."""
+        async with self._ctx.operation():
+            live = self._ctx.matches.get(match_id)
+            store = self._ctx.store
+            if live is None or self._ctx.shared:
+                info = await store.get_match(match_id)
+                if info is None:
+                    raise MatchNotFound(match_id)
+                await store.set_location(match_id, placement.thread_id, placement.board_message_id)
+                return replace(info, placement=placement)
+            async with live.lock:
+                await store.set_location(match_id, placement.thread_id, placement.board_message_id)
+                self._ctx.matches.place(live, placement)
+                return live.snapshot()
+
     async def _set_stored(
         self, match_id: int, thread_id: int | None, board_message_id: int | None
     ) -> MatchInfo:

@@ -131,6 +131,11 @@ class MatchStore(Protocol):
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None: ...
 
+    async def abandon_match(self, match_id: int, status: MatchStatus, at: float) -> None:
+        """End an open match (pending or active, as ``status`` says it was seen) as
+        abandoned, its deadline gone. MatchConflict if it is not ``status`` any more."""
+        ...
+
     async def set_reminded(
         self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
     ) -> None:
@@ -207,6 +212,10 @@ class MatchStore(Protocol):
 
     async def open_matches_of(self, user_id: int) -> list[MatchInfo]:
         """The pending and active matches ``user_id`` plays in (either seat), oldest first."""
+        ...
+
+    async def open_matches_in(self, guild_id: int, channel_id: int | None) -> list[MatchInfo]:
+        """The open matches (pending or active) of a server, or of one of its channels."""
         ...
 
     async def match_in_thread(self, thread_id: int) -> MatchInfo | None:

@@ -28,6 +28,9 @@ class MatchStatus(enum.StrEnum):
     """A challenge nobody answered in time."""
     BROKEN = "broken"
     """Stored decisions that no longer replay through the engine; kept for inspection."""
+    ABANDONED = "abandoned"
+    """Its place is gone (its channel deleted, or the bot removed from its server) before
+    it ended: unrated, no result, its decisions kept."""
 
 
 class ExpiryPolicy(enum.StrEnum):

@@ -341,7 +341,7 @@ def _usable_in_dms(command: Mapping[str, Any]) -> bool:
 
 
 def check_guild_access(world: World, guild_id: int) -> None:
-    if guild_id not in world.guilds:
+    if not world.bot_is_in(guild_id):  # unknown, or it removed the bot
         raise DiscordError(403, MISSING_ACCESS, "Missing Access")
 
 

@@ -143,7 +143,7 @@ class Gateway:
         self.sessions[session.session_id] = session
         session.socket = socket
         world = self._world
-        guild_ids = [guild_id for guild_id in world.guilds if session.holds(guild_id)]
+        guild_ids = [g for g in world.guilds if session.holds(g) and world.bot_is_in(g)]
         ready = {
             "v": 10,
             "user": bot_self_payload(world.bot),

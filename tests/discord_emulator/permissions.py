@@ -229,6 +229,11 @@ def bot_permissions_in(world: World, channel: ChannelRecord) -> int:
 def require_bot(world: World, channel: ChannelRecord, needed: int = 0) -> int:
     """The bot's permissions in `channel`, or Discord's refusal: 403 code 50001 if it cannot
     see the channel at all, 403 code 50013 if it lacks any of `needed`."""
+    if not world.bot_is_in(channel.guild_id):
+        # A guild that removed the bot: its every resource is 403 Missing Access
+        # (discord-api-docs issues 1716 and 2709: access is checked before permissions).
+        _log.info("the bot is not in the guild of channel %s", channel.id)
+        raise missing_access()
     permissions = bot_permissions_in(world, channel)
     if not permissions & VIEW_CHANNEL:
         _log.info("the bot cannot see channel %s", channel.id)

@@ -121,7 +121,7 @@ class ChannelRoutes:
             )
         payload = self._payload(channel)
         if channel.type is not ChannelType.DM:
-            del self._world.channels[channel.id]
+            self._world.delete_channel(channel)  # a channel's threads go with it
             event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
             await self._emulator.gateway.dispatch(event, payload, intent=INTENT_GUILDS)
         return json_response(payload)

@@ -24,9 +24,11 @@ from tests.discord_emulator.interactions import (
 )
 from tests.discord_emulator.message_nonces import MessageNonces
 from tests.discord_emulator.message_writes import MessageWriter
+from tests.discord_emulator.moderation import Moderation
 from tests.discord_emulator.payloads import channel_payload, guild_create_payload
 from tests.discord_emulator.permission_settings import PermissionSettings
 from tests.discord_emulator.rate_limits import RateLimits
+from tests.discord_emulator.request_log import RequestLog
 from tests.discord_emulator.rest_channels import ChannelRoutes
 from tests.discord_emulator.rest_commands import CommandRoutes
 from tests.discord_emulator.rest_identity import IdentityRoutes
@@ -97,6 +99,8 @@ class DiscordEmulator:
         self.interactions: dict[int, EmulatedInteraction] = {}
         self.interactions_by_token: dict[str, EmulatedInteraction] = {}
         self.requests: list[tuple[str, str, int]] = []  # (method, path, status) of every request
+        self.request_log = RequestLog(self.world)
+        """Every request with its virtual time, channel and guild (`to_channel`, `to_guild`)."""
         self.gateway = Gateway(
             self.world,
             token=bot_token,
@@ -109,6 +113,7 @@ class DiscordEmulator:
         )
         self.thread_archive = ThreadArchive(self.world, self.gateway)
         self.permission_settings = PermissionSettings(self.world, self.gateway)
+        self.moderation = Moderation(self.world, self.gateway, self.writer)
         # THREAD_UPDATEs of threads that `advance` archived, on their way to the clients.
         self._announcements: set[asyncio.Task[None]] = set()
         self.users: dict[str, EmulatedUser] = {}
@@ -282,6 +287,27 @@ class DiscordEmulator:
         """Set a role's (the guild id for @everyone) or a member's overwrite on a channel."""
         await self.permission_settings.set_overwrite(channel, target_id, allow=allow, deny=deny)
 
+    # moderators ----------------------------------------------------------------------
+
+    async def delete_message(self, message_id: int) -> None:
+        """A moderator deletes a message; clients get MESSAGE_DELETE."""
+        await self.moderation.delete_message(message_id)
+
+    async def delete_channel(self, channel: ChannelRecord | int) -> None:
+        """A moderator deletes a thread (THREAD_DELETE) or a channel and its threads
+        (CHANNEL_DELETE); later requests to them get 404 code 10003."""
+        record = self.world.channel(channel) if isinstance(channel, int) else channel
+        await self.moderation.delete_channel(record)
+
+    async def remove_bot(self, guild_id: int | None = None) -> None:
+        """An admin kicks the bot from a guild (the primary one by default): GUILD_DELETE
+        without `unavailable`; later requests to the guild get 403 code 50001."""
+        await self.moderation.remove_bot(guild_id or self.guild_id)
+
+    async def invite_bot_back(self, guild_id: int | None = None) -> None:
+        """The bot is invited again after a removal: GUILD_CREATE."""
+        await self.moderation.invite_bot_back(guild_id or self.guild_id)
+
     # failures ----------------------------------------------------------------------
 
     def record_failure(self, failure: Failure) -> None:
@@ -388,6 +414,7 @@ class DiscordEmulator:
         try:
             response = await self._answer(request, handler)
             self.requests.append((request.method, request.path, response.status))
+            self.request_log.record(request, response.status)
             self.rate_limits.observe(request, self._template(request), response)
             return response
         finally:

@@ -144,7 +144,8 @@ class Transcript:
         visibility = entry.visibility
         if visibility.scope is not Scope.PUBLIC:
             return visibility.user_id == user_id
-        return self._world.can_see_channel(user_id, self._world.channels[visibility.channel_id])
+        channel = self._world.channels.get(visibility.channel_id)
+        return channel is not None and self._world.can_see_channel(user_id, channel)
 
     # the questions tests ask ----------------------------------------------------------
 

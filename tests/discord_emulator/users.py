@@ -173,6 +173,9 @@ class EmulatedUser:
             raise ImpossibleUserAction(f"no application commands in archived thread {where.id}")
         words = command.removeprefix("/").split()
         guild_id = where.guild_id
+        if not self._world.bot_is_in(guild_id):
+            # Guild commands go with the bot (the application's scope in the guild).
+            raise ImpossibleUserAction(f"the bot is not in guild {guild_id}: no commands")
         synced = self._emulator.commands.find(words[0], guild_id=guild_id)
         invocation = CommandInvocation(self._world, guild_id=guild_id)
         data = invocation.data(synced, words[1:], options)
@@ -193,6 +196,9 @@ class EmulatedUser:
             raise ImpossibleUserAction(f"button {button!r} on message {record.id} is disabled")
         if found.custom_id is None:
             raise ImpossibleUserAction(f"button {button!r} is a link; clicking it reaches no bot")
+        if not self._world.bot_is_in(record.guild_id):
+            # An interaction goes to the application through the guild's integration.
+            raise ImpossibleUserAction(f"the bot is not in guild {record.guild_id}")
         await self._reopen_to_interact(record.channel_id)
         self._refuse_if_locked(record.channel_id)
         return await self._emulator.start_interaction(

@@ -158,6 +158,12 @@ class World:
         self.guilds: dict[int, Guild] = {}
         self.roles: dict[int, RoleRecord] = {}
         """Every guild's roles by id; a guild's @everyone role has the guild's id."""
+        self.left_guild_ids: set[int] = set()
+        """Guilds the bot was removed from (kicked, banned): their records stay, as a server
+        goes on without the bot, but the bot may no longer reach them."""
+        self.deleted_channels: dict[int, int | None] = {}
+        """Channels and threads a moderator deleted, with their guild: for counting the
+        requests the bot still sends to them."""
         primary_id = ids.next_on_shard(0, PRIMARY_GUILD_SHARD_MODULUS)
         self.guild = self.add_guild("Emulated Tea House", guild_id=primary_id)
 
@@ -186,6 +192,27 @@ class World:
             guild.bot_role_id, self.bot.username, BOT_PERMISSIONS, 2, managed=True
         )
         return guild
+
+    def bot_is_in(self, guild_id: int | None) -> bool:
+        """Whether the bot is a member of this guild (None, a DM: always)."""
+        return guild_id is None or (guild_id in self.guilds and guild_id not in self.left_guild_ids)
+
+    def guild_of_channel(self, channel_id: int) -> int | None:
+        """The guild of a channel or thread, even a deleted one; None for a DM or unknown."""
+        channel = self.channels.get(channel_id)
+        if channel is not None:
+            return channel.guild_id
+        return self.deleted_channels.get(channel_id)
+
+    def delete_channel(self, channel: ChannelRecord) -> list[ChannelRecord]:
+        """Remove a channel, and a text channel's threads with it; what went, threads last."""
+        gone = [channel]
+        if not channel.is_thread:
+            gone += [t for t in self.threads(channel.guild_id) if t.parent_id == channel.id]
+        for each in gone:
+            del self.channels[each.id]
+            self.deleted_channels[each.id] = each.guild_id
+        return gone
 
     def guild_of(self, guild_id: int | None) -> Guild:
         """A guild by id; None means the primary guild."""

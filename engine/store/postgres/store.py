@@ -225,6 +225,12 @@ class PostgresMatchStore(PostgresReads):
         async with self._connection() as conn:
             await execute(conn, tables.matches.MARK_BROKEN, params)
 
+    async def abandon_match(self, match_id: int, status: MatchStatus, at: float) -> None:
+        params = {"match_id": match_id, "ended_at": at}
+        async with self._transaction() as conn:
+            await matches.expect(conn, match_id, status, None)
+            await execute(conn, tables.matches.ABANDON_MATCH, params)
+
     async def set_reminded(
         self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
     ) -> None:

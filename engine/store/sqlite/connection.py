@@ -94,7 +94,6 @@ async def _connect_and_migrate(
         conn.row_factory = aiosqlite.Row
         # A lock another connection holds is waited for this long, then the call fails.
         await conn.execute(f"PRAGMA busy_timeout = {max(1, round(busy_seconds * 1000))}")
-        await conn.execute("PRAGMA foreign_keys = ON")
         if not in_memory:
             await conn.execute("PRAGMA journal_mode = WAL")
         await conn.execute(f"PRAGMA synchronous = {synchronous}")
@@ -103,14 +102,23 @@ async def _connect_and_migrate(
         if pending:
             script = "\n".join(m.sql for m in pending)
             try:
+                # Foreign keys are off while a migration rebuilds a table (SQLite cannot
+                # turn them off inside a transaction), and checked before the commit.
                 await conn.executescript(
-                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {latest};\nCOMMIT;"
+                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {latest};"
                 )
+                broken = list(await conn.execute_fetchall("PRAGMA foreign_key_check"))
+                if broken:
+                    raise sqlite3.IntegrityError(
+                        f"foreign keys broken by a migration: {broken[:3]}"
+                    )
+                await conn.execute("COMMIT")
             except sqlite3.Error:
                 if conn.in_transaction:
                     await conn.execute("ROLLBACK")
                 raise
             log.info("database %s migrated from version %d to %d", path, version, latest)
+        await conn.execute("PRAGMA foreign_keys = ON")
         if not in_memory:
             # Checkpoints run in the background instead (see engine.store.sqlite.store).
             await conn.execute("PRAGMA wal_autocheckpoint = 0")

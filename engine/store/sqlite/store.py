@@ -299,6 +299,13 @@ class SqliteMatchStore(OneQueryReads):
         params = {"match_id": match_id, "reason": reason, "ended_at": at}
         await self._write([(tables.matches.MARK_BROKEN, params)])
 
+    async def abandon_match(self, match_id: int, status: MatchStatus, at: float) -> None:
+        expected = matches.Expected(match_id, status)
+        params = {"match_id": match_id, "ended_at": at}
+        await self._write_expecting(
+            expected, [expected.check(), (tables.matches.ABANDON_MATCH, params)]
+        )
+
     async def set_reminded(
         self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
     ) -> None:

@@ -42,6 +42,10 @@ SELECT = select("matches", MATCH_COLUMNS)
 SELECT_MATCH = f"{SELECT} WHERE id = :match_id"
 SELECT_OPEN_MATCHES = f"{SELECT} WHERE {OPEN} ORDER BY id"
 SELECT_IN_THREAD = f"{SELECT} WHERE thread_id = :thread_id AND {OPEN} ORDER BY id DESC LIMIT 1"
+SELECT_OPEN_IN_GUILD = f"{SELECT} WHERE guild_id = :guild_id AND {OPEN} ORDER BY id"
+SELECT_OPEN_IN_CHANNEL = (
+    f"{SELECT} WHERE guild_id = :guild_id AND channel_id = :channel_id AND {OPEN} ORDER BY id"
+)
 SELECT_REMATCHES = f"{SELECT} WHERE rematch_of = :match_id ORDER BY id DESC"
 SELECT_STARTED_BY = (
     f"{SELECT} WHERE player0_id = :user_id AND created_at >= :since ORDER BY created_at, id"
@@ -60,6 +64,11 @@ CLOSE_CHALLENGE = (
 )
 MARK_BROKEN = (
     "UPDATE matches SET status = 'broken', broken_reason = :reason, ended_at = :ended_at,"
+    " claimed_until = NULL WHERE id = :match_id"
+)
+# Its deadline goes too: no process's alarm sweep finds it again.
+ABANDON_MATCH = (
+    "UPDATE matches SET status = 'abandoned', ended_at = :ended_at, turn_deadline = NULL,"
     " claimed_until = NULL WHERE id = :match_id"
 )
 SET_REMINDED = (

@@ -33,6 +33,14 @@ class OneQueryReads:
         row = await self._fetch_one(matches.SELECT_IN_THREAD, {"thread_id": thread_id})
         return None if row is None else matches.match_from_row(row)
 
+    async def open_matches_in(self, guild_id: int, channel_id: int | None) -> list[MatchInfo]:
+        if channel_id is None:
+            rows = await self._fetch(matches.SELECT_OPEN_IN_GUILD, {"guild_id": guild_id})
+        else:
+            params = {"guild_id": guild_id, "channel_id": channel_id}
+            rows = await self._fetch(matches.SELECT_OPEN_IN_CHANNEL, params)
+        return [matches.match_from_row(row) for row in rows]
+
     async def decisions(self, match_id: int) -> list[DecisionRow]:
         rows = await self._fetch(matches.SELECT_DECISIONS, {"match_id": match_id})
         return [matches.decision_from_row(row) for row in rows]

@@ -20,6 +20,7 @@ from engine.service import (
     ManualClock,
     MatchEnded,
     MatchService,
+    MatchStatus,
     Reminder,
     ServiceConfig,
     StaleVersion,
@@ -278,3 +279,20 @@ async def test_a_hint_match_and_a_review_are_shared_by_both_processes(process):
     assert judged == len(review.steps) > 0
     assert await two.reviews.review(match.match_id) == review
     assert worker.jobs["judge_step"] == judged
+
+
+async def test_a_match_abandoned_in_one_process_is_never_played_by_the_other(process):
+    one, heard_by_one = await process("one", turn_timer_seconds=60.0)
+    two, heard_by_two = await process("two", turn_timer_seconds=60.0)
+    match = await new_match(two)
+    await settle(one, two)  # the other process holds the match and its deadline
+
+    ended = await one.abandonment.abandon_guild(1)
+    await process.clock.advance(600, settle=lambda: settle(one, two))
+
+    assert [m.match_id for m in ended] == [match.match_id]
+    played = heard_by_one.of(DecisionApplied) + heard_by_two.of(DecisionApplied)
+    reminded = heard_by_one.of(Reminder) + heard_by_two.of(Reminder)
+    assert played == [] and reminded == []
+    assert (await two.queries.match_info(match.match_id)).status is MatchStatus.ABANDONED
+    assert await two.abandonment.abandon_guild(1) == []

@@ -319,3 +319,45 @@ async def test_a_version_8_database_gains_no_hints_no_shared_reviews_and_no_revi
         assert await store.review_of(7) is None
     finally:
         await store.close()
+
+
+async def test_a_version_9_database_keeps_its_matches_and_can_abandon_them(tmp_path):
+    path = tmp_path / "v9.sqlite3"
+    version_9 = [m for m in load_migrations() if m.version <= 9]
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.executescript("\n".join(m.sql for m in version_9) + "\nPRAGMA user_version = 9;")
+        conn.execute(
+            "INSERT INTO matches (id, status, variant, player0_id, player1_id, guild_id,"
+            " channel_id, thread_id, turn_seconds, expiry_policy, created_at, seed,"
+            " first_player, hints)"
+            " VALUES (7, 'active', 'standard', 1, 2, 5, 6, 70, 60, 'ai', 100, 42, 0, 0)"
+        )
+        conn.execute(
+            "INSERT INTO matches (id, status, variant, player0_id, player1_id, turn_seconds,"
+            " expiry_policy, created_at, rematch_of)"
+            " VALUES (8, 'pending', 'standard', 2, 1, 60, 'ai', 100, 7)"
+        )
+        conn.execute(
+            "INSERT INTO decisions (match_id, seq, seat, decision, decided_at)"
+            " VALUES (7, 1, 0, '1A', 101)"
+        )
+    conn.close()
+
+    store = SqliteMatchStore(path)
+    await store.open()
+    try:
+        match = await store.get_match(7)
+        assert match is not None and match.version == 1 and match.placement.thread_id == 70
+        assert [m.match_id for m in await store.rematches_of(7)] == [8]
+        await store.append_decision(7, decision_row(2))  # the triggers are back
+        assert (await store.get_match(7)).version == 2  # type: ignore[union-attr]
+        await store.abandon_match(7, MatchStatus.ACTIVE, 200.0)
+        assert (await store.get_match(7)).status is MatchStatus.ABANDONED  # type: ignore[union-attr]
+        with pytest.raises(MatchConflict):
+            await store.append_decision(7, decision_row(3))
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    conn.close()

@@ -348,6 +348,48 @@ async def test_a_broken_match_keeps_why(store: MatchStore):
     assert await store.open_matches() == []
 
 
+async def test_the_open_matches_of_a_server_or_one_of_its_channels(store: MatchStore):
+    pending = await store.create_match(pending_match(guild_id=5))  # channel 6
+    active = await active_match(store, guild_id=5)
+    other_server = await active_match(store, guild_id=8)
+    closed = await store.create_match(pending_match(guild_id=5))
+    await store.close_challenge(closed.match_id, MatchStatus.DECLINED, 150.0)
+
+    in_server = [m.match_id for m in await store.open_matches_in(5, None)]
+    assert in_server == [pending.match_id, active]
+    assert [m.match_id for m in await store.open_matches_in(5, 6)] == in_server
+    assert await store.open_matches_in(5, 7) == []
+    assert [m.match_id for m in await store.open_matches_in(8, None)] == [other_server]
+
+
+async def test_an_abandoned_match_keeps_its_decisions_and_is_never_due(store: MatchStore):
+    match_id = await active_match(store)
+    await store.append_decision(match_id, DecisionRow(1, 1, "1A", 120.0, next_deadline=180.0))
+    await store.abandon_match(match_id, MatchStatus.ACTIVE, 130.0)
+
+    match = await store.get_match(match_id)
+    assert match is not None
+    assert (match.status, match.ended_at, match.version) == (MatchStatus.ABANDONED, 130.0, 1)
+    assert len(await store.decisions(match_id)) == 1
+    assert await store.finished_match(match_id) is None
+    assert await store.open_matches() == [] and await store.open_matches_in(5, None) == []
+    assert await store.claim_due(1000.0, LEAD, until=1001.0, limit=10) == []
+    again = store.append_decision(match_id, DecisionRow(2, 0, "1B", 140.0))
+    await assert_conflict(store, match_id, again)
+
+
+async def test_abandoning_conflicts_unless_the_match_is_as_seen(store: MatchStore):
+    created = await store.create_match(pending_match())
+    await store.start_match(
+        created.match_id, seed=1, first_player=0, started_at=110.0, turn_deadline=170.0
+    )
+    seen_pending = store.abandon_match(created.match_id, MatchStatus.PENDING, 130.0)
+    await assert_conflict(store, created.match_id, seen_pending)
+    await store.abandon_match(created.match_id, MatchStatus.ACTIVE, 130.0)
+    twice = store.abandon_match(created.match_id, MatchStatus.ACTIVE, 140.0)
+    await assert_conflict(store, created.match_id, twice)
+
+
 async def test_a_reminder_is_remembered_once_per_version(store: MatchStore):
     match_id = await active_match(store)
     await store.set_reminded(match_id, 0, [announcement("reminder@0", match_id)])
