@@ -42,6 +42,7 @@ SELECT = select("matches", MATCH_COLUMNS)
 SELECT_MATCH = f"{SELECT} WHERE id = :match_id"
 SELECT_OPEN_MATCHES = f"{SELECT} WHERE {OPEN} ORDER BY id"
 SELECT_IN_THREAD = f"{SELECT} WHERE thread_id = :thread_id AND {OPEN} ORDER BY id DESC LIMIT 1"
+SELECT_OF_THREAD = f"{SELECT} WHERE thread_id = :thread_id ORDER BY id DESC LIMIT 1"
 SELECT_REMATCHES = f"{SELECT} WHERE rematch_of = :match_id ORDER BY id DESC"
 SELECT_STARTED_BY = (
     f"{SELECT} WHERE player0_id = :user_id AND created_at >= :since ORDER BY created_at, id"
