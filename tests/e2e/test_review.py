@@ -122,7 +122,7 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     if own:
         page = await press(ana, page, "Next mistake ⚠")
         assert step_of(page) == own[0].step
-        assert "Better: " in page.text() and "chance of winning" in page.text()
+        assert "Better: " in page.text() and "Chance of winning as " in page.text()
         assert picture(page) == shown[own[0].step]
     else:
         assert page.button("Next mistake ⚠").disabled
@@ -167,7 +167,7 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
         assert not any(f"`{move}`" in body for move in hidden), body
         assert not re.search(r"\b1[A-G]\b|\b2[A-G]{2}\b", body), body
         assert "hand:" not in body and "face down:" not in body and "Removed" not in body
-        assert "chance of winning" not in body and "Better:" not in body
+        assert "Chance of winning" not in body and "Better:" not in body
 
 
 async def test_a_locked_threads_result_names_the_command_and_spectators_need_consent(
