@@ -10,7 +10,7 @@ import discord
 
 from bot.custom_ids import Verb, decision_arg, template
 from bot.play.deps import PlayButton, button, defer, on_private_message
-from bot.play.take_button import taken_cards
+from bot.words.decision_words import taken_words
 from bot.words.i18n import text
 from bot.words.names import action_name, decision_label, offer_text
 from engine.rules import Competition, Decision
@@ -78,7 +78,7 @@ def done_text(lang: str, decision: Decision) -> str:
     """The panel's notice once a decision is in: ``✅ Gift: C D E (3CDE)`` — in words, with
     the notation beside it for players who know it."""
     if isinstance(decision, GiftChoice | CompetitionChoice):  # the Take buttons' verb
-        return text(lang, "panel.took", cards=taken_cards(decision))
+        return text(lang, "panel.took", cards=taken_words(lang, decision))
     action: ActionDecision = decision
     return text(
         lang,
