@@ -30,7 +30,7 @@ def test_spanish_speaks_to_one_reader_without_vosotros():
 
 
 def test_spanish_keeps_and_takes_with_con():
-    """"Quedarse con" something: "se queda con 1", "te has quedado con E"."""
+    """ "Quedarse con" something: "se queda con 1", "te has quedado con E"."""
     bare = re.compile(r"qued(a|ó|ado|arse|arme|ate)\s+(?!con\b)", re.I)
     found = {k: v for k, v in SPANISH.items() if bare.search(v)}
     assert found == {}
