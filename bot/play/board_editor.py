@@ -12,6 +12,7 @@ from bot.discord_plumbing.channel_permissions import bot_permissions_in, can_sen
 from bot.discord_plumbing.pages import Page, message_kwargs
 from bot.play.board import board_page
 from bot.play.match_place import MatchPlace
+from bot.play.shown_boards import ShownBoards
 from bot.words.i18n import text
 from engine.rules import PublicView
 from engine.service import MatchPlacements, MatchQueries
@@ -22,6 +23,13 @@ log = logging.getLogger(__name__)
 
 def _ai_seat(info: MatchInfo) -> int | None:
     return info.players.index(AI_USER_ID) if AI_USER_ID in info.players else None
+
+
+def _fitted(place: object) -> tuple[bool, ...]:
+    """What the bot may show in ``place`` (a picture, an embed): the same page fits
+    differently once a permission changes."""
+    permissions = bot_permissions_in(place)
+    return () if permissions is None else (permissions.attach_files, permissions.embed_links)
 
 
 class BoardEditor:
@@ -38,6 +46,7 @@ class BoardEditor:
         self._placements = placements
         self._place = place
         self._mark_stale = mark_stale
+        self._shown = ShownBoards()
 
     async def _page(self, info: MatchInfo, lang: str, table: PublicView) -> Page:
         return await board_page(
@@ -62,11 +71,13 @@ class BoardEditor:
         table = await self._queries.public_view(match_id)
         lang = await self._place.public_language(info)
         page = await self._page(info, lang, table)
+        board_id, fitted = info.placement.board_message_id, _fitted(place)
+        if not self._shown.would_change(board_id, page, fitted):
+            return  # the board already shows this: an edit would spend a request for nothing
         await self._place.places.edit_message(
-            place,
-            info.placement.board_message_id,
-            lambda: fit_message(place, message_kwargs(page, editing=True)),
+            place, board_id, lambda: fit_message(place, message_kwargs(page, editing=True))
         )
+        self._shown.shown(board_id, page, fitted)
         if (await self._queries.public_view(match_id)).version != table.version:
             # Another bot process may have moved the match on and edited the board while
             # this edit was on its way, and landed first: edit once more, so the last
@@ -88,6 +99,7 @@ class BoardEditor:
         message = await self._place.send(
             place, f"match {info.match_id}: the board", message_kwargs(page), purpose="board"
         )
+        self._shown.shown(message.id, page, _fitted(place))
         await self._placements.set_location(info.match_id, board_message_id=message.id)
         if (await self._queries.public_view(info.match_id)).version != table.version:
             # A move (the AI's first, say) came while the board was on its way, and its
