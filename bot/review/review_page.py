@@ -22,12 +22,12 @@ from bot.review.review_text import (
     worst_line,
 )
 from bot.review.step_row import jump_row, step_row
-from bot.review_sight import Sight
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, StepJudgement
 from engine.review.steps import Step, match_steps, state_at, step_count
 from engine.rules import PublicView, public_view
 from engine.rules.record import MatchRecord
+from engine.service.sight import Sight
 
 WORST_COUNT = 3
 """How many of a player's worst decisions the first page lists, and jump buttons at most."""

@@ -4,7 +4,7 @@ here): a step's move, its judgement, and the hidden cards of a full review.
 A move reads as the thread's lines do (:mod:`bot.play.move_lines`), its mover named first
 (a take is told as its chooser's, from the offer it answers), numbered as the Moves log
 numbers it. A full review adds a Secret's or a Trade-off's cards, which the record holds
-and which the reader may see (:mod:`bot.review_sight`). Each chance is its mover's, from
+and which the reader may see (:mod:`engine.service.sight`). Each chance is its mover's, from
 what they could see, and the page says so.
 """
 
@@ -122,7 +122,7 @@ def worst_line(lang: str, judgement: StepJudgement, step: Step) -> str:
 
 def hidden_card_lines(lang: str, state: GameState, names: tuple[str, str]) -> list[str]:
     """Both hands, both face-down piles and the round's removed card at ``state``: only
-    for a full review (:class:`bot.review_sight.Sight`)."""
+    for a full review (:class:`engine.service.sight.Sight`)."""
     none = text(lang, "review.none")
     lines = [text(lang, "review.hidden_head")]
     for seat in (0, 1):

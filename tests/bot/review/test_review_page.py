@@ -12,13 +12,13 @@ import pytest
 from bot.pictures import render_board_async
 from bot.review.review_page import BoardLook, ReviewScene, review_page
 from bot.review_ids import Turn, step_id
-from bot.review_sight import Sight
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, StepJudgement, Verdict
 from engine.review.steps import Step, match_steps, state_at
 from engine.rules import GameState, PublicView, Secret, TradeOff, public_view
 from engine.rules.cards import cards_text
 from engine.rules.record import MatchRecord
+from engine.service.sight import Sight
 
 NAMES = ("ana\\_\\*", "ben")
 RAW_NAMES = ("ana_*", "ben")
