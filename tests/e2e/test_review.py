@@ -106,12 +106,19 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     seat = info.seat_of(ana.id)
     assert seat is not None
 
-    # The first page lists ana's worst decisions, each a press away.
+    # The first page lists ana's worst decisions, each a press away, each labelled where
+    # the Moves log lists it.
     worst = stored.worst(seat, 3)
-    jumps = [b.label for b in page.buttons() if (b.label or "").startswith("Step ")]
-    assert jumps == [f"Step {j.step} ⚠" for j in worst]
+    record = await bot.service.reviews.record(match.match_id)
+    labels = {
+        at.index: f"Round {at.round_number}, move {at.move_number}"
+        + (" (take)" if at.answers_offer else "")
+        for at, _ in match_steps(record)
+    }
+    jumps = [b.label for b in page.buttons() if (b.label or "").startswith("Round ")]
+    assert jumps == [f"{labels[j.step]} ⚠" for j in worst]
     if worst:
-        assert f"Step {worst[0].step}: " in page.text()
+        assert f"{labels[worst[0].step]}: " in page.text()
         page = await press(ana, page, jumps[0])
         assert step_of(page) == worst[0].step
         assert picture(page) == shown[worst[0].step]
