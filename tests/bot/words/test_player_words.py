@@ -39,3 +39,10 @@ def test_spanish_keeps_and_takes_with_con():
 def test_only_the_take_button_speaks_in_the_first_person():
     first_person = {k for k, v in SPANISH.items() if "Quedarme" in v}
     assert first_person == {"panel.take"}
+
+
+def test_spanish_never_guesses_an_actions_gender():
+    """"Regalo" is masculine, "Competición" feminine: no "del {action}" or "el {action}"
+    that one of them would make wrong."""
+    guessed = re.compile(r"\b(del|el|la|al|un|una) \{action\}")
+    assert {k: v for k, v in SPANISH.items() if guessed.search(v)} == {}
