@@ -42,7 +42,7 @@ def test_only_the_take_button_speaks_in_the_first_person():
 
 
 def test_spanish_never_guesses_an_actions_gender():
-    """"Regalo" is masculine, "Competición" feminine: no "del {action}" or "el {action}"
+    """ "Regalo" is masculine, "Competición" feminine: no "del {action}" or "el {action}"
     that one of them would make wrong."""
     guessed = re.compile(r"\b(del|el|la|al|un|una) \{action\}")
     assert {k: v for k, v in SPANISH.items() if guessed.search(v)} == {}
