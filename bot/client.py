@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from typing import Any
 
 import aiohttp
@@ -87,11 +88,16 @@ def build_store(config: BotConfig) -> MatchStore:
     )
 
 
-def build_service(config: BotConfig, clock: Clock | None = None) -> MatchService:
+def build_service(
+    config: BotConfig, clock: Clock | None = None, rng: random.Random | None = None
+) -> MatchService:
+    """The match service the bot runs on; ``clock`` and ``rng`` (deals, who starts) are
+    the system's unless a test fixes them."""
     return MatchService(
         build_store(config),
         config.matches,
         clock=clock,
+        rng=rng,
         agent_factory=agent_for_level,
         agent_executor=THINKING.executor(),
     )

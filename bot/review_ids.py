@@ -11,7 +11,7 @@ memory of the message: it works after a restart. The verb keeps the ids of one p
 (first and previous both lead to step 0 on page 1).
 
 A press carries only the match and a step: who may see what is decided again on every
-press (:mod:`bot.review_sight`). The `DynamicItem` of each verb reads these ids
+press (:mod:`engine.service.sight`). The `DynamicItem` of each verb reads these ids
 (:mod:`bot.review.step_button`); the buttons sent are plain ones with the same ids, so the
 page builder needs none of the handlers.
 """

@@ -4,7 +4,6 @@ screen readers speak and Discord shows when the image does not load."""
 from __future__ import annotations
 
 from bot.pictures.table_facts import (
-    revealed_round,
     round_limit,
     short_name,
     status_line,
@@ -62,7 +61,7 @@ def board_alt_text(
                 used=_say(lang, "used", actions=", ".join(used)) if used else "",
             )
         )
-    revealed = revealed_round(table)
+    revealed = table.scored_on_show
     if table.pending is not None and table.outcome is None:
         offerer = table.mover(len(table.moves) - 1)
         parts.append(
@@ -89,8 +88,7 @@ def board_alt_text(
                 b=GEISHAS[revealed.secrets[1]],
             )
         )
-    items = revealed.items if revealed is not None else table.items
-    favor = revealed.favor if revealed is not None else table.favor
+    items, favor = table.shown_items, table.shown_favor
     short = (short_name(names[0]), short_name(names[1]))
     geishas = []
     for g in range(7):

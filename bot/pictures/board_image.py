@@ -19,7 +19,6 @@ from bot.pictures.geisha_row import draw_columns, static_layer
 from bot.pictures.lettering import Lettering, Written
 from bot.pictures.player_panels import draw_panel
 from bot.pictures.png import to_png
-from bot.pictures.table_facts import revealed_round
 from bot.pictures.turn_deadline import Deadline
 from engine.rules import PublicView
 
@@ -41,10 +40,10 @@ def board_image(
     if record is not None:
         record.extend(static_texts)
     pen = Lettering(ImageDraw.Draw(image), record)
-    revealed = revealed_round(table)
+    revealed = table.scored_on_show
     draw_header(lang, pen, table, names, deadline)
-    draw_panel(lang, pen, table, names, 0, revealed)
-    draw_panel(lang, pen, table, names, 1, revealed)
+    draw_panel(lang, pen, table, names, 0)
+    draw_panel(lang, pen, table, names, 1)
     draw_columns(lang, pen, table, names, revealed)
     draw_footer(lang, pen, table, names, revealed)
     return image

@@ -108,8 +108,7 @@ def draw_columns(
 ) -> None:
     """Each geisha's items on both sides, the new ones ringed, with counts and favor."""
     initials = (initial(names[0]), initial(names[1]))
-    items = revealed.items if revealed is not None else table.items
-    favor = revealed.favor if revealed is not None else table.favor
+    items, favor = table.shown_items, table.shown_favor
     new = _new_items(table) if revealed is None or table.moves else ([0] * 7, [0] * 7)
     secret_word = action_name(lang, Action.SECRET)
     for g in range(7):

@@ -21,7 +21,6 @@ from bot.words.i18n import text
 from bot.words.names import action_name
 from engine.rules import Action, PublicView
 from engine.rules.notation import HiddenAction
-from engine.rules.outcome import RoundResult
 
 _PILL_H = 34
 
@@ -69,7 +68,6 @@ def draw_panel(
     table: PublicView,
     names: tuple[str, str],
     seat: int,
-    revealed: RoundResult | None,
 ) -> None:
     """One seat's panel; a Secret stays face down until its round is scored."""
     top, bottom = PANELS[seat]
@@ -108,11 +106,7 @@ def draw_panel(
     x = MARGIN
     for action in Action:
         used = action in table.used[seat]
-        face_down = 0
-        if used and action is Action.TRADE_OFF:
-            face_down = 2
-        elif used and action is Action.SECRET and revealed is None:
-            face_down = 1
+        face_down = action.size if action in table.face_down(seat) else 0
         x += 6 + _pill(
             pen,
             x,

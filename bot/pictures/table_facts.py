@@ -1,23 +1,12 @@
 """What the board picture and its alt text both say about the table, read off a
-:class:`~engine.rules.views.PublicView`: the scored round still on show, the status line,
-and the cards a Gift or Competition gave away."""
+:class:`~engine.rules.views.PublicView`: the status line and the cards a Gift or
+Competition gave away."""
 
 from __future__ import annotations
 
 from bot.words.i18n import shortened, text
 from engine.rules import Phase, PublicView
 from engine.rules.notation import Move
-from engine.rules.outcome import RoundResult
-
-
-def revealed_round(table: PublicView) -> RoundResult | None:
-    """The scored round still on the table: from its scoring until the next first move."""
-    if not table.rounds:
-        return None
-    last = table.rounds[-1]
-    ended_at_scoring = table.outcome is not None and last.round_number == table.round_number
-    before_first_move = not table.moves and last.round_number == table.round_number - 1
-    return last if ended_at_scoring or before_first_move else None
 
 
 def taken_cards(move: Move) -> tuple[int, ...]:
@@ -45,7 +34,7 @@ def status_line(lang: str, table: PublicView, names: tuple[str, str], *, cut: bo
         return text(lang, "pictures.gift_choice", name=mover)
     if table.phase is Phase.COMPETITION_CHOICE:
         return text(lang, "pictures.competition_choice", name=mover)
-    if revealed_round(table) is not None:
+    if table.scored_on_show is not None:
         return text(lang, "pictures.labels.next_round", name=mover, round=table.round_number)
     return text(lang, "pictures.turn", name=mover)
 

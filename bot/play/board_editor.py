@@ -29,6 +29,7 @@ from bot.discord_plumbing.places import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE
 from bot.play.board import board_page
 from bot.play.match_place import MatchPlace
 from bot.play.relocation import move_match
+from bot.play.shown_boards import ShownBoards
 from bot.words.i18n import text
 from engine.rules import PublicView
 from engine.service import MatchPlacements, MatchQueries
@@ -42,6 +43,13 @@ TellPlayer = Callable[[int, int, str, dict[str, str]], Awaitable[None]]
 
 def _ai_seat(info: MatchInfo) -> int | None:
     return info.players.index(AI_USER_ID) if AI_USER_ID in info.players else None
+
+
+def _fitted(place: object) -> tuple[bool, ...]:
+    """What the bot may show in ``place`` (a picture, an embed): the same page fits
+    differently once a permission changes."""
+    permissions = bot_permissions_in(place)
+    return () if permissions is None else (permissions.attach_files, permissions.embed_links)
 
 
 class BoardEditor:
@@ -75,6 +83,7 @@ class BoardEditor:
         enough, with the permissions the bot believed it had: not edited again until
         Discord tells of a change (its event was on its way), or the board is posted
         anew."""
+        self._shown = ShownBoards()
 
     async def _page(self, info: MatchInfo, lang: str, table: PublicView) -> Page:
         return await board_page(
@@ -109,11 +118,12 @@ class BoardEditor:
         lang = await self._place.public_language(info)
         page = await self._page(info, lang, table)
         await self._tell_fallbacks(info, place, lang)
+        board_id, fitted = info.placement.board_message_id, _fitted(place)
+        if not self._shown.would_change(board_id, page, fitted):
+            return  # the board already shows this: an edit would spend a request for nothing
         try:
             await self._place.places.edit_message(
-                place,
-                info.placement.board_message_id,
-                lambda: fit_message(place, message_kwargs(page, editing=True)),
+                place, board_id, lambda: fit_message(place, message_kwargs(page, editing=True))
             )
         except discord.NotFound as error:
             await self._lost(info, place, error)
@@ -121,7 +131,8 @@ class BoardEditor:
         except discord.Forbidden as error:
             await self._refused(info, place, error)
             return
-        self._boards[info.placement.board_message_id] = match_id
+        self._shown.shown(board_id, page, fitted)
+        self._boards[board_id] = match_id
         if (await self._queries.public_view(match_id)).version != table.version:
             # Another bot process may have moved the match on and edited the board while
             # this edit was on its way, and landed first: edit once more, so the last
@@ -281,6 +292,7 @@ class BoardEditor:
         message = await self._place.send(
             place, f"match {info.match_id}: the board", message_kwargs(page), purpose="board"
         )
+        self._shown.shown(message.id, page, _fitted(place))
         await self._placements.set_location(info.match_id, board_message_id=message.id)
         self._boards[message.id] = info.match_id
         self._stopped.pop(info.match_id, None)

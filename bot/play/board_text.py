@@ -2,7 +2,7 @@
 
 Built only from a :class:`~engine.rules.views.PublicView`, so it cannot show a hidden card;
 the players' names come markdown-safe (:func:`bot.words.player_names.markdown_safe`). The
-geisha table is a monospace block narrow enough for a phone (about 32 columns); everything
+geisha table is a monospace block narrow enough for a phone (31 columns); everything
 else is plain lines, never inline embed fields (they collapse on phones).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.play.move_lines import recent_moves
 from bot.words.i18n import counted, text
-from bot.words.names import action_name, item_name, offer_text
+from bot.words.names import action_name, card_name, item_name, offer_text
 from bot.words.player_names import needed_no_escaping
 from engine.rules import Action, Phase, PublicView, Variant, card_letter
 from engine.rules.cards import CHARM
@@ -22,6 +22,8 @@ NEUTRAL_MARK = "·"
 LEFT_MARK = "◀"
 RIGHT_MARK = "▶"
 _SIDE_WIDTH = 7
+_NAME_WIDTH = 9
+"""The longest item name the geisha column holds whole (``Sombrilla``, ``Pergamino``)."""
 
 
 def _side(count: int, favor: bool, left: bool) -> str:
@@ -40,17 +42,25 @@ def _column_heads(names: tuple[str, str]) -> tuple[str, str]:
     return LEFT_MARK, RIGHT_MARK
 
 
+def column_name(name: str) -> str:
+    """An item name as the geisha column holds it: whole when it fits, else cut with a
+    full stop, by the same rule in every language."""
+    return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 1] + "."
+
+
 def geisha_table(lang: str, table: PublicView, names: tuple[str, str]) -> str:
-    """The seven geishas with both sides' items and where each favor marker is."""
+    """The seven geishas with both sides' items on show (a scored round's Secrets
+    included while it is on show, as the picture draws them) and each favor marker."""
     left, right = _column_heads(names)
-    lines = [f"{left:>{_SIDE_WIDTH}}│{text(lang, 'board.geisha_column'):^14}│{right}"]
+    items, favors = table.shown_items, table.shown_favor
+    lines = [f"{left:>{_SIDE_WIDTH}}│{text(lang, 'board.geisha_column'):^15}│{right}"]
     for g in range(7):
-        favor = table.favor[g]
-        middle = f"{card_letter(g)} {item_name(lang, g)[:8]:<8} {CHARM[g]}"
-        centre = f"{middle:^13}{NEUTRAL_MARK if favor is None else ' '}"
+        favor = favors[g]
+        middle = f"{card_letter(g)} {column_name(item_name(lang, g)):<{_NAME_WIDTH}} {CHARM[g]}"
+        centre = f"{middle} {NEUTRAL_MARK if favor is None else ' '}"
         lines.append(
-            f"{_side(table.items[0][g], favor == 0, True)}│{centre}│"
-            f"{_side(table.items[1][g], favor == 1, False)}".rstrip()
+            f"{_side(items[0][g], favor == 0, True)}│{centre}│"
+            f"{_side(items[1][g], favor == 1, False)}".rstrip()
         )
     return "```\n" + "\n".join(lines) + "\n```"
 
@@ -79,13 +89,32 @@ def _markers(lang: str, table: PublicView, player: int) -> str:
     return " · ".join(parts)
 
 
+_FACE_DOWN_KEYS = {
+    Action.SECRET: "board.face_down_secret",
+    Action.TRADE_OFF: "board.face_down_trade_off",
+}
+
+
 def _face_down(lang: str, table: PublicView, player: int) -> str:
-    hidden = []
-    if Action.SECRET in table.used[player]:
-        hidden.append(text(lang, "board.face_down_secret"))
-    if Action.TRADE_OFF in table.used[player]:
-        hidden.append(text(lang, "board.face_down_trade_off"))
+    hidden = [text(lang, _FACE_DOWN_KEYS[a]) for a in table.face_down(player)]
     return text(lang, "board.face_down", cards=", ".join(hidden)) if hidden else ""
+
+
+def scored_line(lang: str, table: PublicView, names: tuple[str, str]) -> str | None:
+    """While a scored round is on show: which round, and both Secrets it revealed (the
+    table above counts them on their owners' sides)."""
+    scored = table.scored_on_show
+    if scored is None:
+        return None
+    return text(
+        lang,
+        "board.scored",
+        round=scored.round_number,
+        first=names[0],
+        first_secret=card_name(lang, scored.secrets[0]),
+        second=names[1],
+        second_secret=card_name(lang, scored.secrets[1]),
+    )
 
 
 def player_line(lang: str, table: PublicView, names: tuple[str, str], player: int) -> str:
@@ -148,10 +177,12 @@ def board_text(
     )
     recent = recent_moves(lang, table, names) if table.outcome is None else []
     moves = [text(lang, "board.recent"), *(f"• {line}" for line in recent), ""] if recent else []
+    scored = scored_line(lang, table, names)
     return "\n".join(
         [
             head,
             geisha_table(lang, table, names),
+            *([scored] if scored is not None else []),
             legend(lang, names),
             player_line(lang, table, names, 0),
             player_line(lang, table, names, 1),

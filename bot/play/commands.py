@@ -60,7 +60,7 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
         saying there is none."""
         lang = language_of(interaction.locale)
         channel_id = interaction.channel_id or 0
-        info = await deps.placements.match_in_thread(channel_id)
+        info = await deps.placements.match_of_thread(channel_id)
         if info is None:
             info = await deps.queries.active_match_for(interaction.user.id, channel_id)
         if info is None:

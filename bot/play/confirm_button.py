@@ -11,7 +11,7 @@ import discord
 from bot.custom_ids import Verb, decision_arg, template
 from bot.discord_plumbing.first_response import on_private_message
 from bot.play.deps import PlayButton, button, defer
-from bot.play.take_button import taken_cards
+from bot.words.decision_words import taken_words
 from bot.words.i18n import text
 from bot.words.names import action_name, decision_label, offer_text
 from engine.rules import Competition, Decision
@@ -79,7 +79,7 @@ def done_text(lang: str, decision: Decision) -> str:
     """The panel's notice once a decision is in: ``✅ Gift: C D E (3CDE)`` — in words, with
     the notation beside it for players who know it."""
     if isinstance(decision, GiftChoice | CompetitionChoice):  # the Take buttons' verb
-        return text(lang, "panel.took", cards=taken_cards(decision))
+        return text(lang, "panel.took", cards=taken_words(lang, decision))
     action: ActionDecision = decision
     return text(
         lang,

@@ -23,37 +23,31 @@ RECENT_MOVES = 3
 after looking away for a turn or two, short enough for a phone."""
 
 
+def taken_and_kept(move: Move) -> tuple[str, str]:
+    """An answered offer's two shares as text: what its chooser took, what its offerer
+    kept (the engine's split)."""
+    action, choice = move.action, move.choice
+    if isinstance(action, Gift) and isinstance(choice, GiftChoice):
+        taken, kept = gift_split(action, choice)
+        return cards_text(unpack(taken)), letters(unpack(kept))
+    assert isinstance(action, Competition) and isinstance(choice, CompetitionChoice)
+    taken, kept = competition_split(action, choice)
+    return cards_text(unpack(taken)), cards_text(unpack(kept))
+
+
 def _words(lang: str, move: Move, mover: int, names: tuple[str, str]) -> str:
     action = move.action
     name, other = names[mover], names[1 - mover]
     if isinstance(action, HiddenAction):
         return text(lang, "table.used", name=name, action=action_name(lang, action.action))
     offer = offer_text(action)
+    gift = isinstance(action, Gift)
     if move.choice is None:
-        key = "moves.gift_open" if isinstance(action, Gift) else "moves.competition_open"
+        key = "moves.gift_open" if gift else "moves.competition_open"
         return text(lang, key, name=name, offer=offer, chooser=other)
-    if isinstance(action, Gift) and isinstance(move.choice, GiftChoice):
-        taken, kept = gift_split(action, move.choice)
-        return text(
-            lang,
-            "moves.gift_taken",
-            name=name,
-            offer=offer,
-            chooser=other,
-            taken=cards_text(unpack(taken)),
-            rest=letters(unpack(kept)),
-        )
-    assert isinstance(action, Competition) and isinstance(move.choice, CompetitionChoice)
-    taken, kept = competition_split(action, move.choice)
-    return text(
-        lang,
-        "moves.competition_taken",
-        name=name,
-        offer=offer,
-        chooser=other,
-        taken=cards_text(unpack(taken)),
-        rest=cards_text(unpack(kept)),
-    )
+    taken, rest = taken_and_kept(move)
+    key = "moves.gift_taken" if gift else "moves.competition_taken"
+    return text(lang, key, name=name, offer=offer, chooser=other, taken=taken, rest=rest)
 
 
 def move_line(lang: str, move: Move, mover: int, names: tuple[str, str]) -> str:

@@ -15,7 +15,7 @@ from bot.custom_ids import Verb, decision_arg, template
 from bot.discord_plumbing.first_response import on_private_message
 from bot.discord_plumbing.pages import reply_privately
 from bot.play.deps import PlayButton, button, defer
-from bot.words.decision_words import decision_words
+from bot.words.decision_words import taken_words
 from bot.words.i18n import text
 from engine.rules import (
     Competition,
@@ -23,17 +23,11 @@ from engine.rules import (
     Gift,
     GiftChoice,
 )
-from engine.rules.cards import cards_text
 from engine.rules.legal import legal_choices
 from engine.service.errors import StaleVersion
 from engine.store.rows import MatchInfo
 
 Choice = GiftChoice | CompetitionChoice
-
-
-def taken_cards(choice: Choice) -> str:
-    """``E`` or ``AB``: what the chooser took."""
-    return cards_text(choice.taken)
 
 
 class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
@@ -106,7 +100,7 @@ class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
         except StaleVersion:
             await reply_privately(interaction, text(lang, "refusal.offer_settled"))
             return
-        took = text(lang, "panel.took", cards=taken_cards(self.choice))
+        took = text(lang, "panel.took", cards=taken_words(lang, self.choice))
         if private:
             await self.deps.panel.home(interaction, lang, info, edit=True, notice=took)
         else:
@@ -120,5 +114,12 @@ def take_buttons(
     buttons = []
     for choice in legal_choices(offer).decisions:
         assert isinstance(choice, GiftChoice | CompetitionChoice)
-        buttons.append(TakeButton(match_id, version, choice, label=decision_words(lang, choice)))
+        buttons.append(
+            TakeButton(
+                match_id,
+                version,
+                choice,
+                label=text(lang, "panel.take", cards=taken_words(lang, choice)),
+            )
+        )
     return tuple(buttons)

@@ -3,7 +3,7 @@
 an ephemeral message, with the board picture the thread showed at each step, each move in
 words, and the AI's judgement of it.
 
-Who sees what (the hidden cards rule) is :mod:`bot.review_sight`: a player of the match
+Who sees what (the hidden cards rule) is :mod:`engine.service.sight`: a player of the match
 sees both hands, Secrets, Trade-offs and the judgement once the match has ended; a
 spectator sees the public moves and boards only, unless both players chose
 `/hanamikoji review share:True` (the AI counts as agreeing).

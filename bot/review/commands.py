@@ -1,6 +1,6 @@
 """`/hanamikoji review [match] [share]`: a finished match of this server step by step, in
 an ephemeral message only its caller sees; ``share`` sets whether spectators may see the
-judgement and hidden cards of the caller's own matches (:mod:`bot.review_sight`)."""
+judgement and hidden cards of the caller's own matches (:mod:`engine.service.sight`)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ async def _default_match(deps: ReviewDeps, interaction: discord.Interaction[Any]
     guild_id = interaction.guild_id
     if guild_id is None:
         return None
-    here = await deps.placements.match_in_thread(interaction.channel_id or 0)
+    here = await deps.placements.match_of_thread(interaction.channel_id or 0)
     if here is not None and here.status is MatchStatus.FINISHED and here.guild_id == guild_id:
         return here.match_id
     latest = await deps.queries.finished_matches(

@@ -22,7 +22,6 @@ from bot.review.deps import ReviewDeps
 from bot.review.progress_line import ProgressLine
 from bot.review.review_page import BoardLook, ReviewScene, review_page
 from bot.review.thread_deadlines import thread_deadlines
-from bot.review_sight import sight_of
 from bot.words.i18n import language_of, text
 from bot.words.refusals import database_text
 from engine.review.judgement import MatchReview
@@ -34,6 +33,7 @@ from engine.service.errors import (
     ReviewUnavailable,
     ServiceError,
 )
+from engine.service.sight import sight_of
 from engine.store.errors import DatabaseUnavailable, StoreError
 from engine.store.rows import AI_USER_ID, MatchInfo, MatchStatus
 

@@ -14,14 +14,20 @@ from dataclasses import dataclass
 
 from bot.discord_plumbing.pages import Page, Row
 from bot.play.board import board_page
-from bot.review.review_text import hidden_card_lines, judgement_lines, step_move_line, worst_line
+from bot.review.review_text import (
+    hidden_card_lines,
+    judgement_lines,
+    move_label,
+    step_move_line,
+    worst_line,
+)
 from bot.review.step_row import jump_row, step_row
-from bot.review_sight import Sight
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, StepJudgement
-from engine.review.steps import match_steps, state_at, step_count
+from engine.review.steps import Step, match_steps, state_at, step_count
 from engine.rules import PublicView, public_view
 from engine.rules.record import MatchRecord
+from engine.service.sight import Sight
 
 WORST_COUNT = 3
 """How many of a player's worst decisions the first page lists, and jump buttons at most."""
@@ -115,10 +121,7 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
     if scene.review is not None:
         flagged = len(scene.review.flagged(scene.viewer_seat))
         key = "review.flagged" if scene.viewer_seat is None else "review.flagged_own"
-        lines += [
-            "",
-            text(lang, key, count=flagged, iterations=scene.review.iterations),
-        ]
+        lines += ["", text(lang, key, count=flagged)]
     elif not scene.sight.full:
         lines += ["", text(lang, "review.public_only")]
     return Page(
@@ -142,7 +145,7 @@ def _step_lines(lang: str, scene: ReviewScene, step: int, table: PublicView) -> 
             line = step_move_line(
                 lang, before, at.decision, at.player, scene.names, full=scene.sight.full
             )
-            lines = [text(lang, "review.move", step=step, line=line)]
+            lines = [text(lang, "review.move", label=move_label(lang, at), line=line)]
             judgement = scene.judgement(step)
             if judgement is not None:
                 lines += judgement_lines(lang, judgement, scene.names)
@@ -150,16 +153,20 @@ def _step_lines(lang: str, scene: ReviewScene, step: int, table: PublicView) -> 
     raise AssertionError(f"step {step} of match {scene.match_id} not replayed")
 
 
-def _worst(lang: str, scene: ReviewScene) -> tuple[list[str], tuple[StepJudgement, ...]]:
-    """The lines of the worst decisions, and the few the jump buttons lead to: the worst of
-    them all, worst first."""
+def _worst(
+    lang: str, scene: ReviewScene
+) -> tuple[list[str], tuple[tuple[StepJudgement, str], ...]]:
+    """The lines of the worst decisions, and the few the jump buttons lead to (each with
+    where the Moves log lists it): the worst of them all, worst first."""
     lines: list[str] = []
+    steps: dict[int, Step] = {at.index: at for at, _ in match_steps(scene.record)}
     for seat, judged in scene.worst():
         head = (
             text(lang, "review.worst_own")
             if scene.viewer_seat is not None
             else text(lang, "review.worst_of", name=scene.names[seat])
         )
-        lines += ["", head, *(worst_line(lang, j) for j in judged)]
+        lines += ["", head, *(worst_line(lang, j, steps[j.step]) for j in judged)]
     every = (j for _, judged in scene.worst() for j in judged)
-    return lines, tuple(sorted(every, key=lambda j: (-j.loss, j.step))[:WORST_COUNT])
+    worst = sorted(every, key=lambda j: (-j.loss, j.step))[:WORST_COUNT]
+    return lines, tuple((j, move_label(lang, steps[j.step])) for j in worst)

@@ -1,18 +1,21 @@
 """The words of a review page, from engine values, in the reader's language (no discord.py
 here): a step's move, its judgement, and the hidden cards of a full review.
 
-A move reads as the thread's lines do (:mod:`bot.play.move_lines`), with one addition for
-a full review: a Secret or a Trade-off names its cards, which the record holds and which
-the reader may see (:mod:`bot.review_sight`).
+A move reads as the thread's lines do (:mod:`bot.play.move_lines`), its mover named first
+(a take is told as its chooser's, from the offer it answers), numbered as the Moves log
+numbers it. A full review adds a Secret's or a Trade-off's cards, which the record holds
+and which the reader may see (:mod:`engine.service.sight`). Each chance is its mover's, from
+what they could see, and the page says so.
 """
 
 from __future__ import annotations
 
-from bot.play.move_lines import move_line
+from bot.play.move_lines import move_line, taken_and_kept
 from bot.words.decision_words import chance_percent, decision_words
 from bot.words.i18n import text
-from bot.words.names import action_name, letters
+from bot.words.names import action_name, letters, offer_text
 from engine.review.judgement import StepJudgement, Verdict
+from engine.review.steps import Step
 from engine.rules import (
     CompetitionChoice,
     Decision,
@@ -28,6 +31,13 @@ from engine.rules.state import GameState
 
 def verdict_text(lang: str, verdict: Verdict) -> str:
     return text(lang, f"review.verdict_{verdict.value}")
+
+
+def move_label(lang: str, step: Step) -> str:
+    """``Round 2, move 3``: where the Moves log lists this step's move; a take, which the
+    log lists on its offer's line, is ``Round 2, move 3 (take)``."""
+    key = "review.take_label" if step.answers_offer else "review.move_label"
+    return text(lang, key, round=step.round_number, move=step.move_number)
 
 
 def step_move_line(
@@ -51,9 +61,20 @@ def step_move_line(
         )
         return f"{words} `{decision}`"
     move = public_move(before, decision)
-    # A choice is told as its whole offer, which the offerer made: "ana — Gift …; ben took B".
-    offerer = 1 - mover if isinstance(decision, GiftChoice | CompetitionChoice) else mover
-    return move_line(lang, move, offerer, names)
+    if isinstance(decision, GiftChoice | CompetitionChoice):
+        # The chooser first, as the one who decided: "ben took F F from ana's Competition…".
+        taken, kept = taken_and_kept(move)
+        words = text(
+            lang,
+            "review.took_gift" if isinstance(decision, GiftChoice) else "review.took_competition",
+            chooser=names[mover],
+            name=names[1 - mover],
+            offer=offer_text(move.action),
+            taken=taken,
+            rest=kept,
+        )
+        return f"{words} `{move}`"
+    return move_line(lang, move, mover, names)
 
 
 def notation_words(lang: str, notation: str) -> str:
@@ -87,12 +108,13 @@ def judgement_lines(lang: str, judgement: StepJudgement, names: tuple[str, str])
     return lines
 
 
-def worst_line(lang: str, judgement: StepJudgement) -> str:
-    """One of the worst decisions on the first page: its step, the move, what it cost."""
+def worst_line(lang: str, judgement: StepJudgement, step: Step) -> str:
+    """One of the worst decisions on the first page: where the Moves log lists it, the
+    move, and the points of winning chance it cost."""
     return text(
         lang,
         "review.worst",
-        step=judgement.step,
+        label=move_label(lang, step),
         move=notation_words(lang, judgement.move),
         loss=chance_percent(judgement.loss),
     )
@@ -100,7 +122,7 @@ def worst_line(lang: str, judgement: StepJudgement) -> str:
 
 def hidden_card_lines(lang: str, state: GameState, names: tuple[str, str]) -> list[str]:
     """Both hands, both face-down piles and the round's removed card at ``state``: only
-    for a full review (:class:`bot.review_sight.Sight`)."""
+    for a full review (:class:`engine.service.sight.Sight`)."""
     none = text(lang, "review.none")
     lines = [text(lang, "review.hidden_head")]
     for seat in (0, 1):

@@ -48,14 +48,15 @@ def step_row(
 
 
 def jump_row(
-    lang: str, match_id: int, worst: tuple[StepJudgement, ...]
+    lang: str, match_id: int, worst: tuple[tuple[StepJudgement, str], ...]
 ) -> tuple[discord.ui.Button[Any], ...]:
-    """One button to each of the ``worst`` decisions (distinct steps, so distinct ids)."""
+    """One button to each of the ``worst`` decisions, labelled where the Moves log lists
+    it (distinct steps, so distinct ids)."""
     return tuple(
         discord.ui.Button(
-            label=text(lang, "review.jump", step=judgement.step),
+            label=text(lang, "review.jump", label=label),
             custom_id=step_id(match_id, judgement.step, Turn.JUMP),
             style=discord.ButtonStyle.danger,
         )
-        for judgement in worst
+        for judgement, label in worst
     )

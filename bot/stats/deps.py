@@ -1,5 +1,5 @@
 """What the stats feature needs: the service's queries, the players' settings (whether
-they share their finished matches: :mod:`bot.review_sight`) and names."""
+they share their finished matches: :mod:`engine.service.sight`) and names."""
 
 from __future__ import annotations
 

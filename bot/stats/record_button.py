@@ -2,7 +2,7 @@
 sends a finished match's record as a one-line JSON file.
 
 The record holds both hands at every step, so it follows the review's rule for the hidden
-cards (:mod:`bot.review_sight`): a player of the match always gets it, anyone else only
+cards (:mod:`engine.service.sight`): a player of the match always gets it, anyone else only
 when both players share their finished matches. Anyone may press a button under another
 member's history, so the rule is checked on every press.
 """
@@ -19,10 +19,10 @@ from bot.custom_ids import is_id
 from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.features import feature_deps
 from bot.match_item import refusals_answered, refuse_unreadable
-from bot.review_sight import sight_of
 from bot.stats.deps import StatsDeps
 from bot.words.i18n import language_of, text
 from engine.service.errors import MatchNotFinished, MatchNotFound
+from engine.service.sight import sight_of
 from engine.store.rows import MatchStatus
 
 

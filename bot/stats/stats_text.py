@@ -27,6 +27,15 @@ _REASON_KEYS = {
     Termination.RESIGNATION: "stats.reason_resignation",
     Termination.TIMEOUT: "stats.reason_timeout",
 }
+_HOW_KEYS = {
+    Termination.CHARM: "stats.how_charm",
+    Termination.GEISHAS: "stats.how_geishas",
+    Termination.ROUND_LIMIT: "stats.how_round_limit",
+    Termination.DRAW: "stats.how_draw",
+    Termination.RESIGNATION: "stats.how_resignation",
+    Termination.TIMEOUT: "stats.how_timeout",
+}
+"""How a match ended, as the end of a history line reads: "Won vs ben · on charm"."""
 _WAYS_SHOWN_ALWAYS = (Termination.CHARM, Termination.GEISHAS)
 """The two ways to win on the cards are always listed, even at 0; others only once seen."""
 
@@ -184,7 +193,7 @@ def history_text(
                 date=f"<t:{int(result.finished_at)}:d>",
                 result=outcome,
                 opponent=opponents[result.match_id],
-                reason=reason_text(lang, result.reason),
+                reason=text(lang, _HOW_KEYS[result.reason]),
             )
         )
     if results:

@@ -2,8 +2,10 @@
 not see made: the hint line of a private panel and the better move of a review.
 
 One wording for both, so a player who saw ``Take E Shamisen`` on a hint reads the same words
-in the review of the match; it matches the panel's buttons (``panel.take``, an action's name
-and its cards).
+in the review of the match. It names cards as the panel's buttons do (an action's name and
+its cards; a take's card by its item), but a take is worded for anyone (``panel.take_move``:
+Spanish "Quedarse con"), where its button speaks as the one pressing it (``panel.take``:
+"Quedarme con").
 """
 
 from __future__ import annotations
@@ -14,13 +16,19 @@ from engine.rules import Competition, CompetitionChoice, Decision, GiftChoice
 from engine.rules.cards import cards_text
 
 
+def taken_words(lang: str, choice: GiftChoice | CompetitionChoice) -> str:
+    """What a take takes, as its button, its confirmation and its hint name it: a Gift's
+    card with its item (``E Shamisen``), a Competition's pair as letters (``AB``)."""
+    if isinstance(choice, GiftChoice):
+        return card_name(lang, choice.card)
+    return cards_text(choice.pair)
+
+
 def decision_words(lang: str, decision: Decision) -> str:
     """``Gift E E G``, ``Competition AB | EG``, ``Secret A``, ``Take E Shamisen`` (a Gift's
     card) or ``Take AB`` (a Competition's pair), in ``lang``."""
-    if isinstance(decision, GiftChoice):
-        return text(lang, "panel.take", cards=card_name(lang, decision.card))
-    if isinstance(decision, CompetitionChoice):
-        return text(lang, "panel.take", cards=cards_text(decision.pair))
+    if isinstance(decision, GiftChoice | CompetitionChoice):
+        return text(lang, "panel.take_move", cards=taken_words(lang, decision))
     if isinstance(decision, Competition):  # its confirm button leaves the name out
         return f"{action_name(lang, decision.action)} {offer_text(decision)}"
     return decision_label(lang, decision)

@@ -3,6 +3,10 @@
 Step 0 is the first deal; step ``k`` (1-based) is the table right after the match's
 ``k``-th decision, which is what the thread's board showed then. A resignation or a
 timeout is not a decision: it only changes the last step's outcome.
+
+A step also carries the number the match's Moves log gives it: the log counts a round's
+moves (an offer and the take that answers it are one move), so a take shares its offer's
+number.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.rules.decisions import Decision
+from engine.rules.decisions import CompetitionChoice, Decision, GiftChoice
 from engine.rules.record import MatchRecord, replay
 from engine.rules.state import GameState
 
@@ -23,6 +27,14 @@ class Step:
     round_number: int
     player: int
     decision: Decision
+    move_number: int
+    """The move's number within its round as the Moves log numbers it (1 to 8); a take
+    has the number of the offer it answers."""
+
+    @property
+    def answers_offer(self) -> bool:
+        """Whether this decision takes from an opponent's Gift or Competition."""
+        return isinstance(self.decision, GiftChoice | CompetitionChoice)
 
 
 def match_steps(record: MatchRecord) -> Iterator[tuple[Step, GameState]]:
@@ -31,10 +43,13 @@ def match_steps(record: MatchRecord) -> Iterator[tuple[Step, GameState]]:
     state = GameState(first_player=record.first_player, variant=record.variant, deals=final.deals)
     index = 0
     for round_log in final.log:
+        moves = 0
         for decision in round_log:
             index += 1
-            player = state.to_move
-            yield Step(index, state.round_number, player, decision), state.clone()
+            if not isinstance(decision, GiftChoice | CompetitionChoice):
+                moves += 1
+            step = Step(index, state.round_number, state.to_move, decision, moves)
+            yield step, state.clone()
             state.apply_unchecked(decision)
 
 

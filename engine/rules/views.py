@@ -67,6 +67,44 @@ class PublicView:
         """The action markers ``player`` has not used this round, in A-to-D order."""
         return tuple(a for a in _ACTIONS if a not in self.used[player])
 
+    @property
+    def scored_on_show(self) -> RoundResult | None:
+        """The scored round still on the table, both Secrets revealed: from its scoring
+        until the next round's first move, and for good when its scoring ended the match.
+
+        Every rendering of the table (picture, alt text, text board) shows this round's
+        cards in place of the placed items while it is on show, so they tell one truth.
+        """
+        if not self.rounds:
+            return None
+        last = self.rounds[-1]
+        ended_at_scoring = self.outcome is not None and last.round_number == self.round_number
+        before_first_move = not self.moves and last.round_number == self.round_number - 1
+        return last if ended_at_scoring or before_first_move else None
+
+    @property
+    def shown_items(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``shown_items[p][g]``: the items on show at geisha g on p's side (a scored
+        round's Secrets included while it is on show)."""
+        scored = self.scored_on_show
+        return scored.items if scored is not None else self.items
+
+    @property
+    def shown_favor(self) -> tuple[int | None, ...]:
+        """``shown_favor[g]``: where geisha g's marker stands beside the items on show."""
+        scored = self.scored_on_show
+        return scored.favor if scored is not None else self.favor
+
+    def face_down(self, player: int) -> tuple[Action, ...]:
+        """The used markers whose cards lie face down on ``player``'s side: a Trade-off's
+        two cards always (they are never revealed), a Secret until its round is scored."""
+        revealed = self.scored_on_show is not None
+        return tuple(
+            a
+            for a in (Action.SECRET, Action.TRADE_OFF)
+            if a in self.used[player] and not (a is Action.SECRET and revealed)
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:

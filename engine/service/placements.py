@@ -68,6 +68,11 @@ class MatchPlacements:
         """The open match whose thread is ``thread_id``."""
         return await self._ctx.store.match_in_thread(thread_id)
 
+    async def match_of_thread(self, thread_id: int) -> MatchInfo | None:
+        """The match of thread ``thread_id``, still open or already over (its moves,
+        board and review stay there to look at)."""
+        return await self._ctx.store.match_of_thread(thread_id)
+
 
 def _moved(placement: Placement, thread_id: int | None, board_message_id: int | None) -> Placement:
     """``placement`` with the parts given (None keeps a part as it is)."""

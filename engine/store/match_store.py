@@ -222,6 +222,11 @@ class MatchStore(Protocol):
         """The pending or active match shown in ``thread_id``, if any."""
         ...
 
+    async def match_of_thread(self, thread_id: int) -> MatchInfo | None:
+        """The latest match shown in ``thread_id``, open or over: what "this thread's
+        match" means to a command asked there."""
+        ...
+
     async def decisions(self, match_id: int) -> list[DecisionRow]: ...
 
     async def rematch_presses(self, match_id: int) -> frozenset[int]:

@@ -3,6 +3,7 @@ starts it except for the two Discord URLs, the database file and no AI pause."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -67,10 +68,12 @@ async def start_bot(emulator: DiscordEmulator, tmp_path: Path) -> AsyncIterator[
     async def start(
         clock: Clock | None = None,
         database_settings: dict[str, object] | None = None,
+        rng: random.Random | None = None,
         **matches: object,
     ) -> HanamikojiBot:
         config = e2e_config(emulator, tmp_path / "matches.sqlite3", database_settings, **matches)
-        client = await start_client(emulator, HanamikojiBot(config, build_service(config, clock)))
+        service = build_service(config, clock, rng)
+        client = await start_client(emulator, HanamikojiBot(config, service))
         running.append(client)
         assert isinstance(client.client, HanamikojiBot)
         return client.client

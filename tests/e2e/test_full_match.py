@@ -17,7 +17,7 @@ from tests.e2e.players import (
 
 HAND_LINE = re.compile(r"\*\*Your hand\*\* \(\d+\): (.*)")
 FACE_DOWN_LINE = re.compile(r"\*\*Face down:\*\* (.*)")
-HIDDEN_MOVE_LINE = re.compile(r"\*\*\w+\*\* used (Secret|Trade-off)\.")
+HIDDEN_MOVE_LINE = re.compile(r"\*\*\w+\*\* used (Secret|Trade-off) `(1X|2XX)`")
 
 
 class LeakCheck:

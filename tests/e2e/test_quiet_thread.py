@@ -13,6 +13,7 @@ import pytest
 from bot.play.presence import AWAY_AFTER_SECONDS
 from engine.rules import Variant
 from engine.store.rows import MatchStatus
+from tests.discord_emulator.transcript import Action, TranscriptEntry
 from tests.e2e.players import (
     answered,
     board_message,
@@ -28,6 +29,30 @@ MANAGE_MESSAGES = 1 << 13
 # The issue's target for two present players; the README states the measured figures.
 MAX_REQUESTS_PER_DECISION = 1.5
 MAX_PUBLIC_MESSAGES = 8
+
+
+def shows(entry: TranscriptEntry) -> tuple[object, ...]:
+    """Everything a message shows after a create or an edit, pictures byte for byte."""
+    return (
+        entry.content,
+        entry.embeds,
+        entry.components,
+        tuple((a.filename, a.data) for a in entry.attachments),
+    )
+
+
+def wasted_edits(entries: list[TranscriptEntry]) -> list[TranscriptEntry]:
+    """The edits after which a message showed exactly what it showed before them."""
+    before: dict[int | None, tuple[object, ...]] = {}
+    wasted = []
+    for entry in entries:
+        if entry.action not in (Action.MESSAGE_CREATE, Action.MESSAGE_EDIT):
+            continue
+        now = shows(entry)
+        if entry.action is Action.MESSAGE_EDIT and before.get(entry.message_id) == now:
+            wasted.append(entry)
+        before[entry.message_id] = now
+    return wasted
 
 
 @pytest.mark.parametrize("variant", [Variant.STANDARD, Variant.THREE_ROUNDS])
@@ -64,6 +89,14 @@ async def test_a_match_between_two_present_players_is_quiet(emulator, bot, varia
     assert len(mentions) <= 1, [m.content for m in mentions]  # at most "you start"
     assert len(public) <= MAX_PUBLIC_MESSAGES, [m.text()[:60] for m in public]
     assert per_decision <= MAX_REQUESTS_PER_DECISION
+    edits = [
+        e
+        for e in emulator.transcript.in_channel(match.thread_id)
+        if e.action is Action.MESSAGE_EDIT
+    ]
+    assert len(edits) >= decisions, "each decision edits the board"
+    wasted = wasted_edits(emulator.transcript.in_channel(match.thread_id))
+    assert wasted == [], f"{len(wasted)} of {len(edits)} edits changed nothing"
 
 
 async def test_the_board_shows_the_deadline_a_legend_and_its_alt_text(emulator, bot):

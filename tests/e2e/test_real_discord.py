@@ -53,7 +53,8 @@ async def test_a_long_429_storm_loses_no_move_and_applies_none_twice(emulator, b
     await settle(emulator, bot)  # until the storm is over and the bot has caught up
     assert (await bot.service.queries.public_view(match.match_id)).version == version + 2
     board = board_message(first, match.thread_id).text()
-    assert f"**{first.name}** used Secret." in board and f"**{second.name}** used Secret." in board
+    for player in (first, second):
+        assert f"**{player.name}** used Secret `1X`" in board
     assert emulator.rate_limits.stats.sent_429s["user"] >= 10
     assert emulator.rate_limits.stats.sent_429s["global"] == 0
     emulator.assert_no_failures()
@@ -74,7 +75,8 @@ async def test_moves_keep_coming_while_a_match_goes_on_in_a_quiet_thread(emulato
     await settle(emulator, bot)
     assert public_messages() == messages_before
     board = board_message(first, match.thread_id).text()
-    assert f"**{first.name}** used Secret." in board and f"**{second.name}** used Secret." in board
+    for player in (first, second):
+        assert f"**{player.name}** used Secret `1X`" in board
     assert (await bot.service.queries.match_info(match.match_id)).status is MatchStatus.ACTIVE
 
 
@@ -103,7 +105,7 @@ async def test_a_thread_that_archived_between_two_turns_goes_on(emulator, bot):
     await settle(emulator, bot)
 
     assert not thread.archived
-    assert "**ana** used Secret." in board_message(ana, match.thread_id).text()
+    assert "**ana** used Secret `1X`" in board_message(ana, match.thread_id).text()
     emulator.assert_no_failures()
 
 
@@ -152,7 +154,7 @@ async def test_a_server_missing_a_permission_gets_a_match_it_can_show_or_a_reaso
     mover, _ = await whose_turn(bot, match)
     assert "✅ Secret: " in await play_a_secret(mover, match)
     await settle(emulator, bot)
-    assert f"**{mover.name}** used Secret." in board_message(ana, place).text()
+    assert f"**{mover.name}** used Secret `1X`" in board_message(ana, place).text()
     emulator.assert_no_failures()
 
 

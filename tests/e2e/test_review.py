@@ -106,12 +106,19 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     seat = info.seat_of(ana.id)
     assert seat is not None
 
-    # The first page lists ana's worst decisions, each a press away.
+    # The first page lists ana's worst decisions, each a press away, each labelled where
+    # the Moves log lists it.
     worst = stored.worst(seat, 3)
-    jumps = [b.label for b in page.buttons() if (b.label or "").startswith("Step ")]
-    assert jumps == [f"Step {j.step} ⚠" for j in worst]
+    record = await bot.service.reviews.record(match.match_id)
+    labels = {
+        at.index: f"Round {at.round_number}, move {at.move_number}"
+        + (" (take)" if at.answers_offer else "")
+        for at, _ in match_steps(record)
+    }
+    jumps = [b.label for b in page.buttons() if (b.label or "").startswith("Round ")]
+    assert jumps == [f"{labels[j.step]} ⚠" for j in worst]
     if worst:
-        assert f"Step {worst[0].step}: " in page.text()
+        assert f"{labels[worst[0].step]}: " in page.text()
         page = await press(ana, page, jumps[0])
         assert step_of(page) == worst[0].step
         assert picture(page) == shown[worst[0].step]
@@ -122,7 +129,7 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     if own:
         page = await press(ana, page, "Next mistake ⚠")
         assert step_of(page) == own[0].step
-        assert "Better: " in page.text() and "chance of winning" in page.text()
+        assert "Better: " in page.text() and "Chance of winning as " in page.text()
         assert picture(page) == shown[own[0].step]
     else:
         assert page.button("Next mistake ⚠").disabled
@@ -167,7 +174,7 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
         assert not any(f"`{move}`" in body for move in hidden), body
         assert not re.search(r"\b1[A-G]\b|\b2[A-G]{2}\b", body), body
         assert "hand:" not in body and "face down:" not in body and "Removed" not in body
-        assert "chance of winning" not in body and "Better:" not in body
+        assert "Chance of winning" not in body and "Better:" not in body
 
 
 async def test_a_locked_threads_result_names_the_command_and_spectators_need_consent(

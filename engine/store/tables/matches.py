@@ -46,6 +46,7 @@ SELECT_OPEN_IN_GUILD = f"{SELECT} WHERE guild_id = :guild_id AND {OPEN} ORDER BY
 SELECT_OPEN_IN_CHANNEL = (
     f"{SELECT} WHERE guild_id = :guild_id AND channel_id = :channel_id AND {OPEN} ORDER BY id"
 )
+SELECT_OF_THREAD = f"{SELECT} WHERE thread_id = :thread_id ORDER BY id DESC LIMIT 1"
 SELECT_REMATCHES = f"{SELECT} WHERE rematch_of = :match_id ORDER BY id DESC"
 SELECT_STARTED_BY = (
     f"{SELECT} WHERE player0_id = :user_id AND created_at >= :since ORDER BY created_at, id"

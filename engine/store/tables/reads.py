@@ -41,6 +41,10 @@ class OneQueryReads:
             rows = await self._fetch(matches.SELECT_OPEN_IN_CHANNEL, params)
         return [matches.match_from_row(row) for row in rows]
 
+    async def match_of_thread(self, thread_id: int) -> MatchInfo | None:
+        row = await self._fetch_one(matches.SELECT_OF_THREAD, {"thread_id": thread_id})
+        return None if row is None else matches.match_from_row(row)
+
     async def decisions(self, match_id: int) -> list[DecisionRow]:
         rows = await self._fetch(matches.SELECT_DECISIONS, {"match_id": match_id})
         return [matches.decision_from_row(row) for row in rows]

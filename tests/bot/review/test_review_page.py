@@ -12,13 +12,13 @@ import pytest
 from bot.pictures import render_board_async
 from bot.review.review_page import BoardLook, ReviewScene, review_page
 from bot.review_ids import Turn, step_id
-from bot.review_sight import Sight
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, StepJudgement, Verdict
-from engine.review.steps import match_steps, state_at
+from engine.review.steps import Step, match_steps, state_at
 from engine.rules import GameState, PublicView, Secret, TradeOff, public_view
 from engine.rules.cards import cards_text
 from engine.rules.record import MatchRecord
+from engine.service.sight import Sight
 
 NAMES = ("ana\\_\\*", "ben")
 RAW_NAMES = ("ana_*", "ben")
@@ -199,7 +199,11 @@ async def test_the_judgement_shows_the_chances_the_verdict_and_the_better_move()
     scene = scene_of(record, Sight.PLAYER, viewer_seat=0, review=review)
     page = await review_page("en", scene, 4)
     mover = review.steps[3].player
-    assert f"**{NAMES[mover]}**'s chance of winning: 60% → 30% · **blunder**" in page.text
+    assert f"Chance of winning as **{NAMES[mover]}** saw it: 60% → 30% · **blunder**" in page.text
+    # The step names its mover first, and says where the Moves log lists it.
+    (at,) = [at for at, _ in match_steps(record) if at.index == 4]
+    head = f"**{label(at)}:** **{NAMES[mover]}**"
+    assert page.text.startswith(head), page.text
     assert "Better: Gift A B C `3ABC` (60%)" in page.text
     page = await review_page("en", scene, 5)
     assert "· **best move**" in page.text and "Better:" not in page.text
@@ -283,6 +287,12 @@ def losing(record: MatchRecord, losses: dict[int, float]) -> MatchReview:
     )
 
 
+def label(at: Step) -> str:
+    """Where the Moves log lists a step's move, as the review names it."""
+    take = " (take)" if at.answers_offer else ""
+    return f"Round {at.round_number}, move {at.move_number}{take}"
+
+
 async def test_the_overview_lists_the_viewers_worst_moves_first_a_press_away():
     record, _ = played_match(5)
     by_seat = {0: [], 1: []}
@@ -295,11 +305,12 @@ async def test_the_overview_lists_the_viewers_worst_moves_first_a_press_away():
     scene = scene_of(record, Sight.PLAYER, viewer_seat=0, review=review)
     page = await review_page("en", scene, 0)
     worst = [own[1], own[3], own[2]]  # 30%, 20%, 10%: the opponent's are not the viewer's
-    listed = re.findall(r"^Step (\d+): .+ · −(\d+)% chance of winning$", page.text, re.M)
-    assert listed == [(str(worst[0]), "30"), (str(worst[1]), "20"), (str(worst[2]), "10")]
+    labels = {at.index: label(at) for at, _ in match_steps(record)}
+    listed = re.findall(r"^(Round .+?): .+ · −(\d+) points of winning chance$", page.text, re.M)
+    assert listed == [(labels[worst[0]], "30"), (labels[worst[1]], "20"), (labels[worst[2]], "10")]
     assert "**Your worst moves first**" in page.text
     _, jumps = page.rows
-    assert [b.label for b in jumps] == [f"Step {s} ⚠" for s in worst]
+    assert [b.label for b in jumps] == [f"{labels[s]} ⚠" for s in worst]
     assert [b.custom_id for b in jumps] == [step_id(7, s, Turn.JUMP) for s in worst]
     ids = [b.custom_id for row in page.rows for b in row]
     assert len(set(ids)) == len(ids)
@@ -317,7 +328,8 @@ async def test_a_consenting_spectator_sees_each_players_worst_moves():
     assert f"**{NAMES[0]}'s worst moves**" in page.text
     assert f"**{NAMES[1]}'s worst moves**" in page.text
     _, jumps = page.rows
-    assert [b.label for b in jumps] == [f"Step {first[1]} ⚠", f"Step {first[0]} ⚠"]
+    labels = {at.index: label(at) for at, _ in match_steps(record)}
+    assert [b.label for b in jumps] == [f"{labels[first[1]]} ⚠", f"{labels[first[0]]} ⚠"]
     # A spectator without consent gets neither the list nor the jumps.
     public = await review_page("en", scene_of(record, Sight.PUBLIC), 0)
     assert "worst moves" not in public.text and len(public.rows) == 1

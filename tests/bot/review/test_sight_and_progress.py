@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import pytest
 
 from bot.review.progress_line import ProgressLine
-from bot.review_sight import Sight, sight_of
 from bot.stats.commands import _export_view
 from engine.rules import Variant
+from engine.service.sight import Sight, sight_of
 from engine.store.rows import AI_USER_ID, ExpiryPolicy, MatchInfo, MatchStatus, UserSettings
 
 ANA, BEN, CARA = 11, 12, 13

@@ -34,7 +34,16 @@ def test_a_spanish_reader_reads_the_actions_and_the_take_in_spanish():
     assert decision_words("es", Secret(4)) == f"{text('es', 'actions.secret')} E"
     assert decision_words("es", Gift((0, 1, 2))) == f"{text('es', 'actions.gift')} A B C"
     taken = decision_words("es", CompetitionChoice((0, 1)))
-    assert taken == text("es", "panel.take", cards="AB") and taken != "Take AB"
+    assert taken == text("es", "panel.take_move", cards="AB") and taken != "Take AB"
+
+
+def test_spanish_words_a_take_for_anyone_and_its_button_for_the_one_pressing_it():
+    """A hint or a review names a take in the infinitive ("Quedarse con D Sombrilla"); only
+    the button, which its presser reads as their own words, says "Quedarme con"."""
+    assert decision_words("es", GiftChoice(3)) == "Quedarse con D Sombrilla"
+    assert text("es", "panel.take", cards="D Sombrilla") == "Quedarme con D Sombrilla"
+    assert text("es", "panel.took", cards="D Sombrilla") == "✅ Te has quedado con D Sombrilla."
+    assert text("en", "panel.took", cards="D Parasol") == "✅ You took D Parasol."
 
 
 @pytest.mark.parametrize(

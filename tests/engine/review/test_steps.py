@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -57,3 +58,19 @@ def test_a_step_out_of_range_is_refused_with_the_bounds() -> None:
     record = MatchRecord.of(_played(5))
     with pytest.raises(ValueError, match=f"between 0 and {step_count(record)}, got -1"):
         state_at(record, -1)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_steps_are_numbered_as_the_moves_log_numbers_them(seed: int) -> None:
+    """Each round's moves run 1 to 8 (four per player), and a take shares the number of
+    the offer it answers: the Moves log lists the two on one line."""
+    state = _played(seed)
+    record = MatchRecord.of(state)
+    by_round: dict[int, list[tuple[int, bool]]] = {}
+    for step, _ in match_steps(record):
+        by_round.setdefault(step.round_number, []).append((step.move_number, step.answers_offer))
+    for numbers in by_round.values():
+        assert [n for n, take in numbers if not take] == list(range(1, 9))
+        for previous, (number, take) in itertools.pairwise(numbers):
+            if take:
+                assert number == previous[0]

@@ -171,6 +171,17 @@ async def test_match_in_thread_finds_the_open_match_shown_there(store: MatchStor
     assert await store.match_in_thread(900) is None
 
 
+async def test_match_of_thread_finds_the_match_shown_there_after_it_ended(store: MatchStore):
+    match_id = await active_match(store)
+    await store.set_location(match_id, 900, 901)
+    assert (await store.match_of_thread(900)).match_id == match_id
+    await store.finish_match(result_of(match_id), None, version=0)
+    found = await store.match_of_thread(900)
+    assert found is not None
+    assert (found.match_id, found.status) == (match_id, MatchStatus.FINISHED)
+    assert await store.match_of_thread(999) is None
+
+
 async def test_matches_started_by_are_the_seat_0_matches_since_a_time(store: MatchStore):
     early = await store.create_match(pending_match(1, 2))
     late = await store.create_match(replace(pending_match(1, 3), created_at=200.0))

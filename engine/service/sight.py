@@ -1,9 +1,7 @@
-"""Who sees what of a finished match: the rule for the hidden cards and the judgement, in a
-review (:mod:`bot.review`) and in the record export (:mod:`bot.stats.record_button`).
-
-Apart from `bot.review`, as :mod:`bot.review_ids` is, so the stats feature can follow the
-rule without importing the review feature (which draws the board of `bot.play`, which
-imports `bot.stats`: an import cycle).
+"""Who sees what of a finished match: the rule for the hidden cards and the judgement, which
+the bot asks for a review and for the record export. It lives in the engine beside the
+rule for a live match (:mod:`engine.rules.views`): the bot asks with a viewer and shows
+what the answer allows.
 
 A player of the match sees, once it has ended, everything the match record holds: both
 hands, both Secrets and Trade-offs and the removed card at every step, and the AI's
@@ -26,7 +24,7 @@ from __future__ import annotations
 
 import enum
 
-from engine.service import MatchSettings
+from engine.service.settings import MatchSettings
 from engine.store.rows import AI_USER_ID, MatchInfo
 
 
