@@ -1,10 +1,10 @@
 """Starting matches: challenges, refusals, declines, expiry, the AI, settings."""
 
-import asyncio
 import re
 
 import pytest
 
+from engine.service.clock import ManualClock
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.e2e.players import answered, board_message, settle
@@ -50,10 +50,14 @@ async def test_the_challenger_can_withdraw(emulator, bot):
 
 
 async def test_an_unanswered_challenge_expires_and_says_so(emulator, start_bot):
-    bot = await start_bot(challenge_expiry_seconds=1)
+    clock = ManualClock(start=2_000_000_000.0)
+    bot = await start_bot(clock, challenge_expiry_seconds=60)
     ana, ben = emulator.user("ana"), emulator.user("ben")
     challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
-    await asyncio.sleep(1.3)
+    await clock.advance(59, settle=bot.service.wait_idle)
+    await settle(emulator, bot)
+    assert "expired" not in ana.message(challenge).text(), "a minute is not over yet"
+    await clock.advance(1, settle=bot.service.wait_idle)
     await settle(emulator, bot)
     shown = ana.message(challenge)
     assert "expired" in shown.text() and shown.buttons() == []
