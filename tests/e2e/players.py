@@ -17,6 +17,8 @@ from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.users import EmulatedUser
 
 HAND = "Hand 🂠"
+HANG_GUARD_SECONDS = 120.0
+"""Only a hung bot waits this long: settling waits on events, not on the bot being quick."""
 
 
 def labels(lang: str) -> dict[str, str]:
@@ -38,8 +40,9 @@ class Match:
 
 
 async def answered(interaction) -> MessageSnapshot:
-    """The bot's answer once it is complete (a deferred answer once it is filled in)."""
-    return await interaction.answer()
+    """The bot's answer once it is complete (a deferred answer once it is filled in, however
+    long the work in between takes on a busy machine)."""
+    return await interaction.answer(wait=HANG_GUARD_SECONDS)
 
 
 def board_message(user: EmulatedUser, thread_id: int, lang: str = "en") -> MessageSnapshot:
@@ -126,9 +129,6 @@ async def challenge_and_accept(
     assert info.placement.thread_id is not None
     return Match(info.match_id, info.placement.thread_id, (ana, ben))
 
-
-HANG_GUARD_SECONDS = 120.0
-"""Only a hung bot waits this long: settling waits on events, not on the bot being quick."""
 
 # discord.py runs each interaction's handler as a task named after what it dispatches
 # (app_commands/tree.py, ui/view.py, ui/modal.py), as bot.client.finish_interaction_handlers

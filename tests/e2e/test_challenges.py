@@ -118,13 +118,13 @@ async def test_a_match_against_the_ai_is_played_to_the_end(emulator, bot):
 
 async def test_board_is_posted_again_and_the_old_one_points_to_it(emulator, bot):
     from tests.e2e.players import challenge_and_accept
-    from tests.e2e.test_quiet_thread import board_moved
 
     match = await challenge_and_accept(emulator, bot)
     ana, _ = match.players
     old = board_message(ana, match.thread_id)
     await answered(await ana.slash("hanamikoji board", channel=match.thread_id))
-    new = await board_moved(emulator, bot, ana, match, old)
+    await settle(emulator, bot)  # it answers first, then draws and posts
+    new = board_message(ana, match.thread_id)
     assert new.id != old.id
     assert "board has moved" in ana.message(old).text()
 

@@ -114,7 +114,7 @@ async def board_shows(observer: Observer, user, match: Match) -> None:
         return shown == expected
 
     try:
-        await eventually(same, "board as the database says", seconds=10)
+        await eventually(same, "board as the database says")
     except AssertionError:
         raise AssertionError(f"board:\n{said[0]}\n\ndatabase:\n{said[1]}") from None
 
