@@ -16,6 +16,8 @@ import pytest
 from tests.e2e.players import HANG_GUARD_SECONDS, answered, labels
 from tests.e2e.test_bot_process import start_bot, stop_bot
 
+pytestmark = pytest.mark.slow  # killed bot processes
+
 POSTS = "/channels/{channel_id}/messages"
 
 

@@ -10,6 +10,8 @@ from tests.bot.process_tree import descendants, kill_all, survivors
 from tests.e2e.players import HANG_GUARD_SECONDS, answered
 from tests.e2e.test_bot_process import start_bot
 
+pytestmark = pytest.mark.slow  # a killed bot process
+
 
 def workers_of(pid: int) -> set[int]:
     """The multiprocessing workers among the descendants of ``pid``."""

@@ -89,6 +89,7 @@ async def test_too_many_open_matches_are_refused(emulator, start_bot):
     assert refused.ephemeral and "open matches" in refused.text()
 
 
+@pytest.mark.slow
 async def test_a_match_against_the_ai_is_played_to_the_end(emulator, bot):
     from tests.e2e.players import Match, board_message, play_decision
 

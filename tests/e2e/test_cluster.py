@@ -31,6 +31,8 @@ from tests.e2e.cluster import (
 )
 from tests.e2e.players import Match, answered, labels
 
+pytestmark = pytest.mark.slow  # a cluster of bot processes
+
 
 @pytest.fixture
 async def emulator(sharded_emulator: DiscordEmulator) -> AsyncIterator[DiscordEmulator]:  # noqa: F811

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from bot.words.decision_words import decision_words
 from bot.words.i18n import text
 from engine.rules import Phase
@@ -59,6 +61,7 @@ async def legal_words(bot, match: Match, user: EmulatedUser) -> set[str]:
     return {decision_words("en", d) for d in view.legal}
 
 
+@pytest.mark.slow
 async def test_a_hint_match_shows_a_legal_hint_to_its_player_only(emulator, start_bot):
     bot = await start_bot(hint_iterations=HINT_ITERATIONS)
     ana = emulator.user("ana")

@@ -29,6 +29,7 @@ MAX_REQUESTS_PER_DECISION = 1.5
 MAX_PUBLIC_MESSAGES = 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [Variant.STANDARD, Variant.THREE_ROUNDS])
 async def test_a_match_between_two_present_players_is_quiet(emulator, bot, variant):
     stats = emulator.rate_limits.stats

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from engine.review.steps import match_steps
 from engine.rules import Secret, TradeOff
 from engine.rules.record import MatchRecord
@@ -50,6 +52,7 @@ async def press(emulator, bot, user, message: MessageSnapshot, label: str) -> Me
     return shown
 
 
+@pytest.mark.slow
 async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, start_bot):
     bot = await start_bot(review_iterations=REVIEW_ITERATIONS)  # [ai] review_iterations
     match = await challenge_and_accept(emulator, bot)

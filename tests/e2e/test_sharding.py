@@ -17,6 +17,8 @@ from tests.e2e.cluster import BotProcess, launch
 from tests.e2e.conftest import e2e_config
 from tests.e2e.players import HANG_GUARD_SECONDS, labels
 
+pytestmark = pytest.mark.slow  # bot processes
+
 
 @pytest.fixture
 async def emulator(sharded_emulator: DiscordEmulator) -> AsyncIterator[DiscordEmulator]:  # noqa: F811
