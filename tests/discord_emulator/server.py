@@ -267,7 +267,12 @@ class DiscordEmulator:
             announced = self.thread_archive.announce(self.thread_archive.thread_update(thread))
             task = asyncio.get_running_loop().create_task(announced)
             self._announcements.add(task)
-            task.add_done_callback(self._announcements.discard)
+            task.add_done_callback(self._announced)
+
+    def _announced(self, task: asyncio.Task[None]) -> None:
+        # Sent: `idle()` looks again now rather than at the next request (a heartbeat away).
+        self._announcements.discard(task)
+        self._touch()
 
     # permissions -------------------------------------------------------------------
 
