@@ -346,6 +346,10 @@ class SqliteMatchStore(OneQueryReads):
         }
         await self._write([(tables.matches.SET_LOCATION, params)])
 
+    async def set_challenge_message(self, match_id: int, message_id: int) -> None:
+        params = {"match_id": match_id, "board_message_id": message_id}
+        await self._write([(tables.matches.SET_CHALLENGE_MESSAGE, params)])
+
     async def press_rematch(self, match_id: int, user_id: int, at: float) -> None:
         params = {"match_id": match_id, "user_id": user_id, "pressed_at": at}
         await self._write([(rematches.PRESS, params)])
