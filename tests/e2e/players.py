@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 from dataclasses import dataclass
@@ -130,37 +129,12 @@ async def challenge_and_accept(
     return Match(info.match_id, info.placement.thread_id, (ana, ben))
 
 
-# discord.py runs each interaction's handler as a task named after what it dispatches
-# (app_commands/tree.py, ui/view.py, ui/modal.py), as bot.client.finish_interaction_handlers
-# knows too.
-_HANDLER_TASKS = (
-    "CommandTree-invoker",
-    "discord-ui-view-dispatch-",
-    "discord-ui-modal-dispatch-",
-    "discord-ui-dynamic-item-",
-)
-
-
-async def interaction_handlers_done() -> None:
-    """Until the interaction handlers now running have returned: after a defer, a handler
-    may work in silence (the database, a worker process) before its followup, longer than
-    the emulator's quiet period on a busy machine."""
-    running = [
-        task
-        for task in asyncio.all_tasks()
-        if task is not asyncio.current_task() and task.get_name().startswith(_HANDLER_TASKS)
-    ]
-    if running:
-        _, pending = await asyncio.wait(running, timeout=HANG_GUARD_SECONDS)
-        assert not pending, f"interaction handlers still running: {pending}"
-
-
 async def settle(emulator: DiscordEmulator, bot) -> None:
     """Until the bot has shown every event and answered every request: every interaction
-    answered and its handler returned, the service and the bot's queues empty."""
+    answered and its handler returned (`emulator.idle`), the service and the bot's queues
+    empty."""
     for _ in range(3):
         await emulator.idle(max_wait=HANG_GUARD_SECONDS)
-        await interaction_handlers_done()
         await bot.service.wait_idle()
         await bot.wait_idle()
     await emulator.idle(max_wait=HANG_GUARD_SECONDS)
