@@ -1,4 +1,11 @@
-"""Fixtures for every test: a PostgreSQL server for the session, a fresh database per test."""
+"""Fixtures and settings for every test: a PostgreSQL server per test process, a fresh
+database per test, Hypothesis without deadlines, and the slow tests handed out first.
+
+The suite runs in parallel (``-n`` in pyproject's addopts, pytest-xdist): every fixture
+here and in the packages' conftests is per test process or per test, so a new test is
+parallel-safe without doing anything: its own PostgreSQL database (`postgres_url`), its
+own emulator on a port the system picks (`emulator`), its own ``tmp_path``.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +13,34 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests import postgres_server as pg
+
+# A test may not depend on the machine's speed: no deadline per example, and no health
+# check that times data generation. Examples come from a fixed seed, so a failure found
+# once is found again (and nothing is written to the example database, which parallel
+# test processes would share).
+settings.register_profile(
+    "suite",
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("suite")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first: with parallel workers, a long test started last would run
+    alone at the end while the other workers sit idle."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[Any]:
-    """The session's PostgreSQL server (pgserver), started on first use, stopped at the end.
+    """This test process's PostgreSQL server (pgserver), started on first use, stopped at
+    the end; each parallel worker has its own (its own data directory and Unix socket).
 
     A server that cannot start makes the tests that need it error, naming the cause; they
     are never skipped."""
@@ -24,5 +52,5 @@ def postgres_server() -> Iterator[Any]:
 
 @pytest.fixture
 def postgres_url(postgres_server: Any) -> str:
-    """The URL of a fresh, empty database on the session's server."""
+    """The URL of a fresh, empty database on this process's server."""
     return pg.fresh_database()

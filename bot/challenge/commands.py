@@ -112,7 +112,7 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
             view=view,
             allowed_mentions=discord.AllowedMentions(users=[opponent]),
         )
-        await deps.placements.set_location(info.match_id, board_message_id=message.id)
+        await deps.placements.set_challenge_message(info.match_id, message.id)
         deps.open_challenges.remember(info.match_id, interaction)
 
     @app_commands.command(name=localised("names.ai"), description=localised("slash.ai"))

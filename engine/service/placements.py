@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from engine.service.context import ServiceContext
 from engine.service.errors import MatchNotFound
-from engine.store.rows import MatchInfo, Placement
+from engine.store.rows import MatchInfo, MatchStatus, Placement
 
 
 class MatchPlacements:
@@ -53,6 +53,22 @@ class MatchPlacements:
                 await store.set_location(match_id, placement.thread_id, placement.board_message_id)
                 self._ctx.matches.place(live, placement)
                 return live.snapshot()
+
+    async def set_challenge_message(self, match_id: int, message_id: int) -> None:
+        """Remember a challenge's message (to close it after a restart), unless the
+        challenge was answered meanwhile: a quick Accept can come before the bot learns its
+        own message's id, and the match's start has cleared the board, which must stay
+        clear for the match's own thread and board."""
+        async with self._ctx.operation():
+            live = self._ctx.matches.get(match_id)
+            if live is None or self._ctx.shared:
+                await self._ctx.store.set_challenge_message(match_id, message_id)
+                return
+            async with live.lock:
+                if live.info.status is not MatchStatus.PENDING:
+                    return
+                await self._ctx.store.set_challenge_message(match_id, message_id)
+                self._ctx.matches.place(live, _moved(live.info.placement, None, message_id))
 
     async def _set_stored(
         self, match_id: int, thread_id: int | None, board_message_id: int | None

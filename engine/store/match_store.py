@@ -174,6 +174,11 @@ class MatchStore(Protocol):
         self, match_id: int, thread_id: int | None, board_message_id: int | None
     ) -> None: ...
 
+    async def set_challenge_message(self, match_id: int, message_id: int) -> None:
+        """Remember the message of a challenge still pending; once it is answered this
+        changes nothing (the start clears the board, which a late write would undo)."""
+        ...
+
     async def press_rematch(self, match_id: int, user_id: int, at: float) -> None:
         """Remember that ``user_id`` asked for a rematch of ``match_id`` (pressing twice is one)."""
         ...

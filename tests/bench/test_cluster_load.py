@@ -14,10 +14,14 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from bench.cluster.audit import Audit, audit
 from bench.cluster.players import Players
 from bench.cluster.worker import StoreSpec, service_config
 from engine.service import MatchService
+
+pytestmark = pytest.mark.slow  # a cluster benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUPS = ("sqlite", "pg1", "pg2")

@@ -5,7 +5,6 @@ into verbs still find exactly one item, and one check decides who may press."""
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -43,9 +42,11 @@ from bot.review.review_button import ReviewButton
 from bot.stats.leaderboard_button import LeaderboardPageButton
 from bot.stats.record_button import RecordExportButton
 from bot.words.i18n import text
-from engine.rules import Action, CompetitionChoice, GiftChoice, Variant, parse_decision
+from engine.rules import Action, CompetitionChoice, GiftChoice, parse_decision
 from engine.rules.errors import NotationError
-from engine.store.rows import ExpiryPolicy, MatchInfo, MatchStatus
+from engine.store.rows import MatchStatus
+from tests.bot.fakes import FakeInteraction, FakeNames, FakeQueries
+from tests.builders import match_info
 
 REGISTERED = tuple(
     dict.fromkeys(
@@ -223,7 +224,9 @@ async def test_a_field_out_of_range_is_refused_before_the_service(client, custom
     assert not item.readable()
     presser = pressed_by(client, ANA)
     assert not await item.interaction_check(presser)
-    assert presser.response.sent == [(text("en", "refusal.unreadable"), True)]
+    assert presser.response.sent == [
+        {"content": text("en", "refusal.unreadable"), "ephemeral": True}
+    ]
     assert client.seen == []  # nothing reached the match
 
 
@@ -251,51 +254,6 @@ def test_every_registered_template_is_a_pattern():
 ANA, BEN, CARA = 101, 102, 103
 
 
-class FakeQueries:
-    async def match_info(self, match_id: int) -> MatchInfo:
-        return MatchInfo(
-            match_id=match_id,
-            status=MatchStatus.ACTIVE,
-            variant=Variant.STANDARD,
-            players=(ANA, BEN),
-            guild_id=1,
-            channel_id=2,
-            turn_seconds=3600.0,
-            expiry_policy=ExpiryPolicy.AI,
-            created_at=0.0,
-        )
-
-
-class FakeNames:
-    def remember(self, user: object, locale: object = None) -> None:
-        pass
-
-
-class FakeResponse:
-    """The first response, and every private line the presser got (followups too)."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, bool]] = []
-        self.deferred: list[str] = []
-
-    def is_done(self) -> bool:
-        return bool(self.sent or self.deferred)
-
-    async def send_message(self, message: str, *, ephemeral: bool = False) -> None:
-        self.sent.append((message, ephemeral))
-
-    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
-        self.deferred.append("think" if thinking and ephemeral else "update")
-
-
-class FakeFollowup:
-    def __init__(self, response: FakeResponse) -> None:
-        self._response = response
-
-    async def send(self, message: str, *, ephemeral: bool = False) -> None:
-        self._response.sent.append((message, ephemeral))
-
-
 class Played(Feature):
     pass
 
@@ -305,7 +263,7 @@ async def client() -> commands.Bot:
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
     seen: list[tuple[int, int]] = []
     deps = PlayDeps(
-        queries=FakeQueries(),  # type: ignore[arg-type]
+        queries=FakeQueries(match_info(players=(ANA, BEN), status=MatchStatus.ACTIVE)),  # type: ignore[arg-type]
         names=FakeNames(),  # type: ignore[arg-type]
         seen=lambda match, user: seen.append((match, user)),
         commands=None,  # type: ignore[arg-type]
@@ -319,16 +277,7 @@ async def client() -> commands.Bot:
 
 def pressed_by(client: commands.Bot, user_id: int) -> Any:
     """A press on the public board (a message everyone sees, in a server)."""
-    response = FakeResponse()
-    return SimpleNamespace(
-        client=client,
-        user=SimpleNamespace(id=user_id, display_name=f"user {user_id}"),
-        locale=discord.Locale.american_english,
-        guild_id=1,
-        message=SimpleNamespace(flags=discord.MessageFlags()),
-        response=response,
-        followup=FakeFollowup(response),
-    )
+    return FakeInteraction.by(user_id, client=client, locale=discord.Locale.american_english)
 
 
 @pytest.mark.parametrize(
@@ -340,6 +289,8 @@ async def test_only_the_players_may_press_a_match_button(client, item: MatchItem
     stranger = pressed_by(client, CARA)
     assert not await item.interaction_check(stranger)
     # Acknowledged privately before the match was looked up, then told why not.
-    assert stranger.response.deferred == ["think"]
-    assert stranger.response.sent == [(text("en", "refusal.not_a_player"), True)]
+    assert stranger.response.deferred == [{"ephemeral": True, "thinking": True}]
+    assert stranger.followup.sent == [
+        {"content": text("en", "refusal.not_a_player"), "ephemeral": True}
+    ]
     assert (7, CARA) in client.seen

@@ -31,6 +31,36 @@ from tests.discord_emulator.server import DiscordEmulator
 # How long discord.py waits for more GUILD_CREATEs before on_ready (2 s by default). The
 # emulator sends its one guild right after READY, so a short wait loses nothing.
 FAST_GUILD_READY_TIMEOUT = 0.05
+READY_GUARD_SECONDS = 60.0
+"""Only a client that will never be ready waits this long (a busy machine starts slowly)."""
+
+# discord.py runs each interaction's handler as a task named after what it dispatches
+# (app_commands/tree.py, ui/view.py, ui/modal.py).
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-modal-dispatch-",
+    "discord-ui-dynamic-item-",
+)
+
+
+async def handlers_done(seconds: float) -> bool:
+    """Wait until the interaction handlers running in this process have returned; whether
+    there were any. After a defer a handler may work in silence (a database, a worker
+    process) before its followup, longer than `DiscordEmulator.idle`'s quiet period on a
+    busy machine."""
+    running = [
+        task
+        for task in asyncio.all_tasks()
+        if task is not asyncio.current_task() and task.get_name().startswith(HANDLER_TASKS)
+    ]
+    if not running:
+        return False
+    _, pending = await asyncio.wait(running, timeout=seconds)
+    if pending:
+        names = ", ".join(sorted(task.get_name() for task in pending))
+        raise TimeoutError(f"interaction handlers still running after {seconds:g} s: {names}")
+    return True
 
 
 def point_discord_py_at(api_base: str, gateway_url: str) -> None:
@@ -67,7 +97,7 @@ async def start_client(
     emulator: DiscordEmulator,
     client: discord.Client,
     *,
-    ready_timeout: float = 5.0,
+    ready_timeout: float = READY_GUARD_SECONDS,
 ) -> RunningClient:
     """Log `client` in to the emulator and return once `on_ready` has fired."""
     # ConnectionState holds the guild-ready wait; the emulator needs no more than this.
@@ -86,6 +116,8 @@ async def start_client(
         raise TimeoutError(f"discord.py client not ready after {ready_timeout} s")
     running = RunningClient(client, task)
     emulator.client_shutdowns.append(running.stop)
+    if handlers_done not in emulator.client_work:
+        emulator.client_work.append(handlers_done)
     return running
 
 

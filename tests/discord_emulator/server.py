@@ -127,6 +127,10 @@ class DiscordEmulator:
         # Shutdowns of clients started against this emulator, run before it stops so
         # that no client is left reconnecting to a closed port.
         self.client_shutdowns: list[Callable[[], Awaitable[None]]] = []
+        # Waits for what clients started in this process are still doing with what they
+        # were sent (`clients.start_client` adds one); each is given the time left and says
+        # whether it waited for anything.
+        self.client_work: list[Callable[[float], Awaitable[bool]]] = []
         self._runner: web.AppRunner | None = None
         self._host = "127.0.0.1"
         self._port = 0
@@ -272,7 +276,12 @@ class DiscordEmulator:
             announced = self.thread_archive.announce(self.thread_archive.thread_update(thread))
             task = asyncio.get_running_loop().create_task(announced)
             self._announcements.add(task)
-            task.add_done_callback(self._announcements.discard)
+            task.add_done_callback(self._announced)
+
+    def _announced(self, task: asyncio.Task[None]) -> None:
+        # Sent: `idle()` looks again now rather than at the next request (a heartbeat away).
+        self._announcements.discard(task)
+        self._touch()
 
     # permissions -------------------------------------------------------------------
 
@@ -383,10 +392,19 @@ class DiscordEmulator:
         return busy
 
     async def idle(self, *, quiet: float = 0.03, max_wait: float = 5.0) -> None:
-        """Wait until every interaction is answered, no request is in progress, and the bot
-        has been silent for `quiet` seconds (so a followup after a defer counts too)."""
+        """Wait until every interaction is answered, no request is in progress, the bot has
+        been silent for `quiet` seconds, and a client running in this process has finished
+        handling every interaction (so a followup after a defer counts too)."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + max_wait
+        while True:
+            await self._silent(quiet, give_up, max_wait)
+            waited = [await work(max(0.0, give_up - loop.time())) for work in self.client_work]
+            if not any(waited):
+                return
+
+    async def _silent(self, quiet: float, give_up: float, max_wait: float) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             self._activity.clear()
             silent_for = loop.time() - self._last_activity

@@ -35,6 +35,7 @@ from tests.discord_emulator.users import EmulatedUser
 from tests.discord_emulator.world import ChannelType
 from tests.e2e.conftest import toml_value
 from tests.e2e.players import (
+    HANG_GUARD_SECONDS,
     Match,
     answered,
     board_message,
@@ -49,8 +50,11 @@ T = TypeVar("T")
 READY = b"logged in as"
 
 
-async def eventually(check: Callable[[], T | Awaitable[T]], what: str, seconds: float = 20.0) -> T:
-    """What ``check`` returns (awaited if need be) once it is truthy; fails after ``seconds``."""
+async def eventually(
+    check: Callable[[], T | Awaitable[T]], what: str, seconds: float = HANG_GUARD_SECONDS
+) -> T:
+    """What ``check`` returns (awaited if need be) once it is truthy, looked at every 50 ms;
+    fails only after ``seconds`` (a hang, not a slow machine)."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + seconds
     while True:
@@ -138,7 +142,6 @@ class BotProcess:
         await eventually(
             lambda: READY in self.output or not self.alive or self._reader.done(),
             f"login of shard {self.shard}",
-            seconds=30,
         )
         assert READY in self.output, f"shard {self.shard} stopped:\n{self.output.decode()}"
 
@@ -151,8 +154,8 @@ class BotProcess:
     async def stop(self) -> None:
         """SIGTERM; it must exit 0 without a traceback."""
         self.process.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(self.process.wait(), timeout=20)
-        await asyncio.wait_for(self._reader, timeout=5)
+        await asyncio.wait_for(self.process.wait(), timeout=HANG_GUARD_SECONDS)
+        await asyncio.wait_for(self._reader, timeout=HANG_GUARD_SECONDS)
         assert self.process.returncode == 0, self.output.decode()
         assert b"Traceback" not in self.output, self.output.decode()
 
@@ -278,7 +281,7 @@ class Observer:
     async def shown(self, emulator: DiscordEmulator, what: str = "the last change shown") -> None:
         """Until the announcements are all shown and Discord has answered every request."""
         await eventually(self.outbox_empty, what)
-        await emulator.idle(max_wait=2)
+        await emulator.idle(max_wait=HANG_GUARD_SECONDS)
 
     async def the_match(self, challenger: EmulatedUser, other: EmulatedUser) -> Match:
         """The one open match of ``challenger`` (against ``other``), once it has a thread."""

@@ -16,6 +16,8 @@ from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.users import EmulatedUser
 
 HAND = "Hand 🂠"
+HANG_GUARD_SECONDS = 120.0
+"""Only a hung bot waits this long: settling waits on events, not on the bot being quick."""
 
 
 def labels(lang: str) -> dict[str, str]:
@@ -37,8 +39,9 @@ class Match:
 
 
 async def answered(interaction) -> MessageSnapshot:
-    """The bot's answer once it is complete (a deferred answer once it is filled in)."""
-    return await interaction.answer()
+    """The bot's answer once it is complete (a deferred answer once it is filled in, however
+    long the work in between takes on a busy machine)."""
+    return await interaction.answer(wait=HANG_GUARD_SECONDS)
 
 
 def board_message(user: EmulatedUser, thread_id: int, lang: str = "en") -> MessageSnapshot:
@@ -127,12 +130,14 @@ async def challenge_and_accept(
 
 
 async def settle(emulator: DiscordEmulator, bot) -> None:
-    """Until the bot has shown every event and answered every request."""
+    """Until the bot has shown every event and answered every request: every interaction
+    answered and its handler returned (`emulator.idle`), the service and the bot's queues
+    empty."""
     for _ in range(3):
-        await emulator.idle()
+        await emulator.idle(max_wait=HANG_GUARD_SECONDS)
         await bot.service.wait_idle()
         await bot.wait_idle()
-    await emulator.idle()
+    await emulator.idle(max_wait=HANG_GUARD_SECONDS)
 
 
 async def whose_turn(bot, match: Match) -> tuple[EmulatedUser, EmulatedUser]:

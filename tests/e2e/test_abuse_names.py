@@ -59,6 +59,7 @@ def named(emulator):
     return ana, ben
 
 
+@pytest.mark.slow
 async def test_markdown_names_show_as_written_on_the_board_and_in_the_thread(emulator, bot, named):
     match = await challenge_and_accept(emulator, bot)
     rng = random.Random(3)

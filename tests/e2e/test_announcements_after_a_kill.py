@@ -13,13 +13,15 @@ import sqlite3
 
 import pytest
 
-from tests.e2e.players import answered, labels
+from tests.e2e.players import HANG_GUARD_SECONDS, answered, labels
 from tests.e2e.test_bot_process import start_bot, stop_bot
+
+pytestmark = pytest.mark.slow  # killed bot processes
 
 POSTS = "/channels/{channel_id}/messages"
 
 
-async def until(condition, what: str, seconds: float = 20.0):
+async def until(condition, what: str, seconds: float = HANG_GUARD_SECONDS):
     """What ``condition`` returns once it is true; fails after ``seconds``."""
     for _ in range(int(seconds / 0.05)):
         if found := condition():
@@ -78,7 +80,7 @@ async def test_a_kill_while_the_result_is_on_its_way_shows_it_once(
         held = emulator.faults.hold(in_thread, method="POST", answer_only=discord_posted_it)
         ask = await answered(await ana.slash("hanamikoji resign", channel=thread_id))
         await answered(await ana.click(ask, "Yes, resign"))  # committed and acknowledged
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(HANG_GUARD_SECONDS):
             await held.arrived.wait()  # the result is on its way to Discord
         await killed(process)
         assert len(results(ana, thread_id)) == (1 if discord_posted_it else 0)
@@ -108,7 +110,7 @@ async def test_a_kill_before_the_board_is_posted_leaves_one_thread_and_one_board
         held = emulator.faults.hold(POSTS, method="POST")
         challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
         await answered(await ben.click(challenge, "Accept"))  # the match is committed
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(HANG_GUARD_SECONDS):
             await held.arrived.wait()  # its board is on its way
         await killed(process)
 
@@ -135,7 +137,7 @@ async def test_a_kill_while_the_players_are_added_to_the_thread_leaves_one_threa
         held = emulator.faults.hold(added, method="PUT")
         challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
         await answered(await ben.click(challenge, "Accept"))  # the match is committed
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(HANG_GUARD_SECONDS):
             await held.arrived.wait()  # the thread is made, its players on their way in
         await killed(process)
 

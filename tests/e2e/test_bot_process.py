@@ -6,6 +6,7 @@ import sqlite3
 import sys
 
 from tests.e2e.conftest import e2e_config
+from tests.e2e.players import HANG_GUARD_SECONDS
 
 
 async def start_bot(emulator, database):
@@ -22,7 +23,7 @@ async def start_bot(emulator, database):
         stderr=asyncio.subprocess.STDOUT,
     )
     seen = b""
-    async with asyncio.timeout(30):
+    async with asyncio.timeout(HANG_GUARD_SECONDS):
         while b"logged in as" not in seen:
             line = await process.stdout.readline()
             assert line, f"the bot stopped before it was ready:\n{seen.decode()}"
@@ -33,7 +34,7 @@ async def start_bot(emulator, database):
 async def stop_bot(process, seen):
     """SIGTERM, then everything the bot printed; it must exit 0 without a traceback."""
     process.send_signal(signal.SIGTERM)
-    output, _ = await asyncio.wait_for(process.communicate(), timeout=20)
+    output, _ = await asyncio.wait_for(process.communicate(), timeout=HANG_GUARD_SECONDS)
     output = seen + output
     assert process.returncode == 0, output.decode()
     assert b"Traceback" not in output, output.decode()
@@ -63,7 +64,7 @@ async def test_sigterm_mid_answer_lets_the_answer_reach_the_player(emulator, tmp
     slow = emulator.faults.hold("/interactions/{interaction_id}/{token}/callback", method="POST")
     try:
         rules = await emulator.user("ana").slash("hanamikoji rules")
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(HANG_GUARD_SECONDS):
             await slow.arrived.wait()
         process.send_signal(signal.SIGTERM)
         await asyncio.sleep(0.5)  # the bot is shutting down while Discord is still slow
@@ -72,6 +73,6 @@ async def test_sigterm_mid_answer_lets_the_answer_reach_the_player(emulator, tmp
         assert "4 geishas" in rules.message.text()
     finally:
         slow.release()
-        output, _ = await asyncio.wait_for(process.communicate(), timeout=20)
+        output, _ = await asyncio.wait_for(process.communicate(), timeout=HANG_GUARD_SECONDS)
     assert process.returncode == 0, (seen + output).decode()
     assert b"Traceback" not in output, (seen + output).decode()

@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from tests.bot.process_tree import descendants, kill_all, survivors
-from tests.e2e.players import answered
+from tests.e2e.players import HANG_GUARD_SECONDS, answered
 from tests.e2e.test_bot_process import start_bot
+
+pytestmark = pytest.mark.slow  # a killed bot process
 
 
 def workers_of(pid: int) -> set[int]:
@@ -30,7 +32,7 @@ async def test_sigkill_of_the_bot_leaves_no_process_behind(emulator, tmp_path):
     try:
         ana = emulator.user("ana")
         await answered(await ana.slash("hanamikoji ai"))  # a board to draw
-        for _ in range(300):
+        for _ in range(int(HANG_GUARD_SECONDS / 0.1)):
             if workers_of(process.pid):
                 break
             await asyncio.sleep(0.1)
@@ -40,11 +42,11 @@ async def test_sigkill_of_the_bot_leaves_no_process_behind(emulator, tmp_path):
         assert len(family) >= 2, "a worker and multiprocessing's resource tracker"
 
         process.kill()
-        left = await asyncio.to_thread(survivors, family, 5)
+        left = await asyncio.to_thread(survivors, family, HANG_GUARD_SECONDS)
         assert not left, f"still running after the bot was killed: {sorted(left)}"
     finally:
         kill_all(survivors(family, seconds=0))
         if process.returncode is None:
             process.kill()
         # Survivors would hold the bot's stdout open: they are gone, so this ends.
-        await asyncio.wait_for(process.communicate(), timeout=10)
+        await asyncio.wait_for(process.communicate(), timeout=HANG_GUARD_SECONDS)

@@ -1,10 +1,10 @@
 """Starting matches: challenges, refusals, declines, expiry, the AI, settings."""
 
-import asyncio
 import re
 
 import pytest
 
+from engine.service.clock import ManualClock
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.e2e.players import answered, board_message, settle
@@ -50,10 +50,14 @@ async def test_the_challenger_can_withdraw(emulator, bot):
 
 
 async def test_an_unanswered_challenge_expires_and_says_so(emulator, start_bot):
-    bot = await start_bot(challenge_expiry_seconds=1)
+    clock = ManualClock(start=2_000_000_000.0)
+    bot = await start_bot(clock, challenge_expiry_seconds=60)
     ana, ben = emulator.user("ana"), emulator.user("ben")
     challenge = await answered(await ana.slash("hanamikoji challenge", opponent=ben))
-    await asyncio.sleep(1.3)
+    await clock.advance(59, settle=bot.service.wait_idle)
+    await settle(emulator, bot)
+    assert "expired" not in ana.message(challenge).text(), "a minute is not over yet"
+    await clock.advance(1, settle=bot.service.wait_idle)
     await settle(emulator, bot)
     shown = ana.message(challenge)
     assert "expired" in shown.text() and shown.buttons() == []
@@ -85,6 +89,7 @@ async def test_too_many_open_matches_are_refused(emulator, start_bot):
     assert refused.ephemeral and "open matches" in refused.text()
 
 
+@pytest.mark.slow
 async def test_a_match_against_the_ai_is_played_to_the_end(emulator, bot):
     from tests.e2e.players import Match, board_message, play_decision
 
@@ -114,13 +119,13 @@ async def test_a_match_against_the_ai_is_played_to_the_end(emulator, bot):
 
 async def test_board_is_posted_again_and_the_old_one_points_to_it(emulator, bot):
     from tests.e2e.players import challenge_and_accept
-    from tests.e2e.test_quiet_thread import board_moved
 
     match = await challenge_and_accept(emulator, bot)
     ana, _ = match.players
     old = board_message(ana, match.thread_id)
     await answered(await ana.slash("hanamikoji board", channel=match.thread_id))
-    new = await board_moved(emulator, bot, ana, match, old)
+    await settle(emulator, bot)  # it answers first, then draws and posts
+    new = board_message(ana, match.thread_id)
     assert new.id != old.id
     assert "board has moved" in ana.message(old).text()
 

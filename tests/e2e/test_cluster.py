@@ -31,6 +31,8 @@ from tests.e2e.cluster import (
 )
 from tests.e2e.players import Match, answered, labels
 
+pytestmark = pytest.mark.slow  # a cluster of bot processes
+
 
 @pytest.fixture
 async def emulator(sharded_emulator: DiscordEmulator) -> AsyncIterator[DiscordEmulator]:  # noqa: F811
@@ -114,7 +116,7 @@ async def board_shows(observer: Observer, user, match: Match) -> None:
         return shown == expected
 
     try:
-        await eventually(same, "board as the database says", seconds=10)
+        await eventually(same, "board as the database says")
     except AssertionError:
         raise AssertionError(f"board:\n{said[0]}\n\ndatabase:\n{said[1]}") from None
 

@@ -11,6 +11,7 @@ from tests.e2e.players import Match, answered, labels, play_decision, settle
 MANAGE_SERVER = 1 << 5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("thread_per_match", [True, False])
 async def test_thread_per_match_decides_where_a_match_is_played(
     emulator, start_bot, thread_per_match

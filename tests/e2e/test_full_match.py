@@ -15,6 +15,8 @@ from tests.e2e.players import (
     private_texts,
 )
 
+pytestmark = pytest.mark.slow  # whole matches
+
 HAND_LINE = re.compile(r"\*\*Your hand\*\* \(\d+\): (.*)")
 FACE_DOWN_LINE = re.compile(r"\*\*Face down:\*\* (.*)")
 HIDDEN_MOVE_LINE = re.compile(r"\*\*\w+\*\* used (Secret|Trade-off) `(1X|2XX)`")

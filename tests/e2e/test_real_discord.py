@@ -34,6 +34,7 @@ async def play_a_secret(user, match) -> str:
     return done.text()
 
 
+@pytest.mark.slow
 async def test_a_long_429_storm_loses_no_move_and_applies_none_twice(emulator, bot):
     match = await challenge_and_accept(emulator, bot)
     version = (await bot.service.queries.public_view(match.match_id)).version

@@ -4,9 +4,10 @@ that step; a stored review is instant; a spectator sees no hidden card."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
+
+import pytest
 
 from engine.review.steps import match_steps
 from engine.rules import Secret, TradeOff
@@ -18,7 +19,6 @@ from tests.e2e.players import answered, challenge_and_accept, play_decision, set
 
 REVIEW_ITERATIONS = 24
 """Play-outs per decision: a rough review, enough to flag moves, quick enough for a test."""
-ANALYSIS_SECONDS = 40.0
 PROGRESS = re.compile(r"⏳ Analysing match #\d+… \d+%")
 
 
@@ -27,14 +27,13 @@ def picture(message: MessageSnapshot) -> bytes:
     return png
 
 
-async def until_picture(interaction) -> MessageSnapshot:
-    """The interaction's message once it shows a picture (the analysis may run first)."""
-    async with asyncio.timeout(ANALYSIS_SECONDS):
-        while True:
-            message = interaction.message
-            if message is not None and message.attachment_names:
-                return message
-            await asyncio.sleep(0.05)
+async def until_picture(emulator, bot, interaction) -> MessageSnapshot:
+    """The interaction's message once the bot is done with it: a picture (the analysis may
+    run first)."""
+    await settle(emulator, bot)
+    message = interaction.message
+    assert message is not None and message.attachment_names, message
+    return message
 
 
 def step_of(message: MessageSnapshot) -> int:
@@ -43,23 +42,17 @@ def step_of(message: MessageSnapshot) -> int:
     return int(found[1])
 
 
-async def press(user, message: MessageSnapshot, label: str) -> MessageSnapshot:
+async def press(emulator, bot, user, message: MessageSnapshot, label: str) -> MessageSnapshot:
     """Press a review button and return the same message as it reads afterwards (the press
     is deferred at once, then its page filled in)."""
-    interaction = await user.click(message, label)
-    await interaction.answer(wait=20)
-    return await until_picture_of(user, message.id)
+    await user.click(message, label)
+    await settle(emulator, bot)
+    shown = user.message(message.id)
+    assert shown.attachment_names, shown
+    return shown
 
 
-async def until_picture_of(user, message_id: int) -> MessageSnapshot:
-    async with asyncio.timeout(20):
-        while True:
-            message = user.message(message_id)
-            if message.attachment_names:
-                return message
-            await asyncio.sleep(0.05)
-
-
+@pytest.mark.slow
 async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, start_bot):
     bot = await start_bot(review_iterations=REVIEW_ITERATIONS)  # [ai] review_iterations
     match = await challenge_and_accept(emulator, bot)
@@ -85,7 +78,7 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     # ana reviews her match: a progress line first, then the first page.
     review = await ana.slash("hanamikoji review", match=match.match_id)
     await review.first_response()
-    page = await until_picture(review)
+    page = await until_picture(emulator, bot, review)
     ana_lines = [e.text() for e in emulator.transcript.ephemeral_to(ana.id)]
     assert any(PROGRESS.search(t) for t in ana_lines), "the analysis showed its progress"
     assert page.ephemeral and step_of(page) == 0
@@ -93,11 +86,11 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
 
     # Every step, pressed one by one, shows the thread's board of that step, byte for byte.
     for step in range(1, steps + 1):
-        page = await press(ana, page, "Next ▶")
+        page = await press(emulator, bot, ana, page, "Next ▶")
         assert step_of(page) == step
         assert picture(page) == shown[step], f"step {step} differs from the thread's board"
     assert page.button("Next ▶").disabled and page.button("Last ⏭").disabled
-    page = await press(ana, page, "⏮ First")
+    page = await press(emulator, bot, ana, page, "⏮ First")
     assert step_of(page) == 0 and page.button("◀ Back").disabled
 
     stored = await bot.service.reviews.stored(match.match_id)
@@ -119,15 +112,15 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     assert jumps == [f"{labels[j.step]} ⚠" for j in worst]
     if worst:
         assert f"{labels[worst[0].step]}: " in page.text()
-        page = await press(ana, page, jumps[0])
+        page = await press(emulator, bot, ana, page, jumps[0])
         assert step_of(page) == worst[0].step
         assert picture(page) == shown[worst[0].step]
-        page = await press(ana, page, "⏮ First")
+        page = await press(emulator, bot, ana, page, "⏮ First")
 
     # Next mistake: ana's first flagged decision, judged with its better move.
     own = stored.flagged(seat)
     if own:
-        page = await press(ana, page, "Next mistake ⚠")
+        page = await press(emulator, bot, ana, page, "Next mistake ⚠")
         assert step_of(page) == own[0].step
         assert "Better: " in page.text() and "Chance of winning as " in page.text()
         assert picture(page) == shown[own[0].step]
@@ -153,9 +146,9 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     cara = emulator.user("cara")
     watch = await cara.slash("hanamikoji review", match=match.match_id)
     await watch.first_response()
-    page = await until_picture(watch)
+    page = await until_picture(emulator, bot, watch)
     for step in range(1, steps + 1):
-        page = await press(cara, page, "Next ▶")
+        page = await press(emulator, bot, cara, page, "Next ▶")
         assert picture(page) == shown[step]
     record = MatchRecord.from_json(
         await bot.service.queries.match_record(match.match_id, emulator.guild_id)
@@ -205,7 +198,7 @@ async def test_a_locked_threads_result_names_the_command_and_spectators_need_con
     # Without a match number: the caller's latest finished match on this server.
     mine = await ana.slash("hanamikoji review")
     await mine.first_response()
-    page = await until_picture(mine)
+    page = await until_picture(emulator, bot, mine)
     assert step_of(page) == 0 and "Hidden cards at this step" in page.text()
 
     # cara did not play: public moves only, until the player shares (the AI agrees).

@@ -15,7 +15,9 @@ from tests.discord_emulator.server import DiscordEmulator, EmulatedGuild
 from tests.discord_emulator.world import ChannelRecord
 from tests.e2e.cluster import BotProcess, launch
 from tests.e2e.conftest import e2e_config
-from tests.e2e.players import labels
+from tests.e2e.players import HANG_GUARD_SECONDS, labels
+
+pytestmark = pytest.mark.slow  # bot processes
 
 
 @pytest.fixture
@@ -40,9 +42,9 @@ async def play_a_challenge(emulator: DiscordEmulator, channel: ChannelRecord) ->
     await accepted.first_response()
     hand = labels("en")["hand"]
     # The bot is another process: watch for the board as a player would.
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(HANG_GUARD_SECONDS):
         while True:
-            await emulator.idle(max_wait=10)
+            await emulator.idle(max_wait=HANG_GUARD_SECONDS)
             threads = [t for t in emulator.world.threads() if t.parent_id == channel.id]
             shown = [m for t in threads for m in ben.messages(t.id)]
             if any(b.label == hand for m in shown for b in m.buttons()):

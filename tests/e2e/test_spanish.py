@@ -3,10 +3,14 @@
 import random
 import string
 
+import pytest
+
 from bot.words.i18n import catalogues
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.transcript import Scope
 from tests.e2e.players import challenge_and_accept, play_decision, settle
+
+pytestmark = pytest.mark.slow  # a whole match
 
 
 def english_only_fragments() -> set[str]:

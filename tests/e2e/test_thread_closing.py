@@ -87,6 +87,7 @@ async def test_without_manage_threads_the_thread_is_archived_only_and_a_log_says
     assert len(await bot.service.queries.open_matches_for(ana.id)) == 1
 
 
+@pytest.mark.slow
 async def test_a_match_between_people_stays_active_an_hour_and_its_rematch_works(emulator, bot):
     match = await challenge_and_accept(emulator, bot)
     ana, ben = match.players

@@ -270,6 +270,11 @@ class PostgresMatchStore(PostgresReads):
         async with self._connection() as conn:
             await execute(conn, tables.matches.SET_LOCATION, params)
 
+    async def set_challenge_message(self, match_id: int, message_id: int) -> None:
+        params = {"match_id": match_id, "board_message_id": message_id}
+        async with self._connection() as conn:
+            await execute(conn, tables.matches.SET_CHALLENGE_MESSAGE, params)
+
     async def press_rematch(self, match_id: int, user_id: int, at: float) -> None:
         params = {"match_id": match_id, "user_id": user_id, "pressed_at": at}
         async with self._connection() as conn:

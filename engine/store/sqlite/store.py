@@ -78,6 +78,7 @@ class SqliteMatchStore(OneQueryReads):
         self._check_integrity = check_integrity
         self._checkpoint_seconds = checkpoint_seconds
         self._checkpointer: asyncio.Task[None] | None = None
+        self._checkpoints: aiosqlite.Connection | None = None
         self._conn: aiosqlite.Connection | None = None
         self._writer: GroupCommitWriter | None = None
         self._next_id = 1
@@ -131,7 +132,15 @@ class SqliteMatchStore(OneQueryReads):
         [row] = await self._fetch(matches.SELECT_MAX_ID)
         self._next_id = int(row["max_id"]) + 1
         if not is_in_memory(self.path):
-            self._checkpointer = asyncio.create_task(self._checkpoint_loop())
+            # Connected here, not in the task: a task cancelled while aiosqlite is still
+            # connecting would leave that connection's thread to report to a closed loop
+            # ("Event loop is closed", omnilib/aiosqlite#241) when the store closes at once.
+            try:
+                self._checkpoints = await aiosqlite.connect(self.path, isolation_level=None)
+            except BaseException:
+                await self.close()
+                raise
+            self._checkpointer = asyncio.create_task(self._checkpoint_loop(self._checkpoints))
 
     async def close(self) -> None:
         self._closing = True
@@ -142,25 +151,28 @@ class SqliteMatchStore(OneQueryReads):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._checkpointer
             self._checkpointer = None
+        if self._checkpoints is not None:
+            # Closed here even when the task never ran: the connection's thread ends now.
+            await self._checkpoints.close()
+            self._checkpoints = None
         if self._conn is not None:
             await self._conn.close()
             self._conn = None
 
-    async def _checkpoint_loop(self) -> None:
+    async def _checkpoint_loop(self, conn: aiosqlite.Connection) -> None:
         """Checkpoint the WAL now and then from a connection of its own (see module doc)."""
-        async with aiosqlite.connect(self.path, isolation_level=None) as conn:
-            await conn.execute(f"PRAGMA busy_timeout = {self._busy_milliseconds}")
+        await conn.execute(f"PRAGMA busy_timeout = {self._busy_milliseconds}")
+        done = self.batches
+        while True:
+            # Housekeeping, not game time: the real clock on purpose.
+            await asyncio.sleep(self._checkpoint_seconds)
+            if self.batches == done:
+                continue
             done = self.batches
-            while True:
-                # Housekeeping, not game time: the real clock on purpose.
-                await asyncio.sleep(self._checkpoint_seconds)
-                if self.batches == done:
-                    continue
-                done = self.batches
-                try:
-                    await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                except sqlite3.Error:
-                    log.exception("background checkpoint of %s failed", self.path)
+            try:
+                await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error:
+                log.exception("background checkpoint of %s failed", self.path)
 
     def _open_writer(self) -> GroupCommitWriter:
         if self._writer is None or self._conn is None:
@@ -359,6 +371,10 @@ class SqliteMatchStore(OneQueryReads):
             "board_message_id": board_message_id,
         }
         await self._write([(tables.matches.SET_LOCATION, params)])
+
+    async def set_challenge_message(self, match_id: int, message_id: int) -> None:
+        params = {"match_id": match_id, "board_message_id": message_id}
+        await self._write([(tables.matches.SET_CHALLENGE_MESSAGE, params)])
 
     async def press_rematch(self, match_id: int, user_id: int, at: float) -> None:
         params = {"match_id": match_id, "user_id": user_id, "pressed_at": at}

@@ -79,6 +79,10 @@ SET_LOCATION = (
     "UPDATE matches SET thread_id = :thread_id, board_message_id = :board_message_id"
     " WHERE id = :match_id"
 )
+SET_CHALLENGE_MESSAGE = (
+    "UPDATE matches SET board_message_id = :board_message_id"
+    " WHERE id = :match_id AND status = 'pending'"
+)
 
 DECISION_COLUMNS = (
     "match_id",

@@ -3,7 +3,6 @@ panel's own words, never in a match without hints, and never a wait of more than
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 from bot.play.board import board_page
@@ -13,66 +12,21 @@ from bot.words.i18n import text
 from engine.review.hint import Suggestion
 from engine.rules import (
     Gift,
-    PlayerView,
     Secret,
     new_game,
     public_view,
-    view,
 )
-from engine.service import ExpiryPolicy, MatchInfo, MatchStatus
+from engine.service import MatchInfo, MatchStatus
 from engine.store.rows import AI_USER_ID
+from tests.bot.fakes import FakeHints
+from tests.builders import first_deal_views, match_info
 
 ANA = 11
 BEN = 12
 
 
-def _info(*, hints: bool, players: tuple[int, int] = (ANA, AI_USER_ID)) -> MatchInfo:
-    return MatchInfo(
-        match_id=7,
-        status=MatchStatus.ACTIVE,
-        variant=new_game(seed=5).variant,
-        players=players,
-        guild_id=1,
-        channel_id=2,
-        turn_seconds=60.0,
-        expiry_policy=ExpiryPolicy.AI,
-        created_at=0.0,
-        ai_level="normal" if AI_USER_ID in players else None,
-        hints=hints,
-    )
-
-
-def _views() -> tuple[PlayerView, PlayerView]:
-    """(the view of the player to decide, the other seat's view) at a first deal."""
-    game = new_game(seed=5)
-    mover = game.current_player
-    assert mover is not None
-    return view(game, mover), view(game, 1 - mover)
-
-
-class FakeHints:
-    """The service's hints as the panel sees them: a suggestion for the player asked about
-    (the first legal decision of their view, at 62%), once ``release`` is set, and None when
-    asked for a version the match has left (``service.hints.hint(..., version=...)``)."""
-
-    def __init__(self, views: dict[int, PlayerView], *, released: bool = True) -> None:
-        self.views = views
-        self.asked: list[tuple[int, int, int | None]] = []
-        self.release = asyncio.Event()
-        if released:
-            self.release.set()
-        self.finished = asyncio.Event()
-
-    async def hint(
-        self, match_id: int, user_id: int, *, version: int | None = None
-    ) -> Suggestion | None:
-        self.asked.append((match_id, user_id, version))
-        await self.release.wait()
-        self.finished.set()
-        seen = self.views[user_id]
-        if version is not None and version != seen.table.version:
-            return None
-        return Suggestion(seen.legal[0], 0.62)
+def _info(*, hints: bool, players: tuple[int, int]) -> MatchInfo:
+    return match_info(7, players, MatchStatus.ACTIVE, hints=hints)
 
 
 def test_a_hint_reads_as_the_panel_words_the_move_and_the_chance():
@@ -92,7 +46,7 @@ def test_a_chance_is_shown_as_a_whole_percentage_within_bounds():
 
 
 def test_the_first_page_shows_the_hint_under_whose_turn_it_is():
-    mine, _ = _views()
+    mine, _ = first_deal_views()
     line = hint_text("en", Suggestion(mine.legal[0], 0.62))
     page = home_page("en", mine, 7, ("ana", "AI (normal)"), hint=line)
     lines = page.text.splitlines()
@@ -101,13 +55,13 @@ def test_the_first_page_shows_the_hint_under_whose_turn_it_is():
 
 
 def test_the_first_page_without_a_hint_has_no_hint_line():
-    mine, _ = _views()
+    mine, _ = first_deal_views()
     page = home_page("en", mine, 7, ("ana", "AI (normal)"))
     assert "💡" not in page.text
 
 
 async def test_the_player_to_decide_in_a_hint_match_gets_the_hint():
-    mine, _ = _views()
+    mine, _ = first_deal_views()
     hints = FakeHints({ANA: mine})
     info = _info(hints=True, players=(ANA, AI_USER_ID) if mine.player == 0 else (AI_USER_ID, ANA))
     line = await hint_line("en", hints, info, mine, wait=2.0)
@@ -116,7 +70,7 @@ async def test_the_player_to_decide_in_a_hint_match_gets_the_hint():
 
 
 async def test_a_match_without_hints_never_asks_for_one():
-    mine, theirs = _views()
+    mine, theirs = first_deal_views()
     players = (ANA, BEN) if mine.player == 0 else (BEN, ANA)
     hints = FakeHints({ANA: mine, BEN: theirs})
     line = await hint_line("en", hints, _info(hints=False, players=players), mine, wait=2.0)
@@ -125,7 +79,7 @@ async def test_a_match_without_hints_never_asks_for_one():
 
 
 async def test_the_seat_that_is_not_deciding_gets_no_hint():
-    _, theirs = _views()
+    _, theirs = first_deal_views()
     players = (ANA, AI_USER_ID) if theirs.player == 0 else (AI_USER_ID, ANA)
     hints = FakeHints({ANA: theirs})
     assert await hint_line("en", hints, _info(hints=True, players=players), theirs, wait=2.0) == ""
@@ -133,18 +87,18 @@ async def test_the_seat_that_is_not_deciding_gets_no_hint():
 
 
 async def test_a_slow_hint_says_it_is_thinking_and_is_still_worked_out():
-    mine, _ = _views()
+    mine, _ = first_deal_views()
     players = (ANA, AI_USER_ID) if mine.player == 0 else (AI_USER_ID, ANA)
     hints = FakeHints({ANA: mine}, released=False)  # answers only once released
     line = await hint_line("en", hints, _info(hints=True, players=players), mine, wait=0)
     assert line == text("en", "ai_hints.thinking")
-    assert not hints.finished.is_set()
+    assert not hints.answered.done()
     hints.release.set()
-    await hints.finished.wait()  # not cancelled with the panel: ready for the Refresh
+    await hints.answered  # not cancelled with the panel: ready for the Refresh
 
 
 async def test_a_hint_for_a_position_the_match_has_left_is_not_shown():
-    mine, _ = _views()
+    mine, _ = first_deal_views()
     players = (ANA, AI_USER_ID) if mine.player == 0 else (AI_USER_ID, ANA)
     # The match moved on after this page's view was read: the service is a version ahead.
     ahead = replace(mine, table=replace(mine.table, version=mine.table.version + 1))
@@ -155,7 +109,7 @@ async def test_a_hint_for_a_position_the_match_has_left_is_not_shown():
 
 
 async def test_a_failing_hint_leaves_the_panel_without_a_line():
-    mine, _ = _views()
+    mine, _ = first_deal_views()
     players = (ANA, AI_USER_ID) if mine.player == 0 else (AI_USER_ID, ANA)
 
     class Broken:

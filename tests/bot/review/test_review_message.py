@@ -5,103 +5,27 @@ loses no review."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-import discord
 import pytest
 
 from bot.review.deps import ReviewDeps
 from bot.review.review_message import Answer, show_review
 from engine.review.judgement import MatchReview
-from engine.rules import Variant
 from engine.service.errors import MatchNotFinished, MatchNotFound, ReviewFailed
 from engine.store.errors import StoreError
-from engine.store.rows import ExpiryPolicy, MatchInfo, MatchStatus, UserSettings
-from tests.bot.review.test_review_page import judged, played_match
+from engine.store.rows import MatchStatus
+from tests.bot.fakes import FakeInteraction, FakeLanguages, FakeNames, FakeQueries, FakeSettings
+from tests.builders import judged, match_info, played_match
 
 ANA, BEN = 11, 12
 RECORD, _ = played_match(5)
 
 
-@dataclass
-class Response:
-    sent: list[dict[str, Any]] = field(default_factory=list)
-    deferred: list[dict[str, Any]] = field(default_factory=list)
-
-    def is_done(self) -> bool:
-        return bool(self.sent or self.deferred)
-
-    async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
-        self.sent.append({"content": content, **kwargs})
-
-    async def defer(self, **kwargs: Any) -> None:
-        self.deferred.append(kwargs)
-
-
-@dataclass
-class Followup:
-    sent: list[dict[str, Any]] = field(default_factory=list)
-
-    async def send(self, content: str, **kwargs: Any) -> None:
-        self.sent.append({"content": content, **kwargs})
-
-
-class Gone(discord.NotFound):
-    """The answer's token expired (15 minutes): Discord no longer knows the message."""
-
-    def __init__(self) -> None:
-        Exception.__init__(self, "404 Not Found (error code: 10015): Unknown Webhook")
-
-
-@dataclass
-class User:
-    id: int
-
-
-@dataclass
-class Interaction:
-    """The parts of a discord.py interaction the review uses."""
-
-    locale: str = "en-US"
-    guild_id: int | None = 1
-    user: User = field(default_factory=lambda: User(ANA))
-    response: Response = field(default_factory=Response)
-    followup: Followup = field(default_factory=Followup)
-    original_edits: list[dict[str, Any]] = field(default_factory=list)
-    lost_after: int | None = None
-    """Edits of the answer that succeed before the token expires (None: all)."""
-    failed_edits: int = 0
-
-    async def edit_original_response(self, **kwargs: Any) -> None:
-        if self.lost_after is not None and len(self.original_edits) >= self.lost_after:
-            self.failed_edits += 1
-            raise Gone()
-        self.original_edits.append(kwargs)
-
-
-class Queries:
-    def __init__(self, refusal: Exception | None = None) -> None:
-        self.refusal = refusal
-
-    async def match_record(self, match_id: int, guild_id: int | None) -> str:
-        if self.refusal is not None:
-            raise self.refusal
-        return RECORD.to_json()
-
-    async def match_info(self, match_id: int) -> MatchInfo:
-        return MatchInfo(
-            match_id=match_id,
-            status=MatchStatus.FINISHED,
-            variant=Variant.STANDARD,
-            players=(ANA, BEN),
-            guild_id=1,
-            channel_id=2,
-            turn_seconds=60.0,
-            expiry_policy=ExpiryPolicy.AI,
-            created_at=0.0,
-            started_at=100.0,
-        )
+def queries(refusal: Exception | None = None) -> FakeQueries:
+    """The service's queries: match #5 between ANA and BEN, finished, and its record."""
+    finished = match_info(5, (ANA, BEN), MatchStatus.FINISHED, started_at=100.0)
+    return FakeQueries(finished, RECORD.to_json(), refusal=refusal)
 
 
 class Reviews:
@@ -122,36 +46,19 @@ class Reviews:
         return self._stored
 
 
-class Names:
-    async def pair(self, players: Any, level: Any, lang: str, *, guild_id: Any) -> tuple[str, str]:
-        return ("ana", "ben")
-
-    raw_pair = pair
-
-
-class Languages:
-    async def public(self, guild_id: int | None) -> str:
-        return "en"
-
-
-class Settings:
-    async def user_settings(self, user_id: int) -> UserSettings:
-        return UserSettings(user_id)
-
-
 async def no_decisions(match_id: int) -> list[Any]:
     return []
 
 
-def deps(queries: Queries, reviews: Reviews) -> ReviewDeps:
+def deps(queries: FakeQueries, reviews: Reviews) -> ReviewDeps:
     return ReviewDeps(
         queries=queries,  # type: ignore[arg-type]
         placements=None,  # type: ignore[arg-type]
-        settings=Settings(),  # type: ignore[arg-type]
+        settings=FakeSettings(),  # type: ignore[arg-type]
         reviews=reviews,
         decisions=no_decisions,
-        names=Names(),  # type: ignore[arg-type]
-        languages=Languages(),  # type: ignore[arg-type]
+        names=FakeNames(),  # type: ignore[arg-type]
+        languages=FakeLanguages(),  # type: ignore[arg-type]
     )
 
 
@@ -165,8 +72,8 @@ PRIVATE_THINKING = {"ephemeral": True, "thinking": True}
     [ReviewFailed(5, "the AI's worker process died"), RuntimeError("worker crashed")],
 )
 async def test_a_failed_analysis_replaces_the_progress_line_with_a_plain_line(failure):
-    interaction = Interaction()
-    await show_review(deps(Queries(), Reviews(failure=failure)), interaction, 5, 0, Answer.NEW)
+    interaction = FakeInteraction.by(ANA)
+    await show_review(deps(queries(), Reviews(failure=failure)), interaction, 5, 0, Answer.NEW)
     assert interaction.response.deferred == [PRIVATE_THINKING]
     first, last = interaction.original_edits[0], interaction.original_edits[-1]
     assert first["content"] == PROGRESS
@@ -174,9 +81,9 @@ async def test_a_failed_analysis_replaces_the_progress_line_with_a_plain_line(fa
 
 
 async def test_a_store_that_fails_on_a_step_press_keeps_the_page_and_says_so_apart():
-    interaction = Interaction()
+    interaction = FakeInteraction.by(ANA)
     reviews = Reviews(failure=StoreError("disk I/O error"))
-    await show_review(deps(Queries(), reviews), interaction, 5, 3, Answer.EDIT)
+    await show_review(deps(queries(), reviews), interaction, 5, 3, Answer.EDIT)
     assert interaction.response.deferred == [{}]
     assert interaction.original_edits == []
     assert interaction.followup.sent == [{"content": FAILED, "ephemeral": True}]
@@ -185,8 +92,8 @@ async def test_a_store_that_fails_on_a_step_press_keeps_the_page_and_says_so_apa
 
 @pytest.mark.parametrize("answer", [Answer.NEW, Answer.EDIT])
 async def test_an_unexpected_failure_still_gets_a_line_after_the_thinking(answer, caplog):
-    interaction = Interaction()
-    await show_review(deps(Queries(RuntimeError("a bug")), Reviews()), interaction, 5, 3, answer)
+    interaction = FakeInteraction.by(ANA)
+    await show_review(deps(queries(RuntimeError("a bug")), Reviews()), interaction, 5, 3, answer)
     said = [e["content"] for e in interaction.original_edits] + [
         m["content"] for m in interaction.followup.sent
     ]
@@ -202,27 +109,27 @@ async def test_an_unexpected_failure_still_gets_a_line_after_the_thinking(answer
     ],
 )
 async def test_an_unfinished_or_unknown_match_is_refused_in_the_viewers_language(refusal, line):
-    interaction = Interaction()
-    await show_review(deps(Queries(refusal), Reviews()), interaction, 5, 0, Answer.NEW)
+    interaction = FakeInteraction.by(ANA)
+    await show_review(deps(queries(refusal), Reviews()), interaction, 5, 0, Answer.NEW)
     [reply] = interaction.original_edits
     assert reply["content"].startswith(line)
-    spanish = Interaction(locale="es-ES")
-    await show_review(deps(Queries(refusal), Reviews()), spanish, 5, 0, Answer.NEW)
+    spanish = FakeInteraction.by(ANA, locale="es-ES")
+    await show_review(deps(queries(refusal), Reviews()), spanish, 5, 0, Answer.NEW)
     assert "#5" in spanish.original_edits[0]["content"]
     assert spanish.original_edits[0]["content"] != reply["content"]
 
 
 async def test_outside_a_server_the_answer_comes_at_once():
-    interaction = Interaction(guild_id=None)
-    await show_review(deps(Queries(), Reviews()), interaction, 5, 0, Answer.NEW)
+    interaction = FakeInteraction.by(ANA, guild_id=None)
+    await show_review(deps(queries(), Reviews()), interaction, 5, 0, Answer.NEW)
     [reply] = interaction.response.sent
     assert reply["content"].startswith("Reviews are kept per server") and reply["ephemeral"]
 
 
 async def test_a_stored_review_is_shown_at_once_without_a_progress_line():
-    interaction = Interaction()
+    interaction = FakeInteraction.by(ANA)
     reviews = Reviews(stored=judged(RECORD, {}))
-    await show_review(deps(Queries(), reviews), interaction, 5, 2, Answer.EDIT)
+    await show_review(deps(queries(), reviews), interaction, 5, 2, Answer.EDIT)
     # The press is acknowledged before the store is read, then its page is filled in.
     assert interaction.response.deferred == [{}] and interaction.response.sent == []
     [page] = interaction.original_edits
@@ -232,8 +139,8 @@ async def test_a_stored_review_is_shown_at_once_without_a_progress_line():
 
 
 async def test_a_new_review_thinks_first_then_shows_its_page():
-    interaction = Interaction()
-    await show_review(deps(Queries(), Reviews()), interaction, 5, 0, Answer.NEW)
+    interaction = FakeInteraction.by(ANA)
+    await show_review(deps(queries(), Reviews()), interaction, 5, 0, Answer.NEW)
     assert interaction.response.deferred == [PRIVATE_THINKING]
     progress, page = interaction.original_edits
     assert progress["content"] == PROGRESS
@@ -242,9 +149,9 @@ async def test_a_new_review_thinks_first_then_shows_its_page():
 
 async def test_a_page_that_can_no_longer_be_shown_loses_no_review(caplog):
     # The progress line is shown, then the analysis outlasts the answer's token.
-    interaction = Interaction(lost_after=1)
+    interaction = FakeInteraction.by(ANA, lost_after=1)
     reviews = Reviews()
-    await show_review(deps(Queries(), reviews), interaction, 5, 0, Answer.NEW)
+    await show_review(deps(queries(), reviews), interaction, 5, 0, Answer.NEW)
     [progress] = interaction.original_edits
     assert progress["content"] == PROGRESS
     assert interaction.failed_edits == 1
@@ -255,7 +162,7 @@ async def test_a_page_that_can_no_longer_be_shown_loses_no_review(caplog):
 
 async def test_a_lost_message_is_given_up_after_its_first_failed_edit(caplog):
     # Lost before the progress line: neither the page nor anything else is tried again.
-    interaction = Interaction(lost_after=0)
-    await show_review(deps(Queries(), Reviews()), interaction, 5, 0, Answer.NEW)
+    interaction = FakeInteraction.by(ANA, lost_after=0)
+    await show_review(deps(queries(), Reviews()), interaction, 5, 0, Answer.NEW)
     assert interaction.original_edits == [] and interaction.failed_edits == 1
     assert len([r for r in caplog.records if "could not show" in r.message]) == 1

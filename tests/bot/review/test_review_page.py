@@ -3,7 +3,6 @@ judgement and hidden cards only for who may see them, and buttons that stop at t
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import replace
 
@@ -13,28 +12,17 @@ from bot.pictures import render_board_async
 from bot.review.review_page import BoardLook, ReviewScene, review_page
 from bot.review_ids import Turn, step_id
 from bot.words.i18n import text
-from engine.review.judgement import MatchReview, StepJudgement, Verdict
+from engine.review.judgement import MatchReview, Verdict
 from engine.review.steps import Step, match_steps, state_at
-from engine.rules import GameState, PublicView, Secret, TradeOff, public_view
+from engine.rules import GameState, Secret, TradeOff, public_view
 from engine.rules.cards import cards_text
 from engine.rules.record import MatchRecord
 from engine.service.sight import Sight
+from tests.builders import judged, played_match
 
 NAMES = ("ana\\_\\*", "ben")
 RAW_NAMES = ("ana_*", "ben")
 """A name with markdown in it: the text escapes it, the picture draws it as written."""
-
-
-def played_match(seed: int) -> tuple[MatchRecord, list[PublicView]]:
-    """A random match to its end, and the public view the thread had after each decision
-    (index 0: the first deal), taken as the match was played, not replayed."""
-    game = GameState(seed=seed, first_player=seed % 2)
-    rng = random.Random(seed)
-    tables = [public_view(game)]
-    while game.outcome is None:
-        game.apply(rng.choice(game.legal_decisions()))
-        tables.append(public_view(game))
-    return MatchRecord.of(game), tables
 
 
 def scene_of(
@@ -49,27 +37,6 @@ def scene_of(
     deadlines = tuple(1.9e9 + 90.0 * k for k in range(steps))
     look = BoardLook(board_lang, NAMES, RAW_NAMES, ai_seat=None, deadlines=deadlines)
     return ReviewScene(7, record, sight, viewer_seat, NAMES, look, review)
-
-
-def judged(record: MatchRecord, flagged: dict[int, Verdict]) -> MatchReview:
-    """A review whose verdicts are ``flagged`` at the given steps and best elsewhere."""
-    steps = []
-    for step, _ in match_steps(record):
-        verdict = flagged.get(step.index, Verdict.BEST)
-        steps.append(
-            StepJudgement(
-                step.index,
-                step.round_number,
-                step.player,
-                str(step.decision),
-                0.6,
-                0.3 if verdict.flagged else 0.6,
-                "3ABC" if verdict.flagged else str(step.decision),
-                0.6,
-                verdict,
-            )
-        )
-    return MatchReview(tuple(steps), iterations=40)
 
 
 def buttons(page):

@@ -2,41 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from bot.review.progress_line import ProgressLine
 from bot.stats.commands import _export_view
-from engine.rules import Variant
 from engine.service.sight import Sight, sight_of
-from engine.store.rows import AI_USER_ID, ExpiryPolicy, MatchInfo, MatchStatus, UserSettings
+from engine.store.rows import AI_USER_ID, MatchInfo, MatchStatus
+from tests.bot.fakes import FakeSettings
+from tests.builders import match_info
 
 ANA, BEN, CARA = 11, 12, 13
 
 
-@dataclass
-class Settings:
-    """The service's user settings, as the review reads them."""
-
-    sharing: set[int]
-
-    async def user_settings(self, user_id: int) -> UserSettings:
-        return UserSettings(user_id, share_reviews=user_id in self.sharing)
-
-
 def finished(players: tuple[int, int]) -> MatchInfo:
-    return MatchInfo(
-        match_id=5,
-        status=MatchStatus.FINISHED,
-        variant=Variant.STANDARD,
-        players=players,
-        guild_id=1,
-        channel_id=2,
-        turn_seconds=60.0,
-        expiry_policy=ExpiryPolicy.AI,
-        created_at=0.0,
-    )
+    return match_info(5, players, MatchStatus.FINISHED)
 
 
 @pytest.mark.parametrize(
@@ -55,7 +34,7 @@ def finished(players: tuple[int, int]) -> MatchInfo:
 async def test_a_spectator_sees_the_hidden_cards_only_when_both_players_share(
     players, sharing, viewer, sight
 ):
-    found = await sight_of(Settings(sharing), finished(players), viewer)  # type: ignore[arg-type]
+    found = await sight_of(FakeSettings(sharing), finished(players), viewer)  # type: ignore[arg-type]
     assert found is sight
     assert found.full is (sight is not Sight.PUBLIC)
 

@@ -17,6 +17,7 @@ from engine.ratings import (
 from engine.rules.outcome import Termination
 from engine.rules.state import Variant
 from engine.store.rows import AI_USER_ID, FinishedMatch
+from tests.builders import match_result
 
 GUILD = 5
 ANA, BEN = 101, 202
@@ -91,19 +92,17 @@ def _result(
     ai_level: str | None = None,
     match_id: int = 9,
 ) -> FinishedMatch:
-    return FinishedMatch(
-        match_id=match_id,
+    return match_result(
+        match_id,
+        players,
+        winner_seat,
         guild_id=guild_id,
         variant=Variant.THREE_ROUNDS,
-        players=players,
         ai_level=ai_level,
-        winner_seat=winner_seat,
-        winner_id=None if winner_seat is None else players[winner_seat],
         reason=reason,
         rounds=3,
         started_at=1000.0,
         finished_at=2000.0,
-        record="{}",
     )
 
 

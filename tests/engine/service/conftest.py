@@ -73,6 +73,12 @@ class InlineExecutor(Executor):
 
 
 @pytest.fixture
+def worker() -> InlineExecutor:
+    """The AI's worker run inline (tests of hints and reviews pass it to `make_service`)."""
+    return InlineExecutor()
+
+
+@pytest.fixture
 def clock() -> ManualClock:
     return ManualClock(START)
 

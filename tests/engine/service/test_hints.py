@@ -27,11 +27,6 @@ PLAYER = 101
 
 
 @pytest.fixture
-def worker() -> InlineExecutor:
-    return InlineExecutor()
-
-
-@pytest.fixture
 async def service(make_service: ServiceFactory, worker: InlineExecutor) -> MatchService:
     return await make_service(agent_executor=worker, hint_iterations=ITERATIONS)
 

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-from engine.rules.state import Variant
-from engine.service import ExpiryPolicy, MatchInfo, MatchStatus, Placement
+from engine.service import Placement
 from engine.service.live_match import LiveMatch
 from engine.service.open_matches import OpenMatches
+from tests.builders import match_info
 
 
 def _live(match_id: int, players: tuple[int, int] = (10, 20)) -> LiveMatch:
-    info = MatchInfo(
-        match_id=match_id,
-        status=MatchStatus.PENDING,
-        variant=Variant.STANDARD,
-        players=players,
-        guild_id=1,
-        channel_id=2,
-        turn_seconds=60.0,
-        expiry_policy=ExpiryPolicy.AI,
-        created_at=0.0,
-    )
-    return LiveMatch(info)
+    return LiveMatch(match_info(match_id, players))
 
 
 def test_a_match_loaded_twice_at_once_is_held_once():

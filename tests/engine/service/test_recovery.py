@@ -8,6 +8,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.service import MatchBroken, MatchService, MatchStatus, ServiceConfig
 from engine.store.sqlite import SqliteMatchStore
 
@@ -94,6 +96,7 @@ async def _run_child(db: Path, seed: int, kill_after: int, linger: float) -> lis
     return lines + rest.decode().splitlines(keepends=True)
 
 
+@pytest.mark.slow
 async def test_sigkill_at_random_points_loses_no_acknowledged_decision(tmp_path):
     db = tmp_path / "crash.sqlite3"
     rng = random.Random(2024)

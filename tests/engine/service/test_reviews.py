@@ -13,23 +13,17 @@ import pytest
 
 from engine.review.judgement import REVIEW_FORMAT, MatchReview
 from engine.review.steps import match_steps, step_count
-from engine.rules.outcome import Termination
 from engine.rules.record import MatchRecord
 from engine.service import MatchService, ReviewFailed, ReviewUnavailable, ServiceClosed
-from engine.store import ExpiryPolicy, FinishedMatch, MatchInfo, MatchStatus
 from engine.store.errors import StorageFull
 from engine.store.sqlite import SqliteMatchStore
+from tests.builders import match_info, match_result
 from tests.engine.review.matches import normal_match, redealt_for
 
 from .conftest import START, InlineExecutor, ServiceFactory, new_match, play_one, play_to_end
 
 ITERATIONS = 8
 """Play-outs per judged step: enough for a judgement, few enough for a quick test."""
-
-
-@pytest.fixture
-def worker() -> InlineExecutor:
-    return InlineExecutor()
 
 
 @pytest.fixture
@@ -238,15 +232,11 @@ async def test_judgements_are_made_from_each_movers_own_view(service, seat):
 async def stored_finished(service: MatchService, record: MatchRecord) -> int:
     """A finished match between two members with ``record``, put in the service's store."""
     match = await service.store.create_match(
-        MatchInfo(
-            match_id=0,
-            status=MatchStatus.PENDING,
+        match_info(
+            0,
+            (101, 202),
             variant=record.variant,
-            players=(101, 202),
-            guild_id=1,
-            channel_id=2,
             turn_seconds=600.0,
-            expiry_policy=ExpiryPolicy.AI,
             created_at=START,
             challenge_expires_at=START + 600.0,
         )
@@ -258,15 +248,10 @@ async def stored_finished(service: MatchService, record: MatchRecord) -> int:
         started_at=START,
         turn_deadline=None,
     )
-    result = FinishedMatch(
-        match_id=match.match_id,
-        guild_id=1,
+    result = match_result(
+        match.match_id,
+        (101, 202),
         variant=record.variant,
-        players=(101, 202),
-        ai_level=None,
-        winner_seat=0,
-        winner_id=101,
-        reason=Termination.RESIGNATION,
         rounds=len(record.rounds),
         started_at=START,
         finished_at=START + 60.0,

@@ -169,16 +169,22 @@ async def test_the_open_match_limit_holds_across_processes(process):
     assert all(isinstance(r, TooManyActiveMatches) for r in results if isinstance(r, BaseException))
 
 
+HANG_GUARD_SECONDS = 120.0
+"""Only to fail rather than hang: nothing here measures how fast anything is."""
+
+
 class _StuckAgent:
     """Never decides until released: the process playing it "dies" while it thinks."""
 
     name = "stuck"
 
     def __init__(self) -> None:
+        self.thinking = threading.Event()
         self.release = threading.Event()
 
     def decide(self, view: PlayerView, rng: random.Random) -> Decision:
-        self.release.wait(10)
+        self.thinking.set()
+        self.release.wait()  # the test releases it in a `finally`
         return RandomAgent().decide(view, rng)
 
 
@@ -191,8 +197,8 @@ async def test_the_ai_move_of_a_process_that_stops_is_taken_over(process):
         rng = random.Random(9)
         if (await one.queries.public_view(match.match_id)).current_player == 0:
             await play_one(one, match.match_id, rng)
-        for _ in range(20):  # "one" claims the AI's move and starts thinking
-            await asyncio.sleep(0.01)
+        # "one" claims the AI's move and starts thinking, however long that takes.
+        assert await asyncio.to_thread(stuck.thinking.wait, HANG_GUARD_SECONDS)
         await process.clock.advance(CLAIM_SECONDS / 2, settle=two.wait_idle)
         assert heard_by_two.of(DecisionApplied) == []  # "one" still holds its claim
         # "one" is gone; "two" takes the move over once the claim runs out.

@@ -196,6 +196,20 @@ async def test_matches_started_by_are_the_seat_0_matches_since_a_time(store: Mat
 # -- moving a match on, and the writes that find it moved already ------------------------
 
 
+async def test_a_challenges_message_is_kept_only_while_it_is_pending(store: MatchStore):
+    created = await store.create_match(pending_match())
+    await store.set_challenge_message(created.match_id, 901)
+    found = await store.get_match(created.match_id)
+    assert found is not None and found.placement == Placement(None, 901)
+    await store.start_match(
+        created.match_id, seed=42, first_player=1, started_at=110.0, turn_deadline=170.0
+    )
+    # Accepted before the bot learnt its challenge's message id: the start's clear board stays.
+    await store.set_challenge_message(created.match_id, 902)
+    found = await store.get_match(created.match_id)
+    assert found is not None and found.placement == Placement(None, None)
+
+
 async def test_start_makes_a_challenge_active_and_forgets_its_message(store: MatchStore):
     created = await store.create_match(pending_match())
     await store.set_location(created.match_id, 900, 901)
