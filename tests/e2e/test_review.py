@@ -37,7 +37,7 @@ async def until_picture(emulator, bot, interaction) -> MessageSnapshot:
 
 
 def step_of(message: MessageSnapshot) -> int:
-    found = re.search(r"step (\d+)/(\d+)", message.text())
+    found = re.search(r"page (\d+) of (\d+)", message.text())
     assert found, message.text()
     return int(found[1])
 
@@ -217,7 +217,7 @@ async def test_a_locked_threads_result_names_the_command_and_spectators_need_con
     # In cara's own language, with the picture in the server's, as the thread drew it.
     cara.record.locale = "es-ES"
     vista = await answered(await cara.slash("hanamikoji review", match=match_id))
-    assert "Repaso · paso 0/" in vista.text() and "Cartas ocultas en este paso" in vista.text()
+    assert "Repaso · página 0 de " in vista.text() and "Cartas ocultas en este paso" in vista.text()
     assert [b.label for b in vista.buttons()][2] == "Siguiente ▶"
     [(_, drawn)] = vista.attachments
     assert drawn == picture(page)

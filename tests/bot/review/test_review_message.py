@@ -134,7 +134,7 @@ async def test_a_stored_review_is_shown_at_once_without_a_progress_line():
     assert interaction.response.deferred == [{}] and interaction.response.sent == []
     [page] = interaction.original_edits
     assert reviews.asked == 0
-    assert page["embed"].title.startswith("Review · step 2/")
+    assert page["embed"].title.startswith("Review · page 2 of ")
     assert [a.filename for a in page["attachments"]] == ["board.png"]
 
 
@@ -144,7 +144,7 @@ async def test_a_new_review_thinks_first_then_shows_its_page():
     assert interaction.response.deferred == [PRIVATE_THINKING]
     progress, page = interaction.original_edits
     assert progress["content"] == PROGRESS
-    assert page["embed"].title.startswith("Review · step 0/")
+    assert page["embed"].title.startswith("Review · page 0 of ")
 
 
 async def test_a_page_that_can_no_longer_be_shown_loses_no_review(caplog):

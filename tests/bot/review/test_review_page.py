@@ -311,7 +311,7 @@ async def test_a_match_resigned_before_its_first_decision_has_one_page(sight):
     scene = scene_of(record, sight, viewer_seat=0 if review else None, review=review)
     assert scene.steps == 0
     page = await review_page("en", scene, 0)
-    assert page.title.startswith("Review · step 0/0")
+    assert page.title.startswith("Review · page 0 of 0")
     assert page.image is not None
     (row,) = page.rows
     assert all(button.disabled for button in row)
