@@ -31,6 +31,7 @@ from bot.words.server_language import ServerLanguages
 from engine.ai import agent_for_level
 from engine.service.clock import Clock
 from engine.service.match_service import MatchService
+from engine.store.identify_gate import IdentifyGate, LocalIdentifyGate
 from engine.store.match_store import MatchStore
 from engine.store.sqlite import SqliteMatchStore
 
@@ -118,6 +119,11 @@ class HanamikojiBot(commands.AutoShardedBot):
         )
         self.config = config
         self.service = service or build_service(config)
+        store = self.service.store
+        # On PostgreSQL every process takes its turn through the database; on SQLite the
+        # bot is one process, whose shards take turns here.
+        self._identify_gate = store if isinstance(store, IdentifyGate) else LocalIdentifyGate()
+        self._max_concurrency: int | None = None
         self._fetched_locales: dict[int, discord.Locale] = {}
         names = PlayerNames(self)
         self.parts = SharedParts(
@@ -174,6 +180,24 @@ class HanamikojiBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             await sync_if_changed(self.tree, marker, guild)
         log.info("commands synced")
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for this shard's IDENTIFY turn: one per 5 s per bucket of Discord's
+        ``max_concurrency``, across every process of the bot (discord.py's own hook only
+        spaces the shards of one process, 5 s apart whatever their bucket)."""
+        if self._max_concurrency is None:
+            self._max_concurrency = await self._fetch_max_concurrency()
+        await self._identify_gate.identify_turn((shard_id or 0) % self._max_concurrency)
+
+    async def _fetch_max_concurrency(self) -> int:
+        """``session_start_limit.max_concurrency`` of GET /gateway/bot; 1 (the smallest)
+        if Discord does not say."""
+        try:
+            limits = await self.fetch_session_start_limits()
+        except (discord.HTTPException, discord.GatewayNotFound, aiohttp.ClientError) as error:
+            log.warning("session start limit unknown, IDENTIFYing one at a time: %s", error)
+            return 1
+        return max(1, int(limits.max_concurrency))
 
     async def wait_idle(self) -> None:
         """Until every feature has shown what it has queued (tests and shutdown)."""

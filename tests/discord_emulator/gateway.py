@@ -3,6 +3,12 @@
 Frames go out as uncompressed text even though discord.py asks for zlib-stream; it
 accepts both.
 
+The session start limit as topics/gateway documents it: `max_concurrency` IDENTIFYs per
+5 seconds, one per bucket `shard_id % max_concurrency` ("Sharding for Large Bots"); "if
+you hit this limit, the Gateway will respond with an Opcode 9 Invalid Session" ("Rate
+Limiting"), and every IDENTIFY counts as a session start ("Session Start Limit Object").
+Measured on the virtual clock, so a test may let 5 s pass with `clock.advance`.
+
 Sharding as "Sharding" (topics/gateway) documents it: a session that identifies with
 `shard: [shard_id, num_shards]` gets the guilds with `(guild_id >> 22) % num_shards ==
 shard_id` and their events; events of no guild (DMs, DM interactions) go to shard 0 only.
@@ -20,10 +26,13 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.discord_emulator.clock import VirtualClock
 from tests.discord_emulator.payloads import bot_self_payload, guild_create_payload, member_payload
 from tests.discord_emulator.world import World, shard_of
 
 HEARTBEAT_INTERVAL_MS = 41_250
+IDENTIFY_INTERVAL = 5.0
+"""Seconds between two IDENTIFYs of one bucket (the "per 5 seconds" of max_concurrency)."""
 
 # Intent bits that decide which dispatches a session receives.
 INTENT_GUILDS = 1 << 0
@@ -76,11 +85,21 @@ class Gateway:
         token: str,
         resume_url: Callable[[], str],
         on_activity: Callable[[], None],
+        clock: VirtualClock,
         shard_count: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
         self._world = world
+        self._clock = clock
         self.shard_count = shard_count
         """What `GET /gateway/bot` recommends; IDENTIFY must use it when it is over 1."""
+        self.max_concurrency = max_concurrency
+        """`session_start_limit.max_concurrency`: 1 unless the bot is a large one."""
+        self._identified_at: dict[int, float] = {}  # bucket -> virtual time of its last IDENTIFY
+        self.session_starts = 0
+        """Every IDENTIFY, accepted or not, as Discord counts them against `total`."""
+        self.refused_identifies = 0
+        """IDENTIFYs answered with op 9 for coming too soon after another in their bucket."""
         self._token = token
         self._resume_url = resume_url
         self._on_activity = on_activity
@@ -135,6 +154,15 @@ class Gateway:
             return None
         shard = await self._check_shard(socket, data.get("shard"))
         if shard is None:
+            return None
+        self.session_starts += 1
+        bucket = shard[0] % self.max_concurrency
+        now = self._clock.now()
+        last = self._identified_at.get(bucket)
+        self._identified_at[bucket] = now
+        if last is not None and now - last < IDENTIFY_INTERVAL:
+            self.refused_identifies += 1
+            await self._send(socket, {"op": 9, "d": False})
             return None
         self.identify_count += 1
         session = GatewaySession(

@@ -16,10 +16,12 @@ from typing import Any
 from engine.ratings import Standing
 from engine.store import tables
 from engine.store.errors import MatchConflict
+from engine.store.identify_gate import IDENTIFY_SPACING_SECONDS
 from engine.store.match_store import Rater
 from engine.store.postgres import announcements as outbox
 from engine.store.postgres import claims, matches, rematches, results, reviews, settings
 from engine.store.postgres.connection import create_pool, migrate, storage_errors
+from engine.store.postgres.identify_gate import take_identify_turn
 from engine.store.postgres.reads import PostgresReads
 from engine.store.postgres.sql import execute, fetchrow
 from engine.store.rows import (
@@ -93,6 +95,14 @@ class PostgresMatchStore(PostgresReads):
             finally:
                 # A connection that fails here is reset on release, which unlocks too.
                 await execute(conn, _UNLOCK, {"key": key})
+
+    async def identify_turn(self, bucket: int, spacing: float = IDENTIFY_SPACING_SECONDS) -> None:
+        """The Gateway's IDENTIFY turn of `bucket`, shared with every process on this
+        database (:class:`~engine.store.identify_gate.IdentifyGate`)."""
+        self._open_pool()
+        with storage_errors(self.url):
+            async with self._lock_pool.acquire() as conn:
+                await take_identify_turn(conn, bucket, spacing)
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Any]:
