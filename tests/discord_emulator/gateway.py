@@ -21,7 +21,7 @@ import contextlib
 import dataclasses
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -109,6 +109,11 @@ class Gateway:
         self._dropping: set[int] = set()  # ids of sockets the emulator itself is closing
         self.paths: list[str] = []  # the path of every connection, to check resume_gateway_url
         self._resumed = asyncio.Event()
+        self._identified = asyncio.Event()
+        self._disconnected = asyncio.Event()
+        self._transports: dict[int, asyncio.BaseTransport] = {}  # socket id -> its TCP transport
+        self._connections_open = asyncio.Event()
+        self._connections_open.set()
 
     @property
     def live_sessions(self) -> list[GatewaySession]:
@@ -118,6 +123,10 @@ class Gateway:
         socket = web.WebSocketResponse(max_msg_size=0)
         await socket.prepare(request)
         self.paths.append(request.path)
+        if request.transport is not None:
+            self._transports[id(socket)] = request.transport
+        # Held by `holding_connections`: the client waits for HELLO as on a slow network.
+        await self._connections_open.wait()
         await self._send(socket, {"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
         session: GatewaySession | None = None
         async for frame in socket:
@@ -139,10 +148,12 @@ class Gateway:
                 await self._send_member_chunk(socket, session, data)
         if session is not None and session.socket is socket:
             session.socket = None
+            self._disconnected.set()
             dropped_by_us = id(socket) in self._dropping
             if not dropped_by_us and socket.close_code in CLIENT_ENDS_SESSION:
                 session.ended = True
         self._dropping.discard(id(socket))
+        self._transports.pop(id(socket), None)
         self._on_activity()
         return socket
 
@@ -189,6 +200,7 @@ class Gateway:
         }
         if "shard" in data:
             ready["shard"] = list(shard)
+        self._identified.set()
         await self.dispatch_to(session, "READY", ready)
         include_members = bool(session.intents & INTENT_GUILD_MEMBERS)
         for guild_id in guild_ids:
@@ -299,6 +311,57 @@ class Gateway:
         for session in self.live_sessions:
             if session.socket is not None:
                 await self.drop(session.socket)
+
+    async def drop_abruptly(self, session: GatewaySession) -> None:
+        """Cut the session's connection without a close frame, as a network failure does:
+        the client sees 1006 (abnormal closure) and may RESUME."""
+        socket = session.socket
+        transport = None if socket is None else self._transports.get(id(socket))
+        if socket is None or transport is None:
+            raise ValueError(f"session {session.session_id} has no connection to cut")
+        self._dropping.add(id(socket))
+        transport.abort()
+
+    async def request_reconnect(self, session: GatewaySession) -> None:
+        """Op 7 Reconnect: "the client should reconnect and resume immediately" (topics/
+        gateway, "Reconnect"); the session stays resumable."""
+        if session.socket is None:
+            raise ValueError(f"session {session.session_id} is not connected")
+        await self._send(session.socket, {"op": 7, "d": None})
+
+    async def invalidate(self, session: GatewaySession, *, resumable: bool) -> None:
+        """Op 9 Invalid Session with `d` = `resumable` (topics/gateway, "Invalid Session").
+        Not resumable: the session is over, and what is dispatched until the client has
+        IDENTIFYed again reaches no one (an interaction then fails for its user)."""
+        if session.socket is None:
+            raise ValueError(f"session {session.session_id} is not connected")
+        if not resumable:
+            session.ended = True
+        await self._send(session.socket, {"op": 9, "d": resumable})
+
+    @contextlib.asynccontextmanager
+    async def holding_connections(self) -> AsyncIterator[None]:
+        """While inside, new connections get no HELLO: a client that lost its connection
+        cannot come back, so what is dispatched meanwhile is missed (a RESUME replays it)."""
+        self._connections_open.clear()
+        try:
+            yield
+        finally:
+            self._connections_open.set()
+
+    async def wait_for_disconnect(self, session: GatewaySession, *, max_wait: float = 5.0) -> None:
+        """Wait until the session has no connection (the client's or the emulator's doing)."""
+        async with asyncio.timeout(max_wait):
+            while session.socket is not None:
+                self._disconnected.clear()
+                await self._disconnected.wait()
+
+    async def wait_for_identify(self, count: int, *, max_wait: float = 15.0) -> None:
+        """Wait until `count` IDENTIFYs have been accepted in total."""
+        async with asyncio.timeout(max_wait):
+            while self.identify_count < count:
+                self._identified.clear()
+                await self._identified.wait()
 
     async def wait_for_resume(self, count: int, *, max_wait: float = 5.0) -> None:
         """Wait until `count` RESUMEs have succeeded in total."""
