@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import types
+from collections.abc import Callable
 
 import aiohttp
 import yarl
@@ -87,10 +88,17 @@ class RequestPacer:
     """At most `per_second` requests in any window of one second, however long they take
     to arrive, first come first served."""
 
-    def __init__(self, per_second: int = DEFAULT_REQUESTS_PER_SECOND) -> None:
+    def __init__(
+        self,
+        per_second: int = DEFAULT_REQUESTS_PER_SECOND,
+        *,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        """`clock` gives seconds (the event loop's time unless a test fixes it)."""
         if not 1 <= per_second <= DISCORD_GLOBAL_LIMIT:
             raise ValueError(f"requests per second must be 1–{DISCORD_GLOBAL_LIMIT}: {per_second}")
         self.per_second = per_second
+        self._clock = clock
         self._window = PaceWindow(per_second)
         self._lock = asyncio.Lock()
         self._a_request_finished = asyncio.Event()
@@ -100,23 +108,29 @@ class RequestPacer:
     async def wait_turn(self) -> None:
         """Until one more request may start; call `finished` once it is answered or failed."""
         async with self._lock:
-            loop = asyncio.get_running_loop()
             waited = False
-            while not self._window.take(loop.time()):
+            while not self._window.take(self._now()):
                 waited = True
-                free_at = self._window.next_free(loop.time())
+                free_at = self._window.next_free(self._now())
                 if free_at is None:
                     # Every place is on its way: the first answer tells when one frees.
                     self._a_request_finished.clear()
                     await self._a_request_finished.wait()
                 else:
-                    await asyncio.sleep(max(0.0, free_at - loop.time()))
+                    await asyncio.sleep(max(0.0, free_at - self._now()))
             self.waited += waited
+
+    def held(self) -> int:
+        """Places held now: requests on their way, and those answered within a second."""
+        return self._window.held(self._now())
 
     def finished(self) -> None:
         """A request that waited its turn was answered, or failed (it may have arrived)."""
-        self._window.finished(asyncio.get_running_loop().time())
+        self._window.finished(self._now())
         self._a_request_finished.set()
+
+    def _now(self) -> float:
+        return self._clock() if self._clock else asyncio.get_running_loop().time()
 
 
 _EXEMPT = ("/interactions/", "/webhooks/")

@@ -9,9 +9,15 @@ import aiohttp
 import discord
 import pytest
 import yarl
+from aiohttp import web
 
 from bot.discord_plumbing.retrier import Retrier, is_transient
-from bot.request_pacing import PaceWindow, RequestPacer, counts_against_global_limit
+from bot.request_pacing import (
+    PaceWindow,
+    RequestPacer,
+    counts_against_global_limit,
+    pacing_trace,
+)
 
 
 def _played(window: PaceWindow, delays: random.Random, requests: int) -> list[float]:
@@ -69,6 +75,37 @@ async def test_a_waiting_request_starts_once_a_place_frees():
     pacer.finished()
     await asyncio.wait_for(waiting, timeout=5)
     assert pacer.waited == 1
+
+
+async def test_a_request_holds_its_place_from_its_start_until_after_its_answer():
+    now = [100.0]  # time stands still unless the test moves it
+    pacer = RequestPacer(per_second=5, clock=lambda: now[0])
+    held_while_answering: list[int] = []
+
+    async def answer(request: web.Request) -> web.Response:
+        held_while_answering.append(pacer.held())
+        return web.json_response({})
+
+    app = web.Application()
+    app.router.add_route("*", "/api/v10/{tail:.*}", answer)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}/api/v10"
+    try:
+        async with aiohttp.ClientSession(trace_configs=[pacing_trace(pacer)]) as session:
+            async with session.put(f"{base}/channels/1/thread-members/2") as response:
+                assert response.status == 200
+            assert pacer.held() == 1, "answered, but Discord may count it for a second yet"
+            async with session.post(f"{base}/interactions/1/token/callback", json={}):
+                pass
+            assert pacer.held() == 1, "an interaction callback takes no place"
+            now[0] = 101.0  # a second after its answer
+            assert pacer.held() == 0
+    finally:
+        await runner.cleanup()
+    assert held_while_answering == [1, 1]
 
 
 def test_a_pace_over_discords_limit_is_refused():
