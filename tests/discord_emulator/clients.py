@@ -75,7 +75,7 @@ async def start_client(
         # A client started after another comes no sooner than a process restarts: the
         # virtual clock skips Discord's 5 s between IDENTIFYs, which a new client, knowing
         # nothing of the last one's, would otherwise wait out for real after an op 9.
-        emulator.clock.advance(IDENTIFY_INTERVAL)
+        emulator.advance(IDENTIFY_INTERVAL)
     # ConnectionState holds the guild-ready wait; the emulator needs no more than this.
     client._connection.guild_ready_timeout = FAST_GUILD_READY_TIMEOUT
     task = asyncio.create_task(client.start(emulator.bot_token), name="emulated discord client")

@@ -7,7 +7,7 @@ The session start limit as topics/gateway documents it: `max_concurrency` IDENTI
 5 seconds, one per bucket `shard_id % max_concurrency` ("Sharding for Large Bots"); "if
 you hit this limit, the Gateway will respond with an Opcode 9 Invalid Session" ("Rate
 Limiting"), and every IDENTIFY counts as a session start ("Session Start Limit Object").
-Measured on the virtual clock, so a test may let 5 s pass with `clock.advance`.
+Measured on the virtual clock, so a test may let 5 s pass with `emulator.advance`.
 
 Sharding as "Sharding" (topics/gateway) documents it: a session that identifies with
 `shard: [shard_id, num_shards]` gets the guilds with `(guild_id >> 22) % num_shards ==

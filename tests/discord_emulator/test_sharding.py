@@ -65,7 +65,7 @@ async def raw_sessions(
         sessions = []
         for shard in shards:
             # A well-behaved client IDENTIFYs 5 s after the last: the virtual clock skips it.
-            emulator.clock.advance(IDENTIFY_INTERVAL)
+            emulator.advance(IDENTIFY_INTERVAL)
             session = RawSession(await http.ws_connect(emulator.gateway_url))
             await session.identify(emulator.bot_token, shard)
             await session.settle()
@@ -219,7 +219,7 @@ async def test_a_second_identify_in_a_bucket_within_5_s_gets_an_invalid_session(
     async with aiohttp.ClientSession() as http:
         first = await _identify_now(sharded_emulator, http, [0, 2])
         too_soon = await _identify_now(sharded_emulator, http, [1, 2])  # bucket 1 % 1 == 0
-        sharded_emulator.clock.advance(IDENTIFY_INTERVAL)
+        sharded_emulator.advance(IDENTIFY_INTERVAL)
         in_turn = await _identify_now(sharded_emulator, http, [1, 2])
     assert (first["t"], too_soon, in_turn["t"]) == (
         "READY",
