@@ -14,16 +14,27 @@ import asyncio
 import collections
 from typing import Protocol, runtime_checkable
 
+from engine.store.errors import StoreError
+
 IDENTIFY_SPACING_SECONDS = 5.5
 """Discord's 5 s between IDENTIFYs of a bucket, plus half a second: the turn is taken just
 before the IDENTIFY is sent, and the one before may have reached Discord a little late."""
+
+
+class IdentifyTurnUnknown(StoreError):
+    """The shared record of IDENTIFY turns could not be read or written."""
+
+    def __init__(self, bucket: int, reason: str) -> None:
+        super().__init__(f"IDENTIFY turn of bucket {bucket} unknown: {reason}")
+        self.bucket = bucket
 
 
 @runtime_checkable
 class IdentifyGate(Protocol):
     async def identify_turn(self, bucket: int, spacing: float = IDENTIFY_SPACING_SECONDS) -> None:
         """Until an IDENTIFY in `bucket` may go: `spacing` seconds after the last one in it
-        (this process's or another's); the caller's IDENTIFY counts as sent on return."""
+        (this process's or another's); the caller's IDENTIFY counts as sent on return.
+        :class:`IdentifyTurnUnknown` if the shared record cannot be reached."""
 
 
 class LocalIdentifyGate:

@@ -9,6 +9,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import asyncpg
+
+from engine.store.identify_gate import IdentifyTurnUnknown
 from engine.store.postgres.sql import execute, fetchrow
 
 _LOCK_BUCKET = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"
@@ -23,8 +26,17 @@ ON CONFLICT (bucket) DO UPDATE SET identified_at = EXCLUDED.identified_at
 """
 
 
-async def take_identify_turn(conn: Any, bucket: int, spacing: float) -> None:
-    """On `conn`, outside any transaction: wait for the bucket's turn and record it."""
+async def take_identify_turn(pool: Any, bucket: int, spacing: float) -> None:
+    """On a connection of `pool`: wait for the bucket's turn and record it;
+    :class:`IdentifyTurnUnknown` if the database does not let us."""
+    try:
+        async with pool.acquire() as conn:
+            await _take_turn(conn, bucket, spacing)
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
+        raise IdentifyTurnUnknown(bucket, str(error) or type(error).__name__) from error
+
+
+async def _take_turn(conn: Any, bucket: int, spacing: float) -> None:
     async with conn.transaction():
         await execute(conn, _LOCK_BUCKET, {"key": f"hanamikoji:identify:{bucket}"})
         row = await fetchrow(conn, _SECONDS_SINCE, {"bucket": bucket})

@@ -100,9 +100,7 @@ class PostgresMatchStore(PostgresReads):
         """The Gateway's IDENTIFY turn of `bucket`, shared with every process on this
         database (:class:`~engine.store.identify_gate.IdentifyGate`)."""
         self._open_pool()
-        with storage_errors(self.url):
-            async with self._lock_pool.acquire() as conn:
-                await take_identify_turn(conn, bucket, spacing)
+        await take_identify_turn(self._lock_pool, bucket, spacing)
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Any]:
