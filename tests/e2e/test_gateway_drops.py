@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from engine.store.identify_gate import IdentifyTurnUnknown
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.gateway import Gateway, GatewaySession
 from tests.discord_emulator.interactions import InteractionFailed
@@ -134,3 +135,24 @@ async def test_after_an_invalid_session_the_bot_identifies_again_and_the_match_g
     assert panel.ephemeral and HAND_LINE.search(panel.text()), panel.text()
     await leaks.check()
     await _play_to_the_end(emulator, bot, match, leaks, rng)
+
+
+class _DatabaseGone:
+    """The shared IDENTIFY turns of a database that does not answer."""
+
+    async def identify_turn(self, bucket: int, spacing: float = 5.5) -> None:
+        raise IdentifyTurnUnknown(bucket, "connection refused")
+
+
+async def test_a_database_that_does_not_answer_keeps_no_shard_off_the_gateway(
+    emulator, bot, caplog
+):
+    gateway = emulator.gateway
+    (session,) = gateway.live_sessions
+    bot._identify_gate = _DatabaseGone()
+    await gateway.invalidate(session, resumable=False)
+    await gateway.wait_for_identify(2)
+    assert gateway.refused_identifies == 0, "its own turns still spaced it"
+    assert "shared IDENTIFY turn unknown" in caplog.text
+    answer = await emulator.user("ana").slash("hanamikoji rules")
+    await answer.first_response()
