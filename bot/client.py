@@ -32,6 +32,7 @@ from bot.words.server_language import ServerLanguages
 from engine.ai import agent_for_level
 from engine.service.clock import Clock
 from engine.service.match_service import MatchService
+from engine.store.identify_gate import IdentifyGate, IdentifyTurnUnknown, LocalIdentifyGate
 from engine.store.match_store import MatchStore
 from engine.store.sqlite import SqliteMatchStore
 
@@ -46,6 +47,9 @@ EXTENSIONS = (
 
 log = logging.getLogger(__name__)
 
+IDENTIFY_TURN_SECONDS = 30.0
+"""How long a shard waits for the shared IDENTIFY turn before spacing its IDENTIFYs on its
+own (a database that does not answer must not keep the bot off the Gateway)."""
 SHUTDOWN_SHOW_SECONDS = 10.0
 """How long a shutdown waits for Discord to take what the table still has to show."""
 # discord.py runs each interaction's handler as a task named after what it dispatches
@@ -128,6 +132,14 @@ class HanamikojiBot(commands.AutoShardedBot):
         )
         self.config = config
         self.service = service or build_service(config)
+        store = self.service.store
+        # On PostgreSQL every process takes its turn through the database; on SQLite the
+        # bot is one process, whose shards take turns here.
+        self._own_identify_turns = LocalIdentifyGate()
+        self._identify_gate: IdentifyGate = (
+            store if isinstance(store, IdentifyGate) else self._own_identify_turns
+        )
+        self._max_concurrency: int | None = None
         self._fetched_locales: dict[int, discord.Locale] = {}
         names = PlayerNames(self)
         self.parts = SharedParts(
@@ -184,6 +196,33 @@ class HanamikojiBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             await sync_if_changed(self.tree, marker, guild)
         log.info("commands synced")
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for this shard's IDENTIFY turn: one per 5 s per bucket of Discord's
+        ``max_concurrency``, across every process of the bot (discord.py's own hook only
+        spaces the shards of one process, 5 s apart whatever their bucket)."""
+        if self._max_concurrency is None:
+            self._max_concurrency = await self._fetch_max_concurrency()
+        bucket = (shard_id or 0) % self._max_concurrency
+        try:
+            async with asyncio.timeout(IDENTIFY_TURN_SECONDS):
+                await self._identify_gate.identify_turn(bucket)
+        except (IdentifyTurnUnknown, TimeoutError) as error:
+            # Discord answers an IDENTIFY out of turn with op 9, and discord.py tries again.
+            log.warning(
+                "shared IDENTIFY turn unknown (%s): shard %s takes its own", error, shard_id
+            )
+            await self._own_identify_turns.identify_turn(bucket)
+
+    async def _fetch_max_concurrency(self) -> int:
+        """``session_start_limit.max_concurrency`` of GET /gateway/bot; 1 (the smallest)
+        if Discord does not say."""
+        try:
+            limits = await self.fetch_session_start_limits()
+        except (discord.HTTPException, discord.GatewayNotFound, aiohttp.ClientError) as error:
+            log.warning("session start limit unknown, IDENTIFYing one at a time: %s", error)
+            return 1
+        return max(1, int(limits.max_concurrency))
 
     async def wait_idle(self) -> None:
         """Until every feature has shown what it has queued (tests and shutdown)."""

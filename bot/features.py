@@ -95,12 +95,14 @@ class HanamikojiGroup(app_commands.Group):
 
     def __init__(self, names: PlayerNames) -> None:
         # Guild-only on the group itself: discord.py ignores guild_only() on subcommands, and
-        # a match needs a server (its channel, its thread, its members).
+        # a match needs a server (its channel, its thread, its members). Installed to servers
+        # only: a user install would offer the commands in servers the bot is not in.
         super().__init__(
             name="hanamikoji",
             description=localised("slash.group"),
             guild_only=True,
             allowed_contexts=app_commands.AppCommandContext(guild=True),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
         )
         self._names = names
 

@@ -23,6 +23,7 @@ import bench.chaos.run
 import bench.cluster_load
 import bench.db_outage
 import bench.engine_speed
+import bench.pacer_arrivals
 import bench.render_speed
 import bench.review_figures
 import bench.review_losses
@@ -61,6 +62,7 @@ MAINS: dict[str, Main] = {
     "bench/cluster_load.py": bench.cluster_load.main,
     "bench/bot_load.py": bench.bot_load.main,
     "bench/db_outage.py": bench.db_outage.main,
+    "python -m bench.pacer_arrivals": bench.pacer_arrivals.main,
     "python -m bench.chaos": bench.chaos.run.main,
 }
 
@@ -125,6 +127,9 @@ BAD: list[tuple[str, list[str], str]] = [
         "--phases: takes freeze and/or restart, got 'melt'",
     ),
     ("bench/db_outage.py", ["--seed", HUGE], f"got '{HUGE}'"),
+    ("python -m bench.pacer_arrivals", ["--requests", "0"], "--requests: must be from 1 to"),
+    ("python -m bench.pacer_arrivals", ["--pace", "51"], "--pace: must be from 1 to 50, got '51'"),
+    ("python -m bench.pacer_arrivals", ["--stall-ms", "-1"], "got '-1'"),
     ("python -m bench.chaos", ["--matches", "0"], "--matches: must be from 1 to 2,000, got '0'"),
     ("python -m bench.chaos", ["--kills", "-1"], "got '-1'"),
     ("python -m bench.chaos", ["--kills", HUGE], f"got '{HUGE}'"),

@@ -1,41 +1,111 @@
 """The bot's own pace under Discord's global limit, and its retries of public messages."""
 
 import asyncio
+import bisect
+import heapq
+import random
 
 import aiohttp
 import discord
 import pytest
 import yarl
+from aiohttp import web
 
 from bot.discord_plumbing.retrier import Retrier, is_transient
-from bot.request_pacing import RequestPacer, counts_against_global_limit
+from bot.request_pacing import (
+    PaceWindow,
+    RequestPacer,
+    counts_against_global_limit,
+    pacing_trace,
+)
 
 
-async def test_no_second_holds_more_requests_than_the_pace():
-    pacer = RequestPacer(per_second=20)
-    loop = asyncio.get_running_loop()
-    sends: list[float] = []
+def _played(window: PaceWindow, delays: random.Random, requests: int) -> list[float]:
+    """When Discord counts each of `requests` started as soon as `window` lets them, each
+    arriving 0–300 ms after it starts and answered 0–300 ms after that (a stalled loop, a
+    slow network): a simulation on the window's own times, no clock involved."""
+    arrivals: list[float] = []
+    answers: list[float] = []  # a heap of answer times of requests on their way
+    now = 0.0
+    for _ in range(requests):
+        while not window.take(now):
+            free_at = window.next_free(now)
+            if free_at is None or (answers and answers[0] <= free_at):
+                now = max(now, heapq.heappop(answers))
+                window.finished(now)
+            else:
+                now = free_at
+        arrival = now + delays.uniform(0.0, 0.3)
+        arrivals.append(arrival)
+        heapq.heappush(answers, arrival + delays.uniform(0.0, 0.3))
+        # answers due by now come back before the next request starts
+        while answers and answers[0] <= now:
+            window.finished(heapq.heappop(answers))
+    return sorted(arrivals)
 
-    async def request(index: int) -> None:
-        await pacer.wait_turn()
-        await asyncio.sleep(0.05 * (index % 3))  # a busy loop sends some later than others
-        sends.append(loop.time())
-        pacer.sent()
 
-    await asyncio.gather(*(request(i) for i in range(50)))
-    assert len(sends) == 50
-    busiest = max(sum(1 for t in sends if s <= t < s + 1.0) for s in sends)
-    assert busiest <= 20
-    assert max(sends) - min(sends) >= 2.0 - 0.01, "50 at 20 a second span over two seconds"
+def _busiest_second(arrivals: list[float]) -> int:
+    """The most arrivals in any window of one second (Discord's, wherever it opens)."""
+    return max(bisect.bisect_left(arrivals, t + 1.0) - i for i, t in enumerate(arrivals))
 
 
-async def test_a_request_that_failed_before_leaving_gives_its_place_back():
-    pacer = RequestPacer(per_second=2)
+@pytest.mark.parametrize("seed", range(5))
+def test_no_second_of_arrivals_holds_more_than_the_pace_however_late_they_arrive(seed):
+    arrivals = _played(PaceWindow(per_second=45), random.Random(seed), requests=500)
+    assert _busiest_second(arrivals) <= 45
+    assert arrivals[-1] - arrivals[0] >= 10.0, "500 at 45 a second span over ten seconds"
+
+
+def test_a_place_frees_a_second_after_its_answer_not_after_its_start():
+    window = PaceWindow(per_second=2)
+    assert window.take(0.0) and window.take(0.0)
+    assert window.next_free(0.5) is None, "both on their way: only an answer tells"
+    window.finished(0.8)
+    assert not window.take(1.5), "started at 0 but answered at 0.8: held until 1.8"
+    assert window.next_free(1.5) == pytest.approx(1.8)
+    assert window.take(1.8)
+
+
+async def test_a_waiting_request_starts_once_a_place_frees():
+    pacer = RequestPacer(per_second=1)
     await pacer.wait_turn()
-    await pacer.wait_turn()
-    pacer.dropped()
-    await asyncio.wait_for(pacer.wait_turn(), timeout=0.5)
-    assert pacer.waited == 0
+    waiting = asyncio.create_task(pacer.wait_turn())
+    await asyncio.sleep(0)
+    assert not waiting.done(), "the only place is on its way"
+    pacer.finished()
+    await asyncio.wait_for(waiting, timeout=5)
+    assert pacer.waited == 1
+
+
+async def test_a_request_holds_its_place_from_its_start_until_after_its_answer():
+    now = [100.0]  # time stands still unless the test moves it
+    pacer = RequestPacer(per_second=5, clock=lambda: now[0])
+    held_while_answering: list[int] = []
+
+    async def answer(request: web.Request) -> web.Response:
+        held_while_answering.append(pacer.held())
+        return web.json_response({})
+
+    app = web.Application()
+    app.router.add_route("*", "/api/v10/{tail:.*}", answer)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}/api/v10"
+    try:
+        async with aiohttp.ClientSession(trace_configs=[pacing_trace(pacer)]) as session:
+            async with session.put(f"{base}/channels/1/thread-members/2") as response:
+                assert response.status == 200
+            assert pacer.held() == 1, "answered, but Discord may count it for a second yet"
+            async with session.post(f"{base}/interactions/1/token/callback", json={}):
+                pass
+            assert pacer.held() == 1, "an interaction callback takes no place"
+            now[0] = 101.0  # a second after its answer
+            assert pacer.held() == 0
+    finally:
+        await runner.cleanup()
+    assert held_while_answering == [1, 1]
 
 
 def test_a_pace_over_discords_limit_is_refused():

@@ -74,7 +74,11 @@ LOCALES = frozenset(
 )
 GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
 CONTEXTS = (GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT)
-INTEGRATION_TYPES = (0, 1)  # guild install, user install
+GUILD_INSTALL, USER_INSTALL = 0, 1
+INTEGRATION_TYPES = (GUILD_INSTALL, USER_INSTALL)
+# "Installation Context" (resources/application): an app is installable to servers, to
+# users, or both; a new application has both on ("Installation" settings of the portal).
+NEW_APPLICATION_INSTALLS = frozenset(INTEGRATION_TYPES)
 
 
 class HasId(Protocol):
@@ -250,6 +254,12 @@ class CommandRegistry:
         self.global_commands: dict[str, dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[str, dict[str, Any]]] = {}
         self.sync_count = 0
+        self.application_installs = NEW_APPLICATION_INSTALLS
+        """The installation contexts set on the application, which a global command without
+        `integration_types` gets ("Defaults to your app's configured contexts",
+        interactions/application-commands, Application Command Object)."""
+        self.user_installs: set[int] = set()
+        """Users who added the app to their account (a user install)."""
 
     def _scope(self, guild_id: int | None) -> dict[str, dict[str, Any]]:
         if guild_id is None:
@@ -313,8 +323,11 @@ class CommandRegistry:
     def listed(self, guild_id: int | None) -> list[dict[str, Any]]:
         return list(self._scope(guild_id).values())
 
-    def find(self, name: str, *, guild_id: int | None) -> dict[str, Any]:
-        """The command a user picks from the client's list; guild commands shadow global ones."""
+    def find(
+        self, name: str, *, guild_id: int | None, user_id: int | None = None
+    ) -> dict[str, Any]:
+        """The command a user picks from the client's list where the bot is (a guild of
+        the bot's, or its DMs); guild commands shadow global ones."""
         if guild_id is not None:
             command = self.guild_commands.get(guild_id, {}).get(name)
             if command is not None:
@@ -328,7 +341,29 @@ class CommandRegistry:
         contexts = command.get("contexts")
         if guild_id is not None and contexts is not None and GUILD_CONTEXT not in contexts:
             raise ImpossibleUserAction(f"/{name} cannot be used in a guild")
+        installs = self.installs_of(command)
+        if GUILD_INSTALL not in installs and user_id not in self.user_installs:
+            raise ImpossibleUserAction(f"/{name} is only for users who installed the app")
         return command
+
+    def installs_of(self, command: Mapping[str, Any]) -> frozenset[int]:
+        """The installation contexts a global command is available in."""
+        types = command.get("integration_types")
+        return self.application_installs if types is None else frozenset(types)
+
+    def offered_where_the_bot_is_not(self, user_id: int) -> list[str]:
+        """The global commands the client lists for this user in a server the bot is not
+        in: those of a user install ("User-installed apps ... can be used in all servers",
+        Change Log, June 27 2024), whose contexts allow servers. A guild install offers
+        nothing there, and guild commands belong to their own guild."""
+        if user_id not in self.user_installs or USER_INSTALL not in self.application_installs:
+            return []
+        return [
+            name
+            for name, command in self.global_commands.items()
+            if USER_INSTALL in self.installs_of(command)
+            and (command.get("contexts") is None or GUILD_CONTEXT in command["contexts"])
+        ]
 
 
 def _usable_in_dms(command: Mapping[str, Any]) -> bool:

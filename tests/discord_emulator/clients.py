@@ -26,6 +26,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from tests.discord_emulator.gateway import IDENTIFY_INTERVAL
 from tests.discord_emulator.server import DiscordEmulator
 
 # How long discord.py waits for more GUILD_CREATEs before on_ready (2 s by default). The
@@ -100,6 +101,11 @@ async def start_client(
     ready_timeout: float = READY_GUARD_SECONDS,
 ) -> RunningClient:
     """Log `client` in to the emulator and return once `on_ready` has fired."""
+    if emulator.gateway.session_starts:
+        # A client started after another comes no sooner than a process restarts: the
+        # virtual clock skips Discord's 5 s between IDENTIFYs, which a new client, knowing
+        # nothing of the last one's, would otherwise wait out for real after an op 9.
+        emulator.advance(IDENTIFY_INTERVAL)
     # ConnectionState holds the guild-ready wait; the emulator needs no more than this.
     client._connection.guild_ready_timeout = FAST_GUILD_READY_TIMEOUT
     task = asyncio.create_task(client.start(emulator.bot_token), name="emulated discord client")

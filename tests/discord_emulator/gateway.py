@@ -3,6 +3,12 @@
 Frames go out as uncompressed text even though discord.py asks for zlib-stream; it
 accepts both.
 
+The session start limit as topics/gateway documents it: `max_concurrency` IDENTIFYs per
+5 seconds, one per bucket `shard_id % max_concurrency` ("Sharding for Large Bots"); "if
+you hit this limit, the Gateway will respond with an Opcode 9 Invalid Session" ("Rate
+Limiting"), and every IDENTIFY counts as a session start ("Session Start Limit Object").
+Measured on the virtual clock, so a test may let 5 s pass with `emulator.advance`.
+
 Sharding as "Sharding" (topics/gateway) documents it: a session that identifies with
 `shard: [shard_id, num_shards]` gets the guilds with `(guild_id >> 22) % num_shards ==
 shard_id` and their events; events of no guild (DMs, DM interactions) go to shard 0 only.
@@ -15,15 +21,18 @@ import contextlib
 import dataclasses
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.discord_emulator.clock import VirtualClock
 from tests.discord_emulator.payloads import bot_self_payload, guild_create_payload, member_payload
 from tests.discord_emulator.world import World, shard_of
 
 HEARTBEAT_INTERVAL_MS = 41_250
+IDENTIFY_INTERVAL = 5.0
+"""Seconds between two IDENTIFYs of one bucket (the "per 5 seconds" of max_concurrency)."""
 
 # Intent bits that decide which dispatches a session receives.
 INTENT_GUILDS = 1 << 0
@@ -76,11 +85,21 @@ class Gateway:
         token: str,
         resume_url: Callable[[], str],
         on_activity: Callable[[], None],
+        clock: VirtualClock,
         shard_count: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
         self._world = world
+        self._clock = clock
         self.shard_count = shard_count
         """What `GET /gateway/bot` recommends; IDENTIFY must use it when it is over 1."""
+        self.max_concurrency = max_concurrency
+        """`session_start_limit.max_concurrency`: 1 unless the bot is a large one."""
+        self._identified_at: dict[int, float] = {}  # bucket -> virtual time of its last IDENTIFY
+        self.session_starts = 0
+        """Every IDENTIFY, accepted or not, as Discord counts them against `total`."""
+        self.refused_identifies = 0
+        """IDENTIFYs answered with op 9 for coming too soon after another in their bucket."""
         self._token = token
         self._resume_url = resume_url
         self._on_activity = on_activity
@@ -90,6 +109,11 @@ class Gateway:
         self._dropping: set[int] = set()  # ids of sockets the emulator itself is closing
         self.paths: list[str] = []  # the path of every connection, to check resume_gateway_url
         self._resumed = asyncio.Event()
+        self._identified = asyncio.Event()
+        self._disconnected = asyncio.Event()
+        self._transports: dict[int, asyncio.BaseTransport] = {}  # socket id -> its TCP transport
+        self._connections_open = asyncio.Event()
+        self._connections_open.set()
 
     @property
     def live_sessions(self) -> list[GatewaySession]:
@@ -99,6 +123,10 @@ class Gateway:
         socket = web.WebSocketResponse(max_msg_size=0)
         await socket.prepare(request)
         self.paths.append(request.path)
+        if request.transport is not None:
+            self._transports[id(socket)] = request.transport
+        # Held by `holding_connections`: the client waits for HELLO as on a slow network.
+        await self._connections_open.wait()
         await self._send(socket, {"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
         session: GatewaySession | None = None
         async for frame in socket:
@@ -120,10 +148,12 @@ class Gateway:
                 await self._send_member_chunk(socket, session, data)
         if session is not None and session.socket is socket:
             session.socket = None
+            self._disconnected.set()
             dropped_by_us = id(socket) in self._dropping
             if not dropped_by_us and socket.close_code in CLIENT_ENDS_SESSION:
                 session.ended = True
         self._dropping.discard(id(socket))
+        self._transports.pop(id(socket), None)
         self._on_activity()
         return socket
 
@@ -135,6 +165,15 @@ class Gateway:
             return None
         shard = await self._check_shard(socket, data.get("shard"))
         if shard is None:
+            return None
+        self.session_starts += 1
+        bucket = shard[0] % self.max_concurrency
+        now = self._clock.now()
+        last = self._identified_at.get(bucket)
+        self._identified_at[bucket] = now
+        if last is not None and now - last < IDENTIFY_INTERVAL:
+            self.refused_identifies += 1
+            await self._send(socket, {"op": 9, "d": False})
             return None
         self.identify_count += 1
         session = GatewaySession(
@@ -161,6 +200,7 @@ class Gateway:
         }
         if "shard" in data:
             ready["shard"] = list(shard)
+        self._identified.set()
         await self.dispatch_to(session, "READY", ready)
         include_members = bool(session.intents & INTENT_GUILD_MEMBERS)
         for guild_id in guild_ids:
@@ -271,6 +311,57 @@ class Gateway:
         for session in self.live_sessions:
             if session.socket is not None:
                 await self.drop(session.socket)
+
+    async def drop_abruptly(self, session: GatewaySession) -> None:
+        """Cut the session's connection without a close frame, as a network failure does:
+        the client sees 1006 (abnormal closure) and may RESUME."""
+        socket = session.socket
+        transport = None if socket is None else self._transports.get(id(socket))
+        if socket is None or transport is None:
+            raise ValueError(f"session {session.session_id} has no connection to cut")
+        self._dropping.add(id(socket))
+        transport.abort()
+
+    async def request_reconnect(self, session: GatewaySession) -> None:
+        """Op 7 Reconnect: "the client should reconnect and resume immediately" (topics/
+        gateway, "Reconnect"); the session stays resumable."""
+        if session.socket is None:
+            raise ValueError(f"session {session.session_id} is not connected")
+        await self._send(session.socket, {"op": 7, "d": None})
+
+    async def invalidate(self, session: GatewaySession, *, resumable: bool) -> None:
+        """Op 9 Invalid Session with `d` = `resumable` (topics/gateway, "Invalid Session").
+        Not resumable: the session is over, and what is dispatched until the client has
+        IDENTIFYed again reaches no one (an interaction then fails for its user)."""
+        if session.socket is None:
+            raise ValueError(f"session {session.session_id} is not connected")
+        if not resumable:
+            session.ended = True
+        await self._send(session.socket, {"op": 9, "d": resumable})
+
+    @contextlib.asynccontextmanager
+    async def holding_connections(self) -> AsyncIterator[None]:
+        """While inside, new connections get no HELLO: a client that lost its connection
+        cannot come back, so what is dispatched meanwhile is missed (a RESUME replays it)."""
+        self._connections_open.clear()
+        try:
+            yield
+        finally:
+            self._connections_open.set()
+
+    async def wait_for_disconnect(self, session: GatewaySession, *, max_wait: float = 5.0) -> None:
+        """Wait until the session has no connection (the client's or the emulator's doing)."""
+        async with asyncio.timeout(max_wait):
+            while session.socket is not None:
+                self._disconnected.clear()
+                await self._disconnected.wait()
+
+    async def wait_for_identify(self, count: int, *, max_wait: float = 15.0) -> None:
+        """Wait until `count` IDENTIFYs have been accepted in total."""
+        async with asyncio.timeout(max_wait):
+            while self.identify_count < count:
+                self._identified.clear()
+                await self._identified.wait()
 
     async def wait_for_resume(self, count: int, *, max_wait: float = 5.0) -> None:
         """Wait until `count` RESUMEs have succeeded in total."""

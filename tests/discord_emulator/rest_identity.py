@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from tests.discord_emulator.server import DiscordEmulator
 
 UNKNOWN_MEMBER = 10007
+# "Session Start Limit Object" (topics/gateway): a bot starts 1,000 sessions a day unless large.
+SESSION_STARTS_A_DAY = 1000
 
 
 class IdentityRoutes:
@@ -56,15 +58,16 @@ class IdentityRoutes:
         return json_response({"url": self._emulator.gateway_url})
 
     async def gateway_bot(self, request: web.Request) -> web.Response:
+        gateway = self._emulator.gateway
         return json_response(
             {
                 "url": self._emulator.gateway_url,
                 "shards": self._emulator.shard_count,
                 "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 1000,
+                    "total": SESSION_STARTS_A_DAY,
+                    "remaining": max(0, SESSION_STARTS_A_DAY - gateway.session_starts),
                     "reset_after": 86_400_000,
-                    "max_concurrency": 1,
+                    "max_concurrency": gateway.max_concurrency,
                 },
             }
         )

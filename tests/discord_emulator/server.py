@@ -106,6 +106,7 @@ class DiscordEmulator:
             token=bot_token,
             resume_url=lambda: self.base_ws_url + RESUME_GATEWAY_PATH,
             on_activity=self._touch,
+            clock=self.clock,
             shard_count=shard_count,
         )
         self.writer = MessageWriter(

@@ -480,3 +480,34 @@ async def test_a_guild_interaction_carries_context_0(emulator):
     interaction = await emulator.user("ana").slash("hanamikoji")
     interaction.cancel_deadline()
     assert interaction_payload(emulator.world, interaction, message=None)["context"] == 0
+
+
+# installation contexts ----------------------------------------------------------------
+
+
+async def test_a_command_without_integration_types_follows_a_new_apps_user_install(emulator):
+    register_global(emulator, contexts=[0])
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    ana.install_app()
+    assert ana.commands_offered_in_a_server_without_the_bot() == ["hanamikoji"]
+    assert ben.commands_offered_in_a_server_without_the_bot() == [], "ben installed nothing"
+
+
+async def test_a_guild_install_command_is_offered_only_where_the_bot_is(emulator):
+    register_global(emulator, contexts=[0], integration_types=[0])
+    ana = emulator.user("ana")
+    ana.install_app()
+    assert ana.commands_offered_in_a_server_without_the_bot() == []
+    interaction = await ana.slash("hanamikoji")
+    interaction.cancel_deadline()
+
+
+async def test_a_user_install_command_is_offered_in_the_bots_guild_only_to_who_installed_it(
+    emulator,
+):
+    register_global(emulator, contexts=[0], integration_types=[1])
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    ana.install_app()
+    (await ana.slash("hanamikoji")).cancel_deadline()
+    with pytest.raises(ImpossibleUserAction, match="only for users who installed the app"):
+        await ben.slash("hanamikoji")

@@ -16,6 +16,7 @@ from tests.discord_emulator import DiscordEmulator, EmulatedInteraction, start_c
 from tests.discord_emulator.gateway import (
     CLOSE_INVALID_SHARD,
     CLOSE_SHARDING_REQUIRED,
+    IDENTIFY_INTERVAL,
     INTENT_DIRECT_MESSAGES,
     INTENT_GUILD_MESSAGES,
     INTENT_GUILDS,
@@ -63,11 +64,12 @@ async def raw_sessions(
     async with aiohttp.ClientSession() as http:
         sessions = []
         for shard in shards:
+            # A well-behaved client IDENTIFYs 5 s after the last: the virtual clock skips it.
+            emulator.advance(IDENTIFY_INTERVAL)
             session = RawSession(await http.ws_connect(emulator.gateway_url))
             await session.identify(emulator.bot_token, shard)
-            sessions.append(session)
-        for session in sessions:
             await session.settle()
+            sessions.append(session)
         yield sessions
         for session in sessions:
             await session.socket.close()
@@ -198,3 +200,44 @@ async def test_auto_sharded_client_on_shard_one_sees_only_that_guild(sharded_emu
     assert client.get_guild(sharded_emulator.guild_id) is None
     assert [s.shard for s in sharded_emulator.gateway.live_sessions] == [(1, 2)]
     await asyncio.sleep(0)
+
+
+# the session start limit ---------------------------------------------------------------
+
+
+async def _identify_now(emulator: DiscordEmulator, http: aiohttp.ClientSession, shard: list[int]):
+    """IDENTIFY on a new connection; the first frame after it (READY, or op 9)."""
+    socket = await http.ws_connect(emulator.gateway_url)
+    await RawSession(socket).identify(emulator.bot_token, shard)
+    return await socket.receive_json(timeout=5)
+
+
+async def test_a_second_identify_in_a_bucket_within_5_s_gets_an_invalid_session(
+    sharded_emulator,
+):
+    gateway = sharded_emulator.gateway
+    async with aiohttp.ClientSession() as http:
+        first = await _identify_now(sharded_emulator, http, [0, 2])
+        too_soon = await _identify_now(sharded_emulator, http, [1, 2])  # bucket 1 % 1 == 0
+        sharded_emulator.advance(IDENTIFY_INTERVAL)
+        in_turn = await _identify_now(sharded_emulator, http, [1, 2])
+    assert (first["t"], too_soon, in_turn["t"]) == (
+        "READY",
+        {"op": 9, "d": False, "s": None, "t": None},
+        "READY",
+    )
+    assert (gateway.session_starts, gateway.refused_identifies) == (3, 1)
+    async with RawApi(sharded_emulator) as api:
+        limit = (await api.get("/gateway/bot")).body["session_start_limit"]
+    assert limit["remaining"] == limit["total"] - 3
+
+
+async def test_shards_in_different_buckets_identify_together_under_a_higher_concurrency(
+    sharded_emulator,
+):
+    sharded_emulator.gateway.max_concurrency = 2
+    async with aiohttp.ClientSession() as http:
+        zero = await _identify_now(sharded_emulator, http, [0, 2])
+        one = await _identify_now(sharded_emulator, http, [1, 2])
+    assert (zero["t"], one["t"]) == ("READY", "READY")
+    assert sharded_emulator.gateway.refused_identifies == 0

@@ -173,10 +173,12 @@ class EmulatedUser:
             raise ImpossibleUserAction(f"no application commands in archived thread {where.id}")
         words = command.removeprefix("/").split()
         guild_id = where.guild_id
-        if not self._world.bot_is_in(guild_id):
-            # Guild commands go with the bot (the application's scope in the guild).
+        offered_anyway = self._emulator.commands.offered_where_the_bot_is_not(self.id)
+        if not self._world.bot_is_in(guild_id) and words[0] not in offered_anyway:
+            # Guild commands go with the bot (the application's scope in the guild); only a
+            # user install is offered in a server the bot is not in.
             raise ImpossibleUserAction(f"the bot is not in guild {guild_id}: no commands")
-        synced = self._emulator.commands.find(words[0], guild_id=guild_id)
+        synced = self._emulator.commands.find(words[0], guild_id=guild_id, user_id=self.id)
         invocation = CommandInvocation(self._world, guild_id=guild_id)
         data = invocation.data(synced, words[1:], options)
         shown = " ".join(f"{k}:{v!r}" for k, v in options.items())
@@ -187,6 +189,15 @@ class EmulatedUser:
             data=data,
             description=f"/{' '.join(words)} {shown}".rstrip() + f" by {self.name}",
         )
+
+    def install_app(self) -> None:
+        """Add the bot's app to this account (a user install, "Installation Context",
+        resources/application), as anyone may when the app allows it."""
+        self._emulator.commands.user_installs.add(self.id)
+
+    def commands_offered_in_a_server_without_the_bot(self) -> list[str]:
+        """The bot's commands this user's client lists in a server the bot is not in."""
+        return self._emulator.commands.offered_where_the_bot_is_not(self.id)
 
     async def click(self, message: MessageRef, button: str) -> EmulatedInteraction:
         """Click the button with this label (or custom_id) on a message this user sees."""

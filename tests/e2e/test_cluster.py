@@ -319,3 +319,19 @@ async def test_a_deadline_of_a_killed_process_fires_in_the_other_and_the_match_g
         assert_no_hidden_card_in_public(emulator)
     finally:
         await cluster.close()
+
+
+async def test_two_processes_starting_at_once_take_turns_to_identify(
+    emulator, postgres_url, tmp_path
+):
+    """Discord starts one session per 5 s (max_concurrency 1) for the whole bot and answers
+    one more with an invalid session; the processes take turns through the database."""
+    cluster = Cluster(emulator, postgres_url, tmp_path)
+    try:
+        await asyncio.gather(cluster.start(0), cluster.start(1))
+        gateway = emulator.gateway
+        assert gateway.refused_identifies == 0, cluster.output()
+        assert gateway.session_starts == 2
+        assert sorted(s.shard for s in gateway.live_sessions) == [(0, 2), (1, 2)]
+    finally:
+        await cluster.close()

@@ -30,3 +30,16 @@ async def test_a_restart_does_not_send_unchanged_commands_again(emulator, start_
     await answer.first_response()
     assert "4 geishas" in answer.message.text()
     await restarted.close()
+
+
+async def test_the_commands_are_never_offered_in_a_server_the_bot_is_not_in(emulator, bot):
+    """A new application is installable to users too; a user who adds it to their account
+    must not see /hanamikoji in servers where no bot could host the match."""
+    ana = emulator.user("ana")
+    ana.install_app()
+    assert ana.commands_offered_in_a_server_without_the_bot() == []
+    synced = emulator.commands.global_commands["hanamikoji"]
+    assert synced["integration_types"] == [0] and synced["contexts"] == [0]
+    answer = await ana.slash("hanamikoji rules")
+    await answer.first_response()
+    assert "4 geishas" in answer.message.text()

@@ -63,6 +63,7 @@ async def test_one_process_with_both_shards_plays_in_both_guilds(emulator, tmp_p
     try:
         sessions = emulator.gateway.live_sessions
         assert sorted(s.shard for s in sessions) == [(0, 2), (1, 2)]
+        assert emulator.gateway.refused_identifies == 0, "its shards take turns to IDENTIFY"
         await play_a_challenge(emulator, emulator.channel)
         await play_a_challenge(emulator, second.channel)
     finally:

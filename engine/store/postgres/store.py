@@ -16,6 +16,7 @@ from typing import Any
 from engine.ratings import Standing
 from engine.store import tables
 from engine.store.errors import MatchConflict
+from engine.store.identify_gate import IDENTIFY_SPACING_SECONDS
 from engine.store.match_store import Rater
 from engine.store.outage import OutageLog
 from engine.store.postgres import announcements as outbox
@@ -27,6 +28,7 @@ from engine.store.postgres.connection import (
     storage_errors,
     unavailable_reason,
 )
+from engine.store.postgres.identify_gate import take_identify_turn
 from engine.store.postgres.reads import PostgresReads
 from engine.store.postgres.sql import execute, fetchrow
 from engine.store.rows import (
@@ -117,6 +119,12 @@ class PostgresMatchStore(PostgresReads):
             finally:
                 # A connection that fails here is dropped, which unlocks too.
                 await execute(call.conn, _UNLOCK, {"key": key})
+
+    async def identify_turn(self, bucket: int, spacing: float = IDENTIFY_SPACING_SECONDS) -> None:
+        """The Gateway's IDENTIFY turn of `bucket`, shared with every process on this
+        database (:class:`~engine.store.identify_gate.IdentifyGate`)."""
+        self._open_pool()
+        await take_identify_turn(self._lock_pool, bucket, spacing)
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Any]:
