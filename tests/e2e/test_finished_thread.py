@@ -55,7 +55,8 @@ async def test_commands_in_a_finished_thread_find_its_match(emulator, start_bot,
     assert review is not None and review.ephemeral
     assert text(lang, "review.no_match") not in review.text()
     assert "board.png" in review.attachment_names
-    assert text(lang, "review.title", step=0, steps="", round=1).split("/")[0] in review.text()
+    first_page = text(lang, "review.title", step=0, steps="§", round=1).split("§")[0]
+    assert first_page in review.text()
 
     history = await answered(await ben.slash("hanamikoji history", channel=match.thread_id))
     assert f"#{match.match_id}" in history.text()
