@@ -18,9 +18,12 @@ from bot.discord_plumbing.worker_processes import WorkerProcess
 from tests.bot.process_tree import children_by_parent, descendants, kill_all, survivors
 
 ROOT = Path(__file__).resolve().parents[2]
-HANG_GUARD_SECONDS = 60.0
-"""Only to fail rather than hang: the workers go as soon as they notice, however busy the
-machine is."""
+HANG_GUARD_SECONDS = 120.0
+"""Only to fail rather than hang: the workers go as soon as they notice, and the pool
+notices a dead worker as soon as it runs, however busy the machine is."""
+POLL_SECONDS = 0.01
+"""How often a test looks again for what it waits for; how long it waits is not bounded
+by this, only by the hang guard."""
 
 # A stand-in for the bot: it starts both workers the way the bot does, says so, and
 # waits to be killed.
@@ -90,9 +93,28 @@ def kill_own_process() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def pid_after(seconds: float) -> int:
-    time.sleep(seconds)
+def die_on_the_first_try(tried: Path) -> int:
+    """Dies under its job the first time (noted in ``tried``), then answers its pid."""
+    if not tried.exists():
+        tried.touch()
+        kill_own_process()
     return os.getpid()
+
+
+def reaped(pid: int) -> bool:
+    """The killed worker is gone even as a zombie: its pool reaps it only after marking
+    itself broken (concurrent.futures' manager thread), so by then the pool knows."""
+    try:
+        os.kill(pid, 0)  # a zombie still takes signal 0
+    except ProcessLookupError:
+        return True
+    return False
+
+
+async def until_reaped(pid: int) -> None:
+    async with asyncio.timeout(HANG_GUARD_SECONDS):
+        while not reaped(pid):  # noqa: ASYNC110 - nothing announces a reap
+            await asyncio.sleep(POLL_SECONDS)
 
 
 @pytest.fixture
@@ -106,7 +128,7 @@ async def test_a_killed_worker_is_replaced_and_the_next_job_runs(worker, caplog)
     caplog.set_level(logging.INFO, logger="bot.discord_plumbing.worker_processes")
     first = await worker.run(os.getpid)
     os.kill(first, signal.SIGKILL)
-    await asyncio.sleep(0.5)  # the pool notices its worker is gone
+    await until_reaped(first)  # the worker died between jobs, and the pool knows it
 
     second = await worker.run(os.getpid)
 
@@ -117,14 +139,11 @@ async def test_a_killed_worker_is_replaced_and_the_next_job_runs(worker, caplog)
     assert "Traceback" not in caplog.text and not any(r.exc_info for r in caplog.records)
 
 
-async def test_a_job_whose_worker_dies_under_it_is_tried_again_once(worker, caplog):
+async def test_a_job_whose_worker_dies_under_it_is_tried_again_once(worker, caplog, tmp_path):
     caplog.set_level(logging.INFO, logger="bot.discord_plumbing.worker_processes")
     first = await worker.run(os.getpid)
-    job = asyncio.ensure_future(worker.run(pid_after, 1.0))
-    await asyncio.sleep(0.3)
-    os.kill(first, signal.SIGKILL)
 
-    second = await job
+    second = await worker.run(die_on_the_first_try, tmp_path / "tried")
 
     assert second != first
     assert len([r for r in caplog.records if "restart" in r.getMessage()]) == 1
@@ -144,10 +163,13 @@ async def test_a_job_that_kills_every_worker_is_refused_after_one_retry(worker, 
 def test_the_executor_handed_to_the_service_also_survives_a_dead_worker(worker, caplog):
     caplog.set_level(logging.INFO, logger="bot.discord_plumbing.worker_processes")
     executor = worker.executor()
-    first = executor.submit(os.getpid).result(timeout=30)
+    first = executor.submit(os.getpid).result(timeout=HANG_GUARD_SECONDS)
     os.kill(first, signal.SIGKILL)
-    time.sleep(0.5)
-    assert executor.submit(os.getpid).result(timeout=30) != first
+    deadline = time.monotonic() + HANG_GUARD_SECONDS
+    while not reaped(first) and time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS)
+    assert reaped(first), "the pool never noticed its worker died"
+    assert executor.submit(os.getpid).result(timeout=HANG_GUARD_SECONDS) != first
 
 
 def starting_workers(known: set[int]) -> set[int]:
@@ -169,12 +191,9 @@ async def test_a_worker_killed_while_it_starts_costs_one_line_and_no_traceback(
     job = asyncio.ensure_future(worker.run(os.getpid))
     await asyncio.sleep(0)  # submitted: the worker is being spawned
     starting: set[int] = set()
-    for _ in range(200):
-        starting = starting_workers(known)
-        if starting:
-            break
-        await asyncio.sleep(0.005)
-    assert starting, "the worker never appeared"
+    async with asyncio.timeout(HANG_GUARD_SECONDS):
+        while not (starting := starting_workers(known)):  # noqa: ASYNC110 - nor a spawn
+            await asyncio.sleep(POLL_SECONDS)
     for pid in starting:
         os.kill(pid, signal.SIGKILL)
 
