@@ -26,6 +26,10 @@ def refused() -> discord.HTTPException:
     return discord.Forbidden(response, {"code": 50013, "message": "Missing Permissions"})  # type: ignore[arg-type]
 
 
+HANG_GUARD_SECONDS = 120.0
+"""Only to fail rather than hang when an event is never shown again."""
+
+
 async def ready() -> None:
     pass
 
@@ -35,11 +39,21 @@ class Shows:
         self.failures = list(failures)
         self.shown: list[object] = []
         self.confirmed: list[object] = []
+        self.showing = asyncio.Event()
+        """Set at each event shown."""
 
     async def show(self, event: object) -> None:
         if self.failures:
             raise self.failures.pop(0)
         self.shown.append(event)
+        self.showing.set()
+
+    async def next_shown(self, queues: MatchQueues) -> None:
+        """Until an event is shown (again), and the queue has confirmed it."""
+        self.showing.clear()
+        async with asyncio.timeout(HANG_GUARD_SECONDS):
+            await self.showing.wait()
+        await queues.wait_idle()
 
     async def refresh(self, match_id: int) -> None:
         pass
@@ -69,8 +83,7 @@ async def test_one_discord_could_not_take_is_tried_again_and_then_confirmed(monk
     queues.put(REMINDER)
     await queues.wait_idle()
     assert shows.confirmed == [], "not shown: not confirmed (a restart shows it too)"
-    await asyncio.sleep(0.05)
-    await queues.wait_idle()
+    await shows.next_shown(queues)
     assert shows.shown == [REMINDER] and shows.confirmed == [REMINDER]
 
 
@@ -80,9 +93,12 @@ async def test_one_discord_refuses_for_good_is_confirmed_and_not_tried_again(mon
     queues = shows.queues()
     queues.put(REMINDER)
     await queues.wait_idle()
-    await asyncio.sleep(0.05)
-    await queues.wait_idle()
-    assert shows.shown == [] and shows.confirmed == [REMINDER]
+    # A later event, put after the moment a retry would have been: the loop runs its
+    # timers in order, so a retry would be queued (and shown) before it.
+    later = MatchResumed(7, 3)
+    asyncio.get_running_loop().call_later(2 * match_queues.SHOW_AGAIN_SECONDS, queues.put, later)
+    await shows.next_shown(queues)
+    assert shows.shown == [later] and shows.confirmed == [REMINDER, later]
 
 
 async def test_an_event_the_database_could_not_serve_is_shown_later_without_a_log_line(
@@ -94,8 +110,7 @@ async def test_an_event_the_database_could_not_serve_is_shown_later_without_a_lo
     queues.put(REMINDER)
     await queues.wait_idle()
     assert shows.confirmed == []
-    await asyncio.sleep(0.05)
-    await queues.wait_idle()
+    await shows.next_shown(queues)
     assert shows.shown == [REMINDER] and shows.confirmed == [REMINDER]
     # The store says once that the database is not answering; the queue adds nothing.
     assert not [r for r in caplog.records if r.name.startswith("bot")], caplog.text
