@@ -19,6 +19,10 @@ from bot.request_pacing import (
     pacing_trace,
 )
 
+HANG_GUARD_SECONDS = 120.0
+"""Only to fail rather than hang: what a test waits for comes at once, however busy the
+machine is."""
+
 
 def _played(window: PaceWindow, delays: random.Random, requests: int) -> list[float]:
     """When Discord counts each of `requests` started as soon as `window` lets them, each
@@ -168,17 +172,20 @@ async def test_a_refusal_for_good_is_not_retried():
 
 
 async def test_closing_stops_the_retries(monkeypatch):
-    monkeypatch.setattr("bot.discord_plumbing.retrier.FIRST_PAUSE", 30.0)
+    # Longer than the hang guard: only closing can end the pause in time.
+    monkeypatch.setattr("bot.discord_plumbing.retrier.FIRST_PAUSE", 10 * HANG_GUARD_SECONDS)
     retrier = Retrier()
     attempts: list[int] = []
+    tried = asyncio.Event()
 
     async def send() -> None:
         attempts.append(1)
+        tried.set()
         raise _http_error(429)
 
     task = asyncio.create_task(retrier.until_accepted("a line", send))
-    await asyncio.sleep(0.05)
+    await tried.wait()  # the first try was refused: the retrier is in its long pause
     retrier.close()
     with pytest.raises(discord.HTTPException):
-        await asyncio.wait_for(task, timeout=2)
+        await asyncio.wait_for(task, timeout=HANG_GUARD_SECONDS)
     assert len(attempts) == 2, "one more try when closing, then it gives up"

@@ -30,6 +30,9 @@ from tests.engine.store.disk_space import fill_the_disk
 
 from .conftest import Recorder, new_match, play_one
 
+HANG_GUARD_SECONDS = 120.0
+"""Only to fail rather than hang when the confirmations are never written."""
+
 
 async def play_out(service, match, rng) -> None:
     while (await service.queries.public_view(match.match_id)).outcome is None:
@@ -161,21 +164,21 @@ async def test_confirmations_that_could_not_be_written_are_written_later(monkeyp
         def __init__(self) -> None:
             self.refusals = 2
             self.written: list[tuple[int, str]] = []
+            self.writing = asyncio.Event()
 
         async def announced(self, delivered):
             if self.refusals:
                 self.refusals -= 1
                 raise StorageFull("database or disk is full")
             self.written += delivered
+            self.writing.set()
 
     store = RefusesTwice()
     outbox = Outbox(store, EventBus())  # type: ignore[arg-type]
     outbox.announced(MatchResumed(1, 0))  # not an announcement: nothing to confirm
     outbox.announced(Reminder(1, 0, 11, 0.0, 4))
     outbox.announced(MatchEnded(2, (11, 12), MatchOutcome(0, Termination.CHARM, 2), 11, 30))
-    for _ in range(100):
-        if store.written:
-            break
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(HANG_GUARD_SECONDS):
+        await store.writing.wait()
     assert store.written == [(1, "reminder@4"), (2, "ended")]
     assert len([r for r in caplog.records if "could not record" in r.getMessage()]) == 1
