@@ -41,6 +41,11 @@ from engine.store.sqlite import SqliteMatchStore
 from engine.store.timeouts import DatabaseTimeouts
 from tests.engine.store.conftest import active_match, decision_row, pending_match, result_of
 
+HANG_GUARD_SECONDS = 120.0
+"""Only to fail rather than hang: what a test waits for comes at once, however busy the
+machine is."""
+POLL_SECONDS = 0.01
+
 LEAD = 30.0
 """The reminder lead the claim_due tests pass: the reminder of a 60 s turn is due 30 s early."""
 
@@ -814,10 +819,24 @@ async def test_postgres_exclusive_excludes_across_processes(postgres_url: str):
             waiting = asyncio.create_task(_enter(b, "member:1", entered))
             async with b.exclusive("member:2"):  # another key is free
                 pass
-            await asyncio.sleep(0.2)
+            await until_waiting_or_in(postgres_url, entered)  # b is queued behind a
             assert not entered.is_set()
-        await asyncio.wait_for(waiting, 5)
+        await asyncio.wait_for(waiting, HANG_GUARD_SECONDS)
         assert entered.is_set()
+
+
+async def until_waiting_or_in(url: str, entered: asyncio.Event) -> None:
+    """Until a session waits for an advisory lock another holds (PostgreSQL says so), or
+    the one that should wait got in."""
+    conn = await asyncpg.connect(url)
+    waiting = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+    try:
+        async with asyncio.timeout(HANG_GUARD_SECONDS):
+            # Polled: PostgreSQL tells no one that a session started waiting.
+            while not entered.is_set() and not await conn.fetchval(waiting):  # noqa: ASYNC110
+                await asyncio.sleep(POLL_SECONDS)
+    finally:
+        await conn.close()
 
 
 async def _enter(store: PostgresMatchStore, key: str, entered: asyncio.Event) -> None:
