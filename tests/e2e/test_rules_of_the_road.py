@@ -169,7 +169,8 @@ async def test_rate_limits_and_a_server_error_lose_no_decision(emulator, bot):
     version = (await bot.service.queries.public_view(match.match_id)).version
     panel, confirm = await open_confirm_page(mover, match)
     await answered(await mover.click(panel, confirm))
-    await asyncio.sleep(1.2)  # discord.py backs off 1 s after a 502
+    # The board's edit, discord.py's back-off after the 429s and the 502 included, is one
+    # of the bot's queued tasks: settling waits for it.
     await settle(emulator, bot)
     assert (await bot.service.queries.public_view(match.match_id)).version == version + 1
     board = board_message(mover, match.thread_id)
