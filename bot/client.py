@@ -66,6 +66,7 @@ async def finish_interaction_handlers(seconds: float) -> None:
         if task is not asyncio.current_task() and task.get_name().startswith(_INTERACTION_TASKS)
     ]
     if running:
+        log.info("stopping: finishing %d answer(s) under way first", len(running))
         await asyncio.wait(running, timeout=seconds)
 
 

@@ -67,7 +67,11 @@ async def test_sigterm_mid_answer_lets_the_answer_reach_the_player(emulator, tmp
         async with asyncio.timeout(HANG_GUARD_SECONDS):
             await slow.arrived.wait()
         process.send_signal(signal.SIGTERM)
-        await asyncio.sleep(0.5)  # the bot is shutting down while Discord is still slow
+        async with asyncio.timeout(HANG_GUARD_SECONDS):  # shutting down, Discord still slow
+            while b"answer(s) under way" not in seen:
+                line = await process.stdout.readline()
+                assert line, f"the bot stopped without finishing the answer:\n{seen.decode()}"
+                seen += line
         slow.release()
         await rules.first_response()
         assert "4 geishas" in rules.message.text()
