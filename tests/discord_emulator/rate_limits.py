@@ -177,7 +177,7 @@ class _Window:
 
 @dataclasses.dataclass
 class Storm:
-    """Every matching request gets a 429 until `until` (loop time)."""
+    """Every matching request gets a 429 until `until` (loop time) or until it is ended."""
 
     route: str
     method: str | None
@@ -185,9 +185,25 @@ class Storm:
     retry_after: float | None
     scope: Scope
     answered: int = 0
+    _answering: asyncio.Event = dataclasses.field(default_factory=asyncio.Event, repr=False)
 
     def matches(self, method: str, template: str, path: str) -> bool:
         return route_matches(self.route, self.method, method, template, path)
+
+    def count_answer(self) -> None:
+        self.answered += 1
+        self._answering.set()
+
+    async def refused(self, times: int) -> None:
+        """Until this storm has answered `times` requests with a 429: a test waits for what
+        the storm did, not for seconds to pass."""
+        while self.answered < times:
+            self._answering.clear()
+            await self._answering.wait()
+
+    def end(self) -> None:
+        """Let requests through from now on."""
+        self.until = -math.inf
 
 
 @dataclasses.dataclass(frozen=True)
@@ -267,7 +283,8 @@ class RateLimits:
         retry_after: float | None = None,
         scope: Scope = "user",
     ) -> Storm:
-        """Answer every matching request with a 429 for `seconds` of real time.
+        """Answer every matching request with a 429 for `seconds` of real time (`math.inf`:
+        until the test calls the storm's `end()`).
 
         `route` is a route template (`/channels/{channel_id}/messages`) or a concrete path.
         `retry_after` defaults to the time left in the storm, so discord.py sleeps it out
@@ -351,7 +368,7 @@ class RateLimits:
         hashed = bucket_hash(name)
         for storm in self._storms:
             if now < storm.until and storm.matches(method, template, path):
-                storm.answered += 1
+                storm.count_answer()
                 wait = _seconds(
                     storm.until - now if storm.retry_after is None else storm.retry_after
                 )

@@ -2,6 +2,7 @@
 threads that archive, the active-thread limit, missing permissions, commands in DMs."""
 
 import asyncio
+import math
 
 import pytest
 
@@ -11,6 +12,7 @@ from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.discord_emulator.permissions import INVITE_PERMISSIONS
 from tests.e2e.players import (
     HAND,
+    HANG_GUARD_SECONDS,
     Match,
     answered,
     board_message,
@@ -39,19 +41,26 @@ async def test_a_long_429_storm_loses_no_move_and_applies_none_twice(emulator, b
     match = await challenge_and_accept(emulator, bot)
     version = (await bot.service.queries.public_view(match.match_id)).version
     before = board_message(match.players[0], match.thread_id).text()
-    # Every new message and every edit in the thread refused for 12 s, each 429 asking for
-    # a short wait: discord.py gives up after five tries, and the bot must try again later.
-    emulator.rate_limits.storm(THREAD_MESSAGES, method="POST", seconds=12, retry_after=0.5)
-    emulator.rate_limits.storm(THREAD_MESSAGE, method="PATCH", seconds=12, retry_after=0.5)
+    # Every new message and every edit in the thread refused until the storm is ended, each
+    # 429 asking for a short wait: discord.py gives up after five tries, and the bot must
+    # try again later.
+    storms = [
+        emulator.rate_limits.storm(route, method=method, seconds=math.inf, retry_after=0.5)
+        for route, method in ((THREAD_MESSAGES, "POST"), (THREAD_MESSAGE, "PATCH"))
+    ]
     first, second = await whose_turn(bot, match)
 
     # During the storm both players move; each learns at once that the move was taken.
     assert "✅ Secret: " in await play_a_secret(first, match)
     assert "✅ Secret: " in await play_a_secret(second, match)
-    await asyncio.sleep(1.0)
+    async with asyncio.timeout(HANG_GUARD_SECONDS):
+        # Ten refused edits: discord.py gave up twice, so the bot tried again after it did.
+        await storms[1].refused(10)
     assert board_message(first, match.thread_id).text() == before, "Discord refused every edit"
 
-    await settle(emulator, bot)  # until the storm is over and the bot has caught up
+    for storm in storms:
+        storm.end()
+    await settle(emulator, bot)  # until the bot has caught up
     assert (await bot.service.queries.public_view(match.match_id)).version == version + 2
     board = board_message(first, match.thread_id).text()
     for player in (first, second):
