@@ -236,3 +236,48 @@ async def test_a_challenge_posted_is_not_refused_when_its_message_id_cannot_be_s
     await settle(emulator, bot)
     (info,) = await bot.service.queries.open_matches_for(ana.id)
     assert info.placement.thread_id is not None
+
+
+async def test_settings_changed_together_are_saved_together(emulator, bot, monkeypatch):
+    # A timer and a language chosen at once: the database stops answering after one
+    # write. The admin is never told "nothing was changed" while part of it was saved.
+    ana = emulator.user("ana")
+    ana.grant(MANAGE_SERVER)
+    settings = bot.service.settings
+    real = settings.set_guild_settings
+    writes: list[object] = []
+
+    async def set_guild_settings(changed):  # type: ignore[no-untyped-def]
+        writes.append(changed)
+        if len(writes) > 1:
+            raise DatabaseUnavailable("test.sqlite3", "no answer in time")
+        return await real(changed)
+
+    monkeypatch.setattr(settings, "set_guild_settings", set_guild_settings)
+    shown = await answered(await ana.slash("hanamikoji settings", turn_timer=3600, language="es"))
+    assert text("en", "database.not_answering") not in shown.text()
+    assert shown.embeds[0]["title"] == text("en", "commands.settings_updated")
+    saved = await bot.service.store.guild_settings(emulator.guild_id)
+    assert saved is not None and (saved.turn_seconds, saved.language) == (3600, "es")
+
+
+async def test_a_sharing_choice_saved_is_not_reported_as_nothing_changed(
+    emulator, bot, monkeypatch
+):
+    # /review share:True match:N stores the choice, then the review's read times out.
+    ana = emulator.user("ana")
+
+    async def match_record(match_id, guild_id):  # type: ignore[no-untyped-def]
+        raise DatabaseUnavailable("test.sqlite3", "no answer in time")
+
+    monkeypatch.setattr(bot.service.queries, "match_record", match_record)
+    review = await ana.slash("hanamikoji review", share=True, match=1)
+    await review.first_response()
+    await settle(emulator, bot)
+    said = [m.text() for m in await what_they_read(review)]
+    assert (await bot.service.settings.user_settings(ana.id)).share_reviews
+    assert not any(text("en", "database.not_answering") in line for line in said), said
+    assert any(
+        line.startswith(text("en", "review.share_on")) and text("en", "database.not_shown") in line
+        for line in said
+    ), said
