@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -16,7 +17,10 @@ from bot.discord_plumbing.first_response import answer_publicly, public_answer_w
 from bot.discord_plumbing.translator import localised
 from bot.words.i18n import language_of, text
 from engine.rules import Variant
+from engine.store.errors import DatabaseUnavailable, StorageFull
 from engine.store.rows import MatchInfo
+
+log = logging.getLogger(__name__)
 
 Command = app_commands.Command[Any, ..., None]
 
@@ -90,6 +94,8 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
         deps.names.remember(opponent)
 
         async def issue() -> tuple[MatchInfo, str]:
+            # The language first: once the challenge is stored, no read may refuse it.
+            public = await deps.languages.public(interaction.guild_id)
             info = await deps.commands.challenge(
                 interaction.user.id,
                 opponent.id,
@@ -98,7 +104,7 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
                 Variant(variant.value) if variant else None,
                 float(turn_timer.value) if turn_timer else None,
             )
-            return info, await deps.languages.public(interaction.guild_id)
+            return info, public
 
         info, public = await public_answer_work(interaction, issue())
         names = await deps.names.pair(info.players, None, public, guild_id=info.guild_id)
@@ -112,8 +118,13 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
             view=view,
             allowed_mentions=discord.AllowedMentions(users=[opponent]),
         )
-        await deps.placements.set_challenge_message(info.match_id, message.id)
         deps.open_challenges.remember(info.match_id, interaction)
+        try:
+            await deps.placements.set_challenge_message(info.match_id, message.id)
+        except (DatabaseUnavailable, StorageFull) as error:
+            # The challenge stands and is posted: only closing its message after a restart
+            # needs this, so a database that does not answer must not make it "refused".
+            log.debug("challenge %d: its message id is not stored: %s", info.match_id, error)
 
     @app_commands.command(name=localised("names.ai"), description=localised("slash.ai"))
     @app_commands.rename(
@@ -138,6 +149,8 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
             return
 
         async def start() -> str:
+            # The language first: once the match is stored, no read may refuse it.
+            public = await deps.languages.public(interaction.guild_id)
             # The service may refuse (too many matches): announce only a match that exists.
             await deps.commands.start_ai_match(
                 interaction.user.id,
@@ -147,7 +160,7 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
                 Variant(variant.value) if variant else None,
                 hints=hints,
             )
-            return await deps.languages.public(interaction.guild_id)
+            return public
 
         public = await public_answer_work(interaction, start())
         await answer_publicly(

@@ -36,6 +36,8 @@ class RematchButton(ChallengeButton, template=template(Verb.REMATCH)):
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
         user_id = interaction.user.id
+        # The language first: once the press is stored, no read may refuse it.
+        public = await self.deps.languages.public(info.guild_id)
         # Acknowledged already (a deferred update): the last press stores it and starts a
         # match (several commits).
         rematch = await self.deps.commands.rematch(info.match_id, user_id)
@@ -43,7 +45,6 @@ class RematchButton(ChallengeButton, template=template(Verb.REMATCH)):
             # The new match has its own thread: the button has done its job.
             await interaction.edit_original_response(view=None)
             return
-        public = await self.deps.languages.public(info.guild_id)
         other = rematch.waiting_for
         name = (
             await self.deps.names.name(other, lang=public, guild_id=info.guild_id)

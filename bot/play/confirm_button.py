@@ -65,14 +65,16 @@ class ConfirmButton(PlayButton, template=template(Verb.DO, "[A-G0-9X-]{1,8}")):
             return
         await defer(interaction, private=edit)
         try:
-            await self.deps.commands.submit(
+            result = await self.deps.commands.submit(
                 info.match_id, interaction.user.id, self.decision, self.version
             )
         except StaleVersion:
             await self.deps.panel.home(interaction, lang, info, edit=edit, notice=stale)
             return
         done = done_text(lang, self.decision)
-        await self.deps.panel.home(interaction, lang, info, edit=edit, notice=done)
+        await self.deps.panel.played(
+            interaction, lang, info, result.version, edit=edit, notice=done
+        )
 
 
 def done_text(lang: str, decision: Decision) -> str:

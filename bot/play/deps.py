@@ -31,6 +31,17 @@ class PanelScreens(Protocol):
         picture: bool = False,
     ) -> None: ...
 
+    async def played(
+        self,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        info: MatchInfo,
+        version: int,
+        *,
+        edit: bool,
+        notice: str,
+    ) -> None: ...
+
     async def pick(
         self,
         interaction: discord.Interaction[Any],

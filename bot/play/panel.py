@@ -43,6 +43,7 @@ from bot.words.player_names import PlayerNames
 from engine.rules import Action, Competition, Decision, Gift, Phase, PlayerView
 from engine.rules.cards import cards_text
 from engine.service import MatchQueries
+from engine.store.errors import DatabaseUnavailable
 from engine.store.rows import MatchInfo, MatchStatus
 
 NEW_MARK = "🆕"
@@ -138,6 +139,16 @@ def home_page(
         rows.append((_refresh(lang, match_id, table.version),))
     title = text(lang, "panel.title", round=table.round_number, first=names[0], second=names[1])
     return Page(text=body, title=title, rows=tuple(rows), notice=notice)
+
+
+def played_page(lang: str, match_id: int, version: int, notice: str) -> Page:
+    """The panel after a move the service took, when the database does not answer the read
+    that redraws it: the move's notice, and a Refresh for when it answers again."""
+    return Page(
+        text=text(lang, "database.played_not_redrawn"),
+        rows=((_refresh(lang, match_id, version),),),
+        notice=notice,
+    )
 
 
 def _action_title(lang: str, view: PlayerView, action: Action) -> str:
@@ -249,6 +260,27 @@ class Panel:
                 image_description=hand_alt_text(lang, view),
             )
         await show(interaction, page, edit=edit)
+
+    async def played(
+        self,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        info: MatchInfo,
+        version: int,
+        *,
+        edit: bool,
+        notice: str,
+    ) -> None:
+        """The first page after the presser's move was committed (now at ``version``).
+
+        The move counts from then on: if the database does not answer the read that
+        redraws the panel, the player is told the move was played, not that nothing
+        changed, and gets a Refresh for later.
+        """
+        try:
+            await self.home(interaction, lang, info, edit=edit, notice=notice)
+        except DatabaseUnavailable:
+            await show(interaction, played_page(lang, info.match_id, version, notice), edit=edit)
 
     async def pick(
         self,

@@ -94,7 +94,7 @@ class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
         assert self.choice is not None, "readable() refused it"
         await defer(interaction, private=private)
         try:
-            await self.deps.commands.submit(
+            result = await self.deps.commands.submit(
                 info.match_id, interaction.user.id, self.choice, self.version
             )
         except StaleVersion:
@@ -102,7 +102,9 @@ class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
             return
         took = text(lang, "panel.took", cards=taken_words(lang, self.choice))
         if private:
-            await self.deps.panel.home(interaction, lang, info, edit=True, notice=took)
+            await self.deps.panel.played(
+                interaction, lang, info, result.version, edit=True, notice=took
+            )
         else:
             await interaction.edit_original_response(content=took)
 

@@ -57,6 +57,11 @@ class ReviewRefused(Exception):
         super().__init__(message)
 
 
+def _after(notice: str, line: str) -> str:
+    """A refusal under the notice of what the command did first (a setting it saved)."""
+    return f"{notice}\n{line}" if notice else line
+
+
 async def show_review(
     deps: ReviewDeps,
     interaction: discord.Interaction[Any],
@@ -82,20 +87,22 @@ async def show_review(
             scene = replace(scene, review=stored)
         page = await review_page(lang, scene, min(max(step, 0), scene.steps), notice=notice)
     except ReviewRefused as refusal:
-        await message.refuse(refusal.message)
+        await message.refuse(_after(notice, refusal.message))
         return
     except DatabaseUnavailable as error:  # said once by the store for the whole outage
-        await message.refuse(database_text(lang, error))
+        # After a notice, something was saved: "nothing was changed" would be untrue.
+        line = text(lang, "database.not_shown") if notice else database_text(lang, error)
+        await message.refuse(_after(notice, line))
         return
     except (ServiceError, StoreError) as error:  # the store failed (a full disk too)
         log.warning("match %s: no review to show: %s", match_id, error)
-        await message.refuse(text(lang, "review.failed", match=match_id))
+        await message.refuse(_after(notice, text(lang, "review.failed", match=match_id)))
         return
     except Exception:
         # A bug: the interaction is deferred, so without a line its viewer would watch
         # "thinking…" until the token expires.
         log.exception("match %s: the review could not be shown", match_id)
-        await message.refuse(text(lang, "review.failed", match=match_id))
+        await message.refuse(_after(notice, text(lang, "review.failed", match=match_id)))
         return
     await message.edit("page", **message_kwargs(page, editing=True))
 

@@ -16,6 +16,7 @@ from bot.discord_plumbing.translator import localised
 from bot.settings.deps import SettingsDeps
 from bot.words.durations import duration_text
 from bot.words.i18n import language_of, languages, text
+from bot.words.server_language import chosen_language
 from engine.store.rows import ExpiryPolicy, GuildSettings
 
 Command = app_commands.Command[Any, ..., None]
@@ -97,12 +98,13 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
             three_rounds_default=current.three_rounds_default
             if three_rounds is None
             else three_rounds,
+            language=current.language if language is None else chosen_language(language.value),
         )
         if changed != current:
+            # One write for every change: a database that stops answering cannot leave
+            # some saved while the user is told that nothing was changed.
             changed = await deps.settings.set_guild_settings(changed)
-        if language is not None:
-            await deps.languages.choose(interaction.guild_id, language.value)
-        override = (await deps.settings.guild_settings(interaction.guild_id)).language
+        override = changed.language
         updated = changed != current or language is not None
         title = text(lang, "commands.settings_updated" if updated else "commands.settings_title")
         description = "\n".join(settings_lines(deps, lang, changed, override))

@@ -1,12 +1,11 @@
-"""What the settings feature needs: the service's settings, the DM choices, the server
-language."""
+"""What the settings feature needs: the service's settings (the server's language among
+them) and the DM choices."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from bot.discord_plumbing.direct_messages import DirectMessages
-from bot.words.server_language import ServerLanguages
 from engine.service import MatchSettings
 
 
@@ -14,4 +13,3 @@ from engine.service import MatchSettings
 class SettingsDeps:
     settings: MatchSettings
     direct_messages: DirectMessages
-    languages: ServerLanguages

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 
 from bot.words.i18n import DEFAULT_LANGUAGE, language_of
 from engine.service import MatchSettings
@@ -27,8 +26,8 @@ class ServerLanguages:
         locale = await self._guild_locale(guild_id)
         return language_of(locale) if locale is not None else DEFAULT_LANGUAGE
 
-    async def choose(self, guild_id: int, language: str) -> None:
-        """``"auto"`` goes back to following the server's Discord locale."""
-        settings = await self._settings.guild_settings(guild_id)
-        chosen = None if language == "auto" else language
-        await self._settings.set_guild_settings(replace(settings, language=chosen))
+
+def chosen_language(option: str) -> str | None:
+    """The language stored for /settings' option: ``"auto"`` (None) goes back to following
+    the server's Discord locale."""
+    return None if option == "auto" else option

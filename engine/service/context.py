@@ -8,8 +8,8 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -23,7 +23,7 @@ from engine.service.open_matches import OpenMatches
 from engine.service.outbox import Outbox
 from engine.store.errors import DatabaseUnavailable, StorageFull
 from engine.store.match_store import MatchStore
-from engine.store.rows import DecisionRow, MatchInfo, MatchStatus
+from engine.store.rows import Announcement, DecisionRow, MatchInfo, MatchStatus
 
 OPEN = frozenset({MatchStatus.PENDING, MatchStatus.ACTIVE})
 
@@ -46,6 +46,10 @@ class ServiceContext:
         self.matches = OpenMatches()
         self.shared = store.shared
         """Other processes write the database too: memory is a cache, checked before use."""
+        self.settle_soon: Callable[[LiveMatch], None] = lambda live: None
+        """Called when a write of ``live`` got no answer: :class:`MatchTurns` sets it to
+        read the match again shortly, so what the write made is shown without waiting
+        for someone to use the match."""
         self.started = False
         self.closed = False
         self._work: set[asyncio.Task[None]] = set()
@@ -140,7 +144,29 @@ class ServiceContext:
             self.matches.remove(live)
             raise MatchNotFound(live.match_id)
         await self._catch_up(live, *found)
+        if live.unsure:
+            # If the write was made, its announcements are in the outbox, published by
+            # nobody: publish them now (only those, so what was shown is not shown again).
+            stored = await self.store.undelivered(live.match_id)
+            self.outbox.publish(row for row in stored if row.key in live.unanswered)
+            live.unanswered = frozenset()
         live.unsure = False
+
+    @contextmanager
+    def unsure_unless_answered(
+        self, live: LiveMatch, announcements: Iterable[Announcement]
+    ) -> Iterator[None]:
+        """Around a write of ``live`` carrying ``announcements``: if the database got it but
+        never answered, nobody knows whether it was made, so memory assumes neither; the
+        match is read again before its next use, and shortly anyway (:meth:`refresh`)."""
+        try:
+            yield
+        except DatabaseUnavailable as error:
+            if error.outcome_unknown:
+                live.unsure = True
+                live.unanswered |= {row.key for row in announcements}
+                self.settle_soon(live)
+            raise
 
     async def _catch_up(self, live: LiveMatch, info: MatchInfo, rows: list[DecisionRow]) -> None:
         try:

@@ -33,6 +33,7 @@ class LiveMatch:
         "lock",
         "reminded_version",
         "state",
+        "unanswered",
         "unsure",
         "used_at",
     )
@@ -53,6 +54,9 @@ class LiveMatch:
         self.unsure = False
         """A write of this match got no answer (it may or may not have been made): the
         match is read again from the database before its next use."""
+        self.unanswered: frozenset[str] = frozenset()
+        """The announcement keys that write carried: if the database shows it made, they
+        are published then (nothing else would, short of a restart)."""
         self.used_at = time.monotonic()
         """When this process last looked the match up (a cache over a shared database
         lets go of matches nobody here used for a while)."""

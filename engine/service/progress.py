@@ -7,8 +7,6 @@ Nothing here arms timers; the caller re-arms the match (:meth:`MatchTurns.arm`) 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from engine.ratings import is_rated, rate_finished_match
@@ -33,7 +31,6 @@ from engine.service.events import (
 )
 from engine.service.events import ChallengeExpired as ChallengeExpiredEvent
 from engine.service.live_match import LiveMatch
-from engine.store.errors import DatabaseUnavailable
 from engine.store.rows import DecisionRow, FinishedMatch, MatchInfo, MatchStatus, Placement
 
 log = logging.getLogger(__name__)
@@ -84,7 +81,7 @@ class MatchProgress:
         else:
             events += self._choice_needed(live, after)
             announcements = self._ctx.outbox.announcements(events, now)
-            with unsure_unless_answered(live):
+            with self._ctx.unsure_unless_answered(live, announcements):
                 await self._ctx.store.append_decision(live.match_id, row, announcements)
             live.state = after
             live.deadline = deadline
@@ -129,7 +126,7 @@ class MatchProgress:
         announcements = self._ctx.outbox.announcements(events, now)
         # Rated in the store, under the guild's ratings key (see MatchStore.finish_match).
         rate = (lambda before: rate_finished_match(result, before)) if is_rated(result) else None
-        with unsure_unless_answered(live):
+        with self._ctx.unsure_unless_answered(live, announcements):
             await self._ctx.store.finish_match(
                 result, row, rate, announcements, version=live.version
             )
@@ -158,14 +155,15 @@ class MatchProgress:
             placement=Placement(live.info.placement.thread_id, None),
         )
         started = started_event(info)
-        with unsure_unless_answered(live):
+        announcements = ctx.outbox.announcements([started], now)
+        with ctx.unsure_unless_answered(live, announcements):
             await ctx.store.start_match(
                 live.match_id,
                 seed=seed,
                 first_player=first_player,
                 started_at=now,
                 turn_deadline=deadline,
-                announcements=ctx.outbox.announcements([started], now),
+                announcements=announcements,
             )
         live.info = info
         live.deadline = deadline
@@ -186,7 +184,7 @@ class MatchProgress:
         else:
             event = ChallengeExpiredEvent(live.match_id, challenger, opponent)
         announcements = self._ctx.outbox.announcements([event], now)
-        with unsure_unless_answered(live):
+        with self._ctx.unsure_unless_answered(live, announcements):
             await self._ctx.store.close_challenge(live.match_id, status, now, announcements)
         live.info = replace(live.info, status=status, ended_at=now)
         self._ctx.matches.remove(live)
@@ -215,19 +213,6 @@ class MatchProgress:
         offer = state.pending
         assert isinstance(offer, Gift | Competition)
         return [ChoiceNeeded(live.match_id, seat, live.info.players[seat], offer, state.version)]
-
-
-@contextmanager
-def unsure_unless_answered(live: LiveMatch) -> Iterator[None]:
-    """Around a write of ``live``: if the database got it but never answered, nobody knows
-    whether it was made, so memory assumes neither; the match is read again before its
-    next use (:meth:`ServiceContext.refresh`)."""
-    try:
-        yield
-    except DatabaseUnavailable as error:
-        if error.outcome_unknown:
-            live.unsure = True
-        raise
 
 
 def started_event(info: MatchInfo) -> MatchStarted:

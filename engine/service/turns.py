@@ -25,7 +25,7 @@ from engine.service.due_alarms import CLAIM_SECONDS, DueAlarms
 from engine.service.errors import MatchNotActive, MatchNotFound
 from engine.service.events import Reminder
 from engine.service.live_match import LiveMatch
-from engine.service.progress import MatchProgress, unsure_unless_answered
+from engine.service.progress import MatchProgress
 from engine.service.timers import MatchTimers
 from engine.store.errors import DatabaseUnavailable, MatchConflict, StorageFull
 from engine.store.rows import ExpiryPolicy, MatchStatus
@@ -48,6 +48,11 @@ DATABASE_RETRY_SECONDS = 5.0
 """How long a timer or the AI waits before trying again when the database did not answer
 (a stall or a restart lasts seconds, a full disk until someone frees space)."""
 
+SETTLE_SECONDS = 1.0
+"""How soon a match whose write got no answer is read again (and every
+:data:`DATABASE_RETRY_SECONDS` after while the database does not answer): if the write was
+made, its move is announced then, not at the match's next use."""
+
 AgentFactory = Callable[[str], Agent]
 """Makes the AI agent for a level name (``"easy"``, ``"normal"``, ``"hard"``)."""
 
@@ -59,7 +64,7 @@ def random_agent_factory(level: str) -> Agent:
 
 @dataclass(frozen=True, slots=True)
 class _Alarm:
-    kind: Literal["challenge", "remind", "expire", "retry"]
+    kind: Literal["challenge", "remind", "expire", "retry", "settle"]
     version: int
     """The match version the alarm was set for; a later decision makes it moot."""
 
@@ -83,6 +88,7 @@ class MatchTurns:
         self._timers: MatchTimers[_Alarm] = MatchTimers(context.clock, self._ring)
         self.due_alarms = DueAlarms(context, self.fire_due)
         """Started by the service with a shared database, instead of the in-memory alarms."""
+        context.settle_soon = self.settle_soon
 
     def arm(self, live: LiveMatch) -> None:
         """Set the match's alarm for what it waits on now, or let the AI move.
@@ -131,6 +137,26 @@ class MatchTurns:
 
     def close(self) -> None:
         self._timers.close()
+
+    def settle_soon(self, live: LiveMatch, pause: float = SETTLE_SECONDS) -> None:
+        """A write of ``live`` got no answer: read the match again after ``pause`` (it
+        replaces the match's alarm; reading it again arms the match afresh)."""
+        if not self._ctx.closed:
+            later = self._ctx.clock.now() + pause
+            self._timers.set(live.match_id, later, _Alarm("settle", live.version))
+
+    async def _settle(self, live: LiveMatch) -> None:
+        try:
+            async with live.lock:
+                await self._ctx.refresh(live)
+        except (MatchNotFound, MatchNotActive):
+            return
+        except DatabaseUnavailable as error:
+            # Said once by the store for the whole outage; this only comes round again.
+            log.debug("match %d is read again later: %s", live.match_id, error)
+            self.settle_soon(live, DATABASE_RETRY_SECONDS)
+            return
+        self.arm(live)
 
     async def fire_due(self, match_id: int) -> None:
         """The shared database says the match is due (claimed for this process): do what
@@ -186,6 +212,8 @@ class MatchTurns:
             return
         if alarm.kind == "retry":
             self.arm(live)
+        elif alarm.kind == "settle":
+            self._ctx.spawn(self._settle(live))
         elif alarm.kind == "challenge":
             self._ctx.spawn(self._unless_disk_full(live, self._expire_challenge(live)))
         elif alarm.kind == "remind":
@@ -205,7 +233,9 @@ class MatchTurns:
             log.info("timer or AI work on match %d came too late: %s", live.match_id, conflict)
         except (StorageFull, DatabaseUnavailable) as error:
             # Nothing was applied, or (the outcome unknown) the match is read again first.
-            if not self._ctx.closed:
+            if live.unsure:
+                self.settle_soon(live)
+            elif not self._ctx.closed:
                 version = live.state.version if live.state is not None else 0
                 pause = (
                     DISK_FULL_RETRY_SECONDS
@@ -236,7 +266,7 @@ class MatchTurns:
             )
             # Stored with its announcement: after a crash it is shown late, never twice.
             announcements = self._ctx.outbox.announcements([reminder], self._ctx.clock.now())
-            with unsure_unless_answered(live):
+            with self._ctx.unsure_unless_answered(live, announcements):
                 await self._ctx.store.set_reminded(live.match_id, version, announcements)
             live.reminded_version = version
             self._ctx.bus.publish(reminder)

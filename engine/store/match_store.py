@@ -199,8 +199,9 @@ class MatchStore(Protocol):
         """Every pending or active match with its decisions in order, for start-up."""
         ...
 
-    async def undelivered(self) -> list[Announcement]:
-        """Every announcement not yet confirmed as shown, oldest first (for start-up).
+    async def undelivered(self, match_id: int | None = None) -> list[Announcement]:
+        """Every announcement not yet confirmed as shown, oldest first (for start-up), or
+        only those of ``match_id`` (a write of it that got no answer may have made some).
 
         A shared store returns only those its own process (its ``origin``) wrote: the
         others are being shown by the processes that wrote them."""

@@ -23,7 +23,7 @@ from tests.discord_emulator.interactions import CallbackType, EmulatedInteractio
 from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.e2e.players import answered, board_message, challenge_and_accept, labels, settle
 from tests.e2e.test_config_settings import MANAGE_SERVER
-from tests.e2e.test_full_disk import choose_a_move
+from tests.e2e.test_full_disk import choose_a_move, click_and_read
 
 BUSY_SECONDS = 4.0
 """How long a write waits for the lock before giving up: past Discord's three seconds, so
@@ -167,3 +167,117 @@ async def test_every_command_that_asks_the_database_is_acknowledged_first(
     assert await interaction.first_response() is CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
     answer = await interaction.answer()
     assert answer is not None and answer.ephemeral and not answer.loading
+
+
+def stall_after_the_move(monkeypatch, service, mover_id: int) -> list[int]:
+    """Once the service has taken a move of ``mover_id``, the read that redraws their panel
+    gets no answer (the move is stored: only that read fails). Returns the moves taken."""
+    real_submit, real_view_for = service.commands.submit, service.queries.view_for
+    taken: list[int] = []
+
+    async def submit(match_id, user_id, decision, expected_version):  # type: ignore[no-untyped-def]
+        result = await real_submit(match_id, user_id, decision, expected_version)
+        taken.append(result.version)
+        return result
+
+    async def view_for(match_id, user_id):  # type: ignore[no-untyped-def]
+        if user_id == mover_id and len(taken) == 1:
+            taken.append(-1)  # once
+            raise DatabaseUnavailable("test.sqlite3", "no answer in time")
+        return await real_view_for(match_id, user_id)
+
+    monkeypatch.setattr(service.commands, "submit", submit)
+    monkeypatch.setattr(service.queries, "view_for", view_for)
+    return taken
+
+
+async def test_a_move_taken_is_never_reported_as_nothing_changed(emulator, bot, monkeypatch):
+    # The move is stored; only the read that redraws the panel after it times out. The
+    # player must not read "nothing was changed" (they would play again and find the
+    # match moved on): they read that the move was played, and get a Refresh.
+    match = await challenge_and_accept(emulator, bot)
+    before = (await bot.service.queries.public_view(match.match_id)).version
+    # The first move is an action: a Confirm on the mover's private panel.
+    mover, message, button = await choose_a_move(emulator, bot, match, random.Random(5))
+    assert message.ephemeral
+    taken = stall_after_the_move(monkeypatch, bot.service, mover.id)
+
+    read = await click_and_read(emulator, bot, mover, message, button)
+    assert taken == [before + 1, -1]  # taken, then the redraw's read failed
+    said = [m.text() for m in read]
+    assert not any(text("en", "database.not_answering") in line for line in said), said
+    (panel,) = [m for m in read if text("en", "database.played_not_redrawn") in m.text()]
+    assert panel.ephemeral and "✅" in panel.text()
+    assert labels("en")["refresh"] in [b.label for b in panel.buttons()]
+    assert (await bot.service.queries.public_view(match.match_id)).version == before + 1
+    # Refresh, once the database answers, shows the panel as it is.
+    after = await answered(await mover.click(panel, labels("en")["refresh"]))
+    assert text("en", "database.played_not_redrawn") not in after.text()
+
+
+async def test_a_challenge_posted_is_not_refused_when_its_message_id_cannot_be_stored(
+    emulator, bot, monkeypatch
+):
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+
+    async def set_challenge_message(match_id, message_id):  # type: ignore[no-untyped-def]
+        raise DatabaseUnavailable("test.sqlite3", "no answer in time")
+
+    monkeypatch.setattr(bot.service.placements, "set_challenge_message", set_challenge_message)
+    challenge = await ana.slash("hanamikoji challenge", opponent=ben)
+    await settle(emulator, bot)  # the bot is done with the command: a refusal would be in
+    read = await what_they_read(challenge)
+    said = [m.text() for m in read]
+    assert not any(text("en", "database.not_answering") in line for line in said), said
+    (posted,) = read
+    assert not posted.ephemeral and labels("en")["accept"] in [b.label for b in posted.buttons()]
+    # The challenge stands: ben can take it up.
+    await answered(await ben.click(posted, labels("en")["accept"]))
+    await settle(emulator, bot)
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
+    assert info.placement.thread_id is not None
+
+
+async def test_settings_changed_together_are_saved_together(emulator, bot, monkeypatch):
+    # A timer and a language chosen at once: the database stops answering after one
+    # write. The admin is never told "nothing was changed" while part of it was saved.
+    ana = emulator.user("ana")
+    ana.grant(MANAGE_SERVER)
+    settings = bot.service.settings
+    real = settings.set_guild_settings
+    writes: list[object] = []
+
+    async def set_guild_settings(changed):  # type: ignore[no-untyped-def]
+        writes.append(changed)
+        if len(writes) > 1:
+            raise DatabaseUnavailable("test.sqlite3", "no answer in time")
+        return await real(changed)
+
+    monkeypatch.setattr(settings, "set_guild_settings", set_guild_settings)
+    shown = await answered(await ana.slash("hanamikoji settings", turn_timer=3600, language="es"))
+    assert text("en", "database.not_answering") not in shown.text()
+    assert shown.embeds[0]["title"] == text("en", "commands.settings_updated")
+    saved = await bot.service.store.guild_settings(emulator.guild_id)
+    assert saved is not None and (saved.turn_seconds, saved.language) == (3600, "es")
+
+
+async def test_a_sharing_choice_saved_is_not_reported_as_nothing_changed(
+    emulator, bot, monkeypatch
+):
+    # /review share:True match:N stores the choice, then the review's read times out.
+    ana = emulator.user("ana")
+
+    async def match_record(match_id, guild_id):  # type: ignore[no-untyped-def]
+        raise DatabaseUnavailable("test.sqlite3", "no answer in time")
+
+    monkeypatch.setattr(bot.service.queries, "match_record", match_record)
+    review = await ana.slash("hanamikoji review", share=True, match=1)
+    await review.first_response()
+    await settle(emulator, bot)
+    said = [m.text() for m in await what_they_read(review)]
+    assert (await bot.service.settings.user_settings(ana.id)).share_reviews
+    assert not any(text("en", "database.not_answering") in line for line in said), said
+    assert any(
+        line.startswith(text("en", "review.share_on")) and text("en", "database.not_shown") in line
+        for line in said
+    ), said

@@ -24,6 +24,10 @@ DELETE = "DELETE FROM announcements WHERE match_id = :match_id AND key = :key"
 SELECT_UNDELIVERED = (
     "SELECT match_id, key, body, created_at FROM announcements WHERE origin = :origin ORDER BY id"
 )
+SELECT_UNDELIVERED_OF_MATCH = (
+    "SELECT match_id, key, body, created_at FROM announcements"
+    " WHERE origin = :origin AND match_id = :match_id ORDER BY id"
+)
 
 
 async def insert(

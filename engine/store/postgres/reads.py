@@ -61,8 +61,12 @@ class PostgresReads(OneQueryReads):
             decision_rows = await fetch(conn, tables.matches.SELECT_OPEN_DECISIONS)
         return tables.matches.with_decisions(match_rows, decision_rows)
 
-    async def undelivered(self) -> list[Announcement]:
-        rows = await self._fetch(outbox.SELECT_UNDELIVERED, {"origin": self.origin})
+    async def undelivered(self, match_id: int | None = None) -> list[Announcement]:
+        if match_id is None:
+            rows = await self._fetch(outbox.SELECT_UNDELIVERED, {"origin": self.origin})
+        else:
+            params = {"origin": self.origin, "match_id": match_id}
+            rows = await self._fetch(outbox.SELECT_UNDELIVERED_OF_MATCH, params)
         return [outbox.from_row(row) for row in rows]
 
     async def match_since(

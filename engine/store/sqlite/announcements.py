@@ -16,6 +16,10 @@ INSERT = (
 )
 DELETE = "DELETE FROM announcements WHERE match_id = :match_id AND key = :key"
 SELECT_UNDELIVERED = "SELECT match_id, key, body, created_at FROM announcements ORDER BY id"
+SELECT_UNDELIVERED_OF_MATCH = (
+    "SELECT match_id, key, body, created_at FROM announcements"
+    " WHERE match_id = :match_id ORDER BY id"
+)
 
 
 def inserts(announcements: Iterable[Announcement], match_id: int | None = None) -> list[Statement]:

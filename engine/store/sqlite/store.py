@@ -400,8 +400,12 @@ class SqliteMatchStore(OneQueryReads):
         )
         return tables.matches.with_decisions(match_rows, decision_rows)
 
-    async def undelivered(self) -> list[Announcement]:
-        return [outbox.from_row(row) for row in await self._fetch(outbox.SELECT_UNDELIVERED)]
+    async def undelivered(self, match_id: int | None = None) -> list[Announcement]:
+        if match_id is None:
+            rows = await self._fetch(outbox.SELECT_UNDELIVERED)
+        else:
+            rows = await self._fetch(outbox.SELECT_UNDELIVERED_OF_MATCH, {"match_id": match_id})
+        return [outbox.from_row(row) for row in rows]
 
     async def match_since(
         self, match_id: int, version: int

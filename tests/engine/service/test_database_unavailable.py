@@ -1,7 +1,8 @@
 """A database that does not answer: a decision refused with nothing written is simply not
 made; one whose answer was lost after its commit (made or not, nobody knows) is neither
-assumed made nor assumed lost: the match is read again before its next use, so it is never
-applied twice; and an AI move waits and comes round again instead of failing."""
+assumed made nor assumed lost: the match is read again before its next use (and shortly
+anyway), so it is never applied twice, and if it was made it is announced once; and an AI
+move waits and comes round again instead of failing."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ import pytest
 
 from engine.service import MatchService
 from engine.service.errors import StaleVersion
-from engine.service.turns import DATABASE_RETRY_SECONDS
+from engine.service.events import DecisionApplied, MatchEnded
+from engine.service.turns import DATABASE_RETRY_SECONDS, SETTLE_SECONDS
 from engine.store.errors import DatabaseUnavailable
 
-from .conftest import new_match
+from .conftest import Recorder, new_match
 
 
 def lose_the_answer(
@@ -86,3 +88,107 @@ async def test_an_ai_move_the_database_refused_comes_round_again(make_service, c
     after = await service.queries.public_view(match.match_id)
     assert after.version > before.version
     assert len(await service.store.decisions(match.match_id)) == after.version
+
+
+def moves_heard(heard: Recorder, match_id: int, version: int) -> list[DecisionApplied]:
+    return [e for e in heard.of(DecisionApplied) if (e.match_id, e.version) == (match_id, version)]
+
+
+@pytest.mark.parametrize("looked_at_first", [False, True])
+async def test_a_decision_made_without_an_answer_is_announced_once(
+    make_service, clock, looked_at_first
+):
+    # The opponent is pinged and the thread and board show the move: nothing else would
+    # publish it (the outbox is only read again at start-up), whether someone looks at the
+    # match first or nobody touches it.
+    heard = Recorder()
+    service = await make_service(recorder=heard)
+    match = await new_match(service)
+    table = await service.queries.public_view(match.match_id)
+    user = match.players[table.current_player]
+    seen = await service.queries.view_for(match.match_id, user)
+    lose_the_answer(service, after_writing=True)
+
+    with pytest.raises(DatabaseUnavailable):
+        await service.commands.submit(match.match_id, user, seen.legal[0], table.version)
+    await service.wait_idle()
+    assert moves_heard(heard, match.match_id, table.version + 1) == []
+
+    if looked_at_first:
+        await service.queries.public_view(match.match_id)
+        await service.wait_idle()
+        assert len(moves_heard(heard, match.match_id, table.version + 1)) == 1
+    await clock.advance(SETTLE_SECONDS, settle=service.wait_idle)
+    await service.queries.view_for(match.match_id, user)
+    await clock.advance(60, settle=service.wait_idle)
+    [move] = moves_heard(heard, match.match_id, table.version + 1)
+    assert move.user_id == user
+    # Shown, it leaves the outbox like any other announcement.
+    await clock.advance(60, settle=service.wait_idle)
+    assert await service.store.undelivered(match.match_id) == []
+
+
+async def test_a_decision_not_made_is_not_announced(make_service, clock):
+    heard = Recorder()
+    service = await make_service(recorder=heard)
+    match = await new_match(service)
+    table = await service.queries.public_view(match.match_id)
+    user = match.players[table.current_player]
+    seen = await service.queries.view_for(match.match_id, user)
+    lose_the_answer(service, after_writing=False)
+    with pytest.raises(DatabaseUnavailable):
+        await service.commands.submit(match.match_id, user, seen.legal[0], table.version)
+    await clock.advance(60, settle=service.wait_idle)
+    assert moves_heard(heard, match.match_id, table.version + 1) == []
+    assert (await service.queries.public_view(match.match_id)).version == table.version
+
+
+async def test_reading_again_waits_quietly_while_the_database_is_down(make_service, clock, caplog):
+    heard = Recorder()
+    service = await make_service(recorder=heard)
+    match = await new_match(service)
+    table = await service.queries.public_view(match.match_id)
+    user = match.players[table.current_player]
+    seen = await service.queries.view_for(match.match_id, user)
+    lose_the_answer(service, after_writing=True)
+    with pytest.raises(DatabaseUnavailable):
+        await service.commands.submit(match.match_id, user, seen.legal[0], table.version)
+    # The database stays down for the first two readings.
+    real = service.store.match_since
+    refused: list[int] = []
+
+    async def match_since(match_id, version):  # type: ignore[no-untyped-def]
+        if len(refused) < 2:
+            refused.append(match_id)
+            raise DatabaseUnavailable("test.sqlite3", "no answer")
+        return await real(match_id, version)
+
+    service.store.match_since = match_since  # type: ignore[method-assign]
+    caplog.set_level("INFO")
+    await clock.advance(SETTLE_SECONDS + DATABASE_RETRY_SECONDS, settle=service.wait_idle)
+    assert len(refused) == 2 and moves_heard(heard, match.match_id, table.version + 1) == []
+    await clock.advance(DATABASE_RETRY_SECONDS, settle=service.wait_idle)
+    assert len(moves_heard(heard, match.match_id, table.version + 1)) == 1
+    assert [r for r in caplog.records if r.levelname != "DEBUG"] == []
+
+
+async def test_a_result_made_without_an_answer_is_announced(make_service, clock):
+    heard = Recorder()
+    service = await make_service(recorder=heard)
+    match = await new_match(service)
+    store = service.store
+    real = store.finish_match
+    calls: list[int] = []
+
+    async def finish_match(*args, **kwargs):  # type: ignore[no-untyped-def]
+        await real(*args, **kwargs)
+        if not calls:
+            calls.append(1)
+            raise DatabaseUnavailable("test.sqlite3", "no answer", outcome_unknown=True)
+
+    store.finish_match = finish_match  # type: ignore[method-assign]
+    with pytest.raises(DatabaseUnavailable):
+        await service.commands.resign(match.match_id, match.players[0])
+    await clock.advance(SETTLE_SECONDS, settle=service.wait_idle)
+    [ended] = heard.of(MatchEnded)
+    assert ended.winner_id == match.players[1]

@@ -12,6 +12,7 @@ import pytest
 
 from engine.ai import RandomAgent
 from engine.rules.decisions import Decision
+from engine.rules.state import Phase
 from engine.rules.views import PlayerView
 from engine.service import (
     AI_USER_ID,
@@ -27,6 +28,8 @@ from engine.service import (
     TooManyActiveMatches,
 )
 from engine.service.due_alarms import CLAIM_SECONDS
+from engine.service.turns import SETTLE_SECONDS
+from engine.store.errors import DatabaseUnavailable
 from engine.store.postgres import PostgresMatchStore
 
 from .conftest import START, InlineExecutor, Recorder, new_match, play_one, play_to_end
@@ -302,3 +305,67 @@ async def test_a_match_abandoned_in_one_process_is_never_played_by_the_other(pro
     assert played == [] and reminded == []
     assert (await two.queries.match_info(match.match_id)).status is MatchStatus.ABANDONED
     assert await two.abandonment.abandon_guild(1) == []
+
+
+async def test_a_decision_whose_commit_answer_was_lost_is_announced_once_by_its_process(
+    process,
+):
+    # PostgreSQL took the COMMIT but its answer never came: the process that wrote the
+    # decision announces it (once) when it reads the match again shortly after, and the
+    # other process does not (the outbox row is the writer's).
+    one, heard_by_one = await process("one")
+    two, heard_by_two = await process("two")
+    match = await new_match(one)
+    table = await one.queries.public_view(match.match_id)
+    user = match.players[table.current_player]
+    seen = await one.queries.view_for(match.match_id, user)
+    real = one.store.append_decision
+    lost: list[int] = []
+
+    async def append_decision(match_id, decision, announcements=()):  # type: ignore[no-untyped-def]
+        await real(match_id, decision, announcements)
+        if not lost:
+            lost.append(match_id)
+            raise DatabaseUnavailable("postgres", "connection lost", outcome_unknown=True)
+
+    one.store.append_decision = append_decision  # type: ignore[method-assign]
+    with pytest.raises(DatabaseUnavailable):
+        await one.commands.submit(match.match_id, user, seen.legal[0], table.version)
+    await process.clock.advance(SETTLE_SECONDS, settle=lambda: settle(one, two))
+    await process.clock.advance(60, settle=lambda: settle(one, two))
+
+    def moves(heard: Recorder) -> list[DecisionApplied]:
+        return [e for e in heard.of(DecisionApplied) if e.version == table.version + 1]
+
+    assert len(moves(heard_by_one)) == 1 and moves(heard_by_two) == []
+    assert await one.store.undelivered(match.match_id) == []  # shown and confirmed
+
+
+async def test_the_ai_answers_a_move_whose_commit_answer_was_lost_without_waiting_for_the_timer(
+    process,
+):
+    one, heard = await process("one")
+    match = await one.commands.start_ai_match(101, "easy", guild_id=1, channel_id=2)
+    await settle(one)
+    while (table := await one.queries.public_view(match.match_id)).phase is not Phase.ACTION:
+        await play_one(one, match.match_id, random.Random(3))  # the AI's offer: taken
+        await settle(one)
+    assert table.current_player == 0  # an action of the human's: the AI's to answer
+    seen = await one.queries.view_for(match.match_id, 101)
+    real = one.store.append_decision
+    lost: list[int] = []
+
+    async def append_decision(match_id, decision, announcements=()):  # type: ignore[no-untyped-def]
+        await real(match_id, decision, announcements)
+        if not lost:
+            lost.append(match_id)
+            raise DatabaseUnavailable("postgres", "connection lost", outcome_unknown=True)
+
+    one.store.append_decision = append_decision  # type: ignore[method-assign]
+    with pytest.raises(DatabaseUnavailable):
+        await one.commands.submit(match.match_id, 101, seen.legal[0], table.version)
+    # Read again shortly after, the match is the AI's to play: it plays at once, not when
+    # the human's ten-minute turn timer would have run out.
+    await process.clock.advance(SETTLE_SECONDS, settle=lambda: settle(one))
+    ai_moves = [e for e in heard.of(DecisionApplied) if e.version == table.version + 2]
+    assert [e.user_id for e in ai_moves] == [AI_USER_ID]

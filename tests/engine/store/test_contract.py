@@ -116,6 +116,23 @@ async def test_create_match_writes_its_announcements_under_the_new_id(store: Mat
     assert await store.undelivered() == [announcement("challenge@0", created.match_id)]
 
 
+async def test_undelivered_of_one_match_leaves_the_others_out(store: MatchStore):
+    # What a write that got no answer made is looked up for its match alone.
+    first = await store.create_match(pending_match(), [announcement("challenge@0", 0)])
+    second = await store.create_match(pending_match(3, 4), [announcement("challenge@0", 0)])
+    await store.close_challenge(
+        first.match_id, MatchStatus.EXPIRED, 160.0, [announcement("expired", first.match_id)]
+    )
+    assert await store.undelivered(first.match_id) == [
+        announcement("challenge@0", first.match_id),
+        announcement("expired", first.match_id),
+    ]
+    assert await store.undelivered(second.match_id) == [
+        announcement("challenge@0", second.match_id)
+    ]
+    assert await store.undelivered(second.match_id + 1000) == []
+
+
 async def test_open_matches_are_the_pending_and_active_ones_with_their_decisions(
     store: MatchStore,
 ):
@@ -850,6 +867,8 @@ async def test_postgres_each_process_shows_its_own_announcements(postgres_url: s
         theirs = await b.create_match(pending_match(), [announcement("challenge", 0)])
         assert await a.undelivered() == [announcement("challenge", mine.match_id)]
         assert await b.undelivered() == [announcement("challenge", theirs.match_id)]
+        assert await a.undelivered(theirs.match_id) == []
+        assert await b.undelivered(theirs.match_id) == [announcement("challenge", theirs.match_id)]
         await a.announced([(theirs.match_id, "challenge")])  # by any process
         assert await b.undelivered() == []
 
