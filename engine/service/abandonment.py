@@ -6,6 +6,7 @@ moved it on or ended it first)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 
 from engine.service.context import OPEN, ServiceContext
@@ -37,6 +38,24 @@ class MatchAbandonment:
         """End every open match and challenge of a server that removed the bot (not one
         that is merely unavailable: that is an outage, and its matches wait for it)."""
         return await self._abandon_all(guild_id, None, PlaceLost.REMOVED_FROM_SERVER)
+
+    async def abandon_left_guilds(self, left: Callable[[int], bool]) -> list[MatchInfo]:
+        """End the open matches of every server the bot has ``left`` (says the Discord layer,
+        for a server id), as :meth:`abandon_guild` does: the removals it missed while down.
+        Asking twice is harmless."""
+        found = await self._ctx.store.open_matches()
+        guilds = {info.guild_id for info, _ in found if info.guild_id is not None}
+        gone = sorted(guild_id for guild_id in guilds if left(guild_id))
+        ended: list[MatchInfo] = []
+        stalled: DatabaseUnavailable | None = None
+        for guild_id in gone:
+            try:
+                ended += await self.abandon_guild(guild_id)
+            except DatabaseUnavailable as error:
+                stalled = error  # the others are still tried
+        if stalled is not None:
+            raise stalled
+        return ended
 
     async def _abandon_all(
         self, guild_id: int, channel_id: int | None, because: PlaceLost
