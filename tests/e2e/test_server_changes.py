@@ -23,6 +23,8 @@ from tests.e2e.players import (
 )
 
 DAY = 24 * 3600.0
+SEED_ANA_FIRST = 1
+"""The service's seed under which the challenger, ana, moves first."""
 
 
 async def play_to_the_end(emulator, bot, match: Match, rng: random.Random) -> None:
@@ -430,4 +432,31 @@ async def test_a_finished_match_whose_thread_is_gone_is_not_moved(emulator, bot)
     assert info.status is MatchStatus.FINISHED and info.placement.thread_id == match.thread_id
     assert len(emulator.world.threads()) == threads, "no new thread for a finished match"
     assert not [m for m in ana.messages() if "goes on" in m.text()]
+    emulator.assert_no_failures()
+
+
+async def test_a_dm_in_spanish_names_the_missing_permission_in_spanish(emulator, start_bot):
+    bot = await start_bot(rng=random.Random(SEED_ANA_FIRST))
+    await emulator.deny_bot("Create Public Threads")  # the match is played in the channel
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    ben.record.locale = "es-ES"  # the server speaks English, ben Spanish
+    challenge = await (await ana.slash("hanamikoji challenge", opponent=ben)).answer()
+    await (await ben.click(challenge, "Accept")).answer()
+    await settle(emulator, bot)
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
+    table = await bot.service.queries.public_view(info.match_id)
+    assert info.players[table.current_player] == ana.id
+
+    await emulator.deny_bot("Send Messages", channel=emulator.channel)
+    panel = await (await ana.slash("hanamikoji hand")).answer()
+    panel = await (await ana.click(panel, "Secret (1)")).answer()
+    panel = await (await ana.select(panel, [panel.select().options[0].value])).answer()
+    (confirm,) = [b.label for b in panel.buttons() if b.label.startswith("Confirm")]
+    await (await ana.click(panel, confirm)).answer()
+    await settle(emulator, bot)
+
+    (to_ana,) = [m for m in ana.dms() if "can no longer post the board" in m.text()]
+    assert "**Send Messages**" in to_ana.text()
+    (to_ben,) = [m for m in ben.dms() if "Ya no puedo publicar el tablero" in m.text()]
+    assert "**Enviar mensajes**" in to_ben.text() and "Send Messages" not in to_ben.text()
     emulator.assert_no_failures()
