@@ -459,4 +459,5 @@ async def test_a_dm_in_spanish_names_the_missing_permission_in_spanish(emulator,
     assert "**Send Messages**" in to_ana.text()
     (to_ben,) = [m for m in ben.dms() if "Ya no puedo publicar el tablero" in m.text()]
     assert "**Enviar mensajes**" in to_ben.text() and "Send Messages" not in to_ben.text()
+    assert "`/hanamikoji mano`" in to_ben.text()
     emulator.assert_no_failures()
