@@ -69,7 +69,7 @@ async def _end_channel(abandonment: MatchAbandonment, info: MatchInfo) -> None:
         await abandonment.abandon_channel(info.guild_id, info.channel_id)
 
 
-def _left(bot: AnyBot, guild_id: int) -> bool:
+def has_left(bot: AnyBot, guild_id: int) -> bool:
     """Whether the bot has left this server, as far as this process can tell: only a server
     on one of its own shards (another process's shards hold the rest), and not in its list
     of servers (an unavailable server is in it: an outage is not a removal)."""
@@ -135,7 +135,7 @@ async def setup(bot: AnyBot) -> None:
         names=parts.names,
         direct_messages=parts.direct_messages,
         clock=service.clock,
-        left=lambda guild_id: _left(bot, guild_id),
+        left=lambda guild_id: has_left(bot, guild_id),
     )
     changes.unsubscribe = service.subscribe(changes.on_event)
     await bot.add_cog(changes)
