@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.discord_plumbing.channel_permissions import permission_list
 from bot.features import AnyBot, Feature, SharedParts, command_group, shared_parts
 from bot.match_item import UnreadableItem
 from bot.play.back_button import BackButton
@@ -29,6 +30,8 @@ from bot.play.table import Table
 from bot.play.take_button import TakeButton
 from bot.play.trade_off_button import TradeOffButton
 from bot.words.i18n import text
+from engine.service import MatchAbandonment
+from engine.store.rows import MatchInfo
 
 ITEMS = (
     HandButton,
@@ -47,11 +50,36 @@ ITEMS = (
 
 
 async def _tell_by_dm(
-    parts: SharedParts, user_id: int, match_id: int, key: str, values: dict[str, str]
+    parts: SharedParts, user_id: int, match_id: int, key: str, values: dict[str, str | list[str]]
 ) -> None:
     lang = parts.names.language(user_id)
-    line = text(lang, key, match=match_id, **values)
+    # A list holds permission keys: named in the DM's language, as Discord names them.
+    worded = {
+        name: permission_list(lang, value) if isinstance(value, list) else value
+        for name, value in values.items()
+    }
+    line = text(lang, key, match=match_id, **worded)
     await parts.direct_messages.send(user_id, f"match {match_id}: {key}", {"content": line})
+
+
+async def _end_channel(abandonment: MatchAbandonment, info: MatchInfo) -> None:
+    """The match's channel was found deleted: its open matches end as a CHANNEL_DELETE
+    ends them (the players hear of it through MatchAbandoned)."""
+    if info.guild_id is not None and info.channel_id is not None:
+        await abandonment.abandon_channel(info.guild_id, info.channel_id)
+
+
+def has_left(bot: AnyBot, guild_id: int) -> bool:
+    """Whether the bot has left this server, as far as this process can tell: only a server
+    on one of its own shards (another process's shards hold the rest), and not in its list
+    of servers (an unavailable server is in it: an outage is not a removal)."""
+    count = bot.shard_count or 1
+    shards = getattr(bot, "shard_ids", None)
+    if shards is None and bot.shard_id is not None:
+        shards = [bot.shard_id]
+    if shards is not None and (guild_id >> 22) % count not in shards:
+        return False
+    return bot.get_guild(guild_id) is None
 
 
 class Play(Feature):
@@ -86,6 +114,7 @@ async def setup(bot: AnyBot) -> None:
         tell=lambda user_id, match_id, key, values: _tell_by_dm(
             parts, user_id, match_id, key, values
         ),
+        channel_gone=lambda info: _end_channel(service.abandonment, info),
     )
     deps = PlayDeps(
         queries=service.queries,
@@ -105,6 +134,8 @@ async def setup(bot: AnyBot) -> None:
         table.permissions_changed,
         names=parts.names,
         direct_messages=parts.direct_messages,
+        clock=service.clock,
+        left=lambda guild_id: has_left(bot, guild_id),
     )
     changes.unsubscribe = service.subscribe(changes.on_event)
     await bot.add_cog(changes)

@@ -33,12 +33,16 @@ from bot.play.shown_boards import ShownBoards
 from bot.words.i18n import text
 from engine.rules import PublicView
 from engine.service import MatchPlacements, MatchQueries
-from engine.store.rows import AI_USER_ID, MatchInfo
+from engine.store.rows import AI_USER_ID, MatchInfo, MatchStatus
 
 log = logging.getLogger(__name__)
 
-TellPlayer = Callable[[int, int, str, dict[str, str]], Awaitable[None]]
-"""Tells a player (user id) about a match (id) by DM: a locale key and its values."""
+TellPlayer = Callable[[int, int, str, dict[str, str | list[str]]], Awaitable[None]]
+"""Tells a player (user id) about a match (id) by DM: a locale key and its values (a list
+is of permission names, put in words in the player's language)."""
+
+ChannelGone = Callable[[MatchInfo], Awaitable[None]]
+"""Ends the open matches of the match's channel, found deleted (as a CHANNEL_DELETE does)."""
 
 
 def _ai_seat(info: MatchInfo) -> int | None:
@@ -62,8 +66,10 @@ class BoardEditor:
         place: MatchPlace,
         mark_stale: Callable[[int], None],
         tell: TellPlayer | None = None,
+        channel_gone: ChannelGone | None = None,
     ) -> None:
         self._queries = queries
+        self._channel_gone = channel_gone
         self._placements = placements
         self._place = place
         self._mark_stale = mark_stale
@@ -110,7 +116,11 @@ class BoardEditor:
             await self._repost(info)
             return
         place = await self._place.place(info)
-        if place is None or self._still_refused(match_id, place):
+        if place is None:
+            if info.placement.thread_id is None:
+                await self._lost_channel(info)
+            return
+        if self._still_refused(match_id, place):
             return
         if not await self._usable(info, place):
             return
@@ -146,14 +156,30 @@ class BoardEditor:
         async with lock:
             info = await self._queries.match_info(info.match_id)
             places = self._place.places
-            if places.is_gone(info.placement.thread_id):
-                info = await move_match(self._place, self._placements, self.post_board, info)
+            if info.status is not MatchStatus.ACTIVE:
+                pass  # over, or abandoned: it is not moved anywhere
+            elif places.is_gone(info.placement.thread_id):
+                if await places.channel(info.channel_id) is None:
+                    await self._lost_channel(info)
+                else:
+                    info = await move_match(self._place, self._placements, self.post_board, info)
             elif info.placement.board_message_id is None:
                 await self.post_board(info)
                 info = await self._queries.match_info(info.match_id)
         if not lock.locked():
             self._repairing.pop(info.match_id, None)
         return info
+
+    async def _lost_channel(self, info: MatchInfo) -> None:
+        """The match's channel answered 10003 Unknown Channel: deleted while the bot was not
+        looking (down, or the event lost). Its matches end as a CHANNEL_DELETE ends them."""
+        if (
+            info.status is MatchStatus.ACTIVE
+            and self._place.places.is_gone(info.channel_id)
+            and self._channel_gone is not None
+        ):
+            log.info("match %s: its channel %s was deleted", info.match_id, info.channel_id)
+            await self._channel_gone(info)
 
     async def _lost(self, info: MatchInfo, place: object, error: discord.NotFound) -> None:
         """The edit found the board (10008) or its thread (10003) gone: a moderator deleted
@@ -209,11 +235,13 @@ class BoardEditor:
             "view_channel",
             "send_messages_in_threads" if info.placement.thread_id else "send_messages",
         ]
-        lacking = [n for n in needed if permissions is None or not getattr(permissions, n)]
-        words = permission_list(lang, lacking or needed[1:])
+        lacking = [n for n in needed if permissions is None or not getattr(permissions, n)] or [
+            needed[1]
+        ]
         if isinstance(place, discord.Thread):
             channel = await self._place.places.channel(info.channel_id)
             if channel is not None and can_send(channel):
+                words = permission_list(lang, lacking)
                 reason = text(lang, "server_changes.thread_unusable", permissions=words)
                 await move_match(
                     self._place, self._placements, self.post_board, info, unusable=reason
@@ -221,7 +249,8 @@ class BoardEditor:
                 return
         if self._once(info.match_id, "cannot_post"):
             log.warning("match %s: the board cannot be shown in %s any more", info.match_id, place)
-            await self._tell_players(info, "server_changes.cannot_show_board", permissions=words)
+            # Each player's DM is in their own language: the permissions' names too.
+            await self._tell_players(info, "server_changes.cannot_show_board", permissions=lacking)
 
     async def _refused(self, info: MatchInfo, place: object, error: discord.Forbidden) -> None:
         """Discord refused the edit although the permissions seemed enough: they changed
@@ -270,7 +299,7 @@ class BoardEditor:
         self._told.add((match_id, notice))
         return True
 
-    async def _tell_players(self, info: MatchInfo, key: str, **values: str) -> None:
+    async def _tell_players(self, info: MatchInfo, key: str, **values: str | list[str]) -> None:
         if self._tell is None:
             return
         for user_id in info.players:

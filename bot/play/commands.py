@@ -78,6 +78,12 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
             await send_private(interaction, content=text(lang, "commands.board_refused"))
             return
         deps.seen(info.match_id, interaction.user.id)
+        if info.status is not MatchStatus.ACTIVE and await table.place(info) is None:
+            # Over, and its thread deleted: a finished match is not moved anywhere, so
+            # there is nowhere to show its board again.
+            answer = text(lang, "commands.board_place_gone", match=info.match_id)
+            await send_private(interaction, content=answer)
+            return
         await send_private(interaction, content=text(lang, "commands.board_again"))
         if table.place_is_gone(info):
             # Its thread was deleted: the match moves to a new one (or the channel) with
@@ -91,7 +97,8 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
         except discord.NotFound as error:
             if error.code != UNKNOWN_CHANNEL or info.placement.thread_id is None:
                 raise
-            # Deleted while the bot was not looking (it was down): as above.
+            # Deleted while the bot was not looking (it was down): as above (repaired only
+            # while the match is being played).
             table.places.forget(info.placement.thread_id)
             await table.repair(info)
             return

@@ -4,6 +4,7 @@ with which player names, and posting there within the bot's permissions."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -13,7 +14,7 @@ from bot.discord_plumbing.places import Places
 from bot.play.announcement_nonces import NONCE_TRUSTED_SECONDS, next_nonce, with_nonce
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
-from engine.store.rows import MatchInfo
+from engine.store.rows import MatchInfo, MatchStatus
 
 log = logging.getLogger(__name__)
 
@@ -25,15 +26,32 @@ def mention_of(user_id: int) -> str:
 class MatchPlace:
     """The match's place in Discord and the messages the bot posts there."""
 
-    def __init__(self, places: Places, names: PlayerNames, languages: ServerLanguages) -> None:
+    def __init__(
+        self,
+        places: Places,
+        names: PlayerNames,
+        languages: ServerLanguages,
+        lost: Callable[[int], None] = lambda match_id: None,
+    ) -> None:
+        """``lost`` is told of an open match whose place Discord says is deleted (its
+        board's next edit repairs it, or ends the match with its channel)."""
         self.places = places
+        self._lost = lost
+        self._lost_told: set[int] = set()
+        """The deleted places ``lost`` was told of: once each, however often asked."""
         self.retrier = places.retrier
         self._names = names
         self._languages = languages
 
     async def place(self, info: MatchInfo) -> discord.abc.Messageable | None:
         """The thread of the match, or its channel when it has no thread."""
-        return await self.places.of_match(info)
+        place = await self.places.of_match(info)
+        where = info.placement.thread_id or info.channel_id
+        lost = place is None and info.status is MatchStatus.ACTIVE and self.places.is_gone(where)
+        if lost and where is not None and where not in self._lost_told:
+            self._lost_told.add(where)
+            self._lost(info.match_id)
+        return place
 
     async def public_language(self, info: MatchInfo) -> str:
         """The language of the match's public messages (its server's)."""

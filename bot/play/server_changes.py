@@ -7,13 +7,19 @@ ends its open matches and challenges as abandoned — the service decides which,
 they are unrated — and both players hear of it by DM where their DMs are open. A server
 that is merely unavailable (an outage: discord.py's ``on_guild_unavailable``) is not
 removed: its matches wait for it.
+
+Nothing of this is lost to a stalled database: the work waits and is tried again (the
+store has logged the outage once). A removal missed while the bot was down is found after
+READY: the open matches of a server this process's shards would hold, but the bot is not
+in, end as abandoned (a channel deleted meanwhile is found when the bot next touches it,
+see :mod:`bot.play.board_editor`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -25,10 +31,15 @@ from bot.features import Feature
 from bot.words.i18n import text
 from bot.words.player_names import PlayerNames
 from engine.service import MatchAbandoned, MatchAbandonment, MatchPlacements, MatchStatus
+from engine.service.clock import Clock
 from engine.service.events import Event, PlaceLost
-from engine.store.rows import AI_USER_ID, MatchInfo
+from engine.store.errors import DatabaseUnavailable
+from engine.store.rows import AI_USER_ID
 
 log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 30.0
+"""How long work that found the database stalled waits before it is tried again."""
 
 
 class ServerChanges(Feature):
@@ -46,7 +57,11 @@ class ServerChanges(Feature):
         *,
         names: PlayerNames,
         direct_messages: DirectMessages,
+        clock: Clock,
+        left: Callable[[int], bool],
     ) -> None:
+        """``left`` says whether the bot has left a server (by id) that this process's
+        shards would hold: asked after READY, when the list of servers is complete."""
         super().__init__(None)
         self._abandonment = abandonment
         self._placements = placements
@@ -56,21 +71,67 @@ class ServerChanges(Feature):
         self._permissions_changed = permissions_changed
         self._names = names
         self._direct_messages = direct_messages
+        self._clock = clock
+        self._left = left
         self.unsubscribe: Callable[[], None] = lambda: None
         """Ends the subscription to the service's events (set when subscribed)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._waiting: set[asyncio.Task[Any]] = set()
+        """Tasks waiting out a stalled database: not busy, they start again later."""
+        self._reconciling = False
 
-    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
+    def _in_background(self, what: str, work: Callable[[], Coroutine[Any, Any, object]]) -> None:
+        """Run ``work`` until it is done: a stalled database is waited out and the work
+        tried again, any other failure logged once (never a lost task's traceback)."""
+        task = asyncio.create_task(self._until_done(what, work))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def _until_done(self, what: str, work: Callable[[], Coroutine[Any, Any, object]]) -> None:
+        while True:
+            try:
+                await work()
+                return
+            except DatabaseUnavailable as error:
+                log.debug("%s waits for the database: %s", what, error)
+            except Exception:
+                log.exception("%s failed", what)
+                return
+            task = asyncio.current_task()
+            if task is not None:
+                self._waiting.add(task)
+            try:
+                await self._clock.sleep_until(self._clock.now() + RETRY_SECONDS)
+            finally:
+                self._waiting.discard(task)
+
     async def wait_idle(self) -> None:
-        while busy := [t for t in self._tasks if not t.done()]:
+        while busy := [t for t in self._tasks if not t.done() and t not in self._waiting]:
             await asyncio.gather(*busy, return_exceptions=True)
 
     async def cog_unload(self) -> None:
         self.unsubscribe()
+        for task in self._tasks:
+            task.cancel()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # READY comes after the servers' GUILD_CREATEs (or their wait ran out: those stay
+        # in the list as unavailable, an outage and not a removal). It may come again
+        # after a reconnect: ending what is already ended is harmless, and one at a time.
+        if self._reconciling:
+            return
+        self._reconciling = True
+
+        async def reconcile() -> None:
+            try:
+                ended = await self._abandonment.abandon_left_guilds(self._left)
+            finally:
+                self._reconciling = False
+            if ended:
+                log.info("removed from servers while away: %d open matches ended", len(ended))
+
+        self._in_background("ending the matches of servers left while away", reconcile)
 
     @commands.Cog.listener()
     async def on_guild_channel_update(
@@ -92,7 +153,10 @@ class ServerChanges(Feature):
         self._places.forget(payload.thread_id)
         if not self._places.cached(payload.parent_id):
             return  # its channel was deleted with it: the match ends, see below
-        self._in_background(self._thread_deleted(payload.thread_id))
+        thread_id = payload.thread_id
+        self._in_background(
+            f"replacing deleted thread {thread_id}", lambda: self._thread_deleted(thread_id)
+        )
 
     async def _thread_deleted(self, thread_id: int) -> None:
         info = await self._placements.match_in_thread(thread_id)
@@ -105,8 +169,10 @@ class ServerChanges(Feature):
         self._places.forget(channel.id)
         for thread in getattr(channel, "threads", ()):
             self._places.forget(thread.id)
+        guild_id, channel_id = channel.guild.id, channel.id
         self._in_background(
-            self._abandon(self._abandonment.abandon_channel(channel.guild.id, channel.id))
+            f"ending the matches of deleted channel {channel_id}",
+            lambda: self._abandonment.abandon_channel(guild_id, channel_id),
         )
 
     @commands.Cog.listener()
@@ -114,11 +180,12 @@ class ServerChanges(Feature):
         log.info("removed from server %s: ending its matches", guild.id)
         # Its channels are not gone (the bot may be invited back): its matches end, so
         # nothing asks for them.
-        self._in_background(self._abandon(self._abandonment.abandon_guild(guild.id)))
-
-    @staticmethod
-    async def _abandon(ending: Awaitable[list[MatchInfo]]) -> None:
-        await ending  # the players hear of each match through MatchAbandoned
+        # The players hear of each match through MatchAbandoned.
+        guild_id = guild.id
+        self._in_background(
+            f"ending the matches of server {guild_id}",
+            lambda: self._abandonment.abandon_guild(guild_id),
+        )
 
     async def on_event(self, event: Event) -> None:
         """The service's subscriber: tell the players of an abandoned match, by DM."""

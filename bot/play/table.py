@@ -17,7 +17,7 @@ import discord
 
 from bot.discord_plumbing.places import Places
 from bot.play.announcements import Announcements
-from bot.play.board_editor import BoardEditor, TellPlayer
+from bot.play.board_editor import BoardEditor, ChannelGone, TellPlayer
 from bot.play.match_place import MatchPlace
 from bot.play.match_queues import MatchQueues
 from bot.play.presence import Presence
@@ -45,11 +45,14 @@ class Table:
         confirm: Callable[[Event], None],
         ready: Callable[[], Awaitable[None]],
         tell: TellPlayer | None = None,
+        channel_gone: ChannelGone | None = None,
     ) -> None:
         self.places = places
         self.presence = presence
-        self._place = MatchPlace(places, names, languages)
-        self._board = BoardEditor(queries, placements, self._place, self._mark_board, tell)
+        self._place = MatchPlace(places, names, languages, lost=self._mark_board)
+        self._board = BoardEditor(
+            queries, placements, self._place, self._mark_board, tell, channel_gone
+        )
         self._announcements = Announcements(
             queries,
             placements,

@@ -6,6 +6,7 @@ moved it on or ended it first)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 
 from engine.service.context import OPEN, ServiceContext
@@ -13,7 +14,7 @@ from engine.service.errors import MatchNotActive, MatchNotFound
 from engine.service.events import MatchAbandoned, PlaceLost
 from engine.service.live_match import LiveMatch
 from engine.service.turns import MatchTurns
-from engine.store.errors import MatchConflict
+from engine.store.errors import DatabaseUnavailable, MatchConflict
 from engine.store.rows import MatchInfo, MatchStatus
 
 log = logging.getLogger(__name__)
@@ -26,7 +27,11 @@ class MatchAbandonment:
 
     async def abandon_channel(self, guild_id: int, channel_id: int) -> list[MatchInfo]:
         """End every open match and challenge of a deleted channel (its threads went with
-        it) as abandoned; the ones ended here, each announced with :class:`MatchAbandoned`."""
+        it) as abandoned; the ones ended here, each announced with :class:`MatchAbandoned`.
+
+        A match that fails is logged and the others are still ended; if the database
+        stalled for any, :class:`DatabaseUnavailable` is raised once all were tried (those
+        ended stay ended: asking again ends the rest)."""
         return await self._abandon_all(guild_id, channel_id, PlaceLost.CHANNEL_DELETED)
 
     async def abandon_guild(self, guild_id: int) -> list[MatchInfo]:
@@ -34,16 +39,51 @@ class MatchAbandonment:
         that is merely unavailable: that is an outage, and its matches wait for it)."""
         return await self._abandon_all(guild_id, None, PlaceLost.REMOVED_FROM_SERVER)
 
+    async def abandon_left_guilds(self, left: Callable[[int], bool]) -> list[MatchInfo]:
+        """End the open matches of every server the bot has ``left`` (says the Discord layer,
+        for a server id), as :meth:`abandon_guild` does: the removals it missed while down.
+        Asking twice is harmless."""
+        found = await self._ctx.store.open_matches()
+        guilds = {info.guild_id for info, _ in found if info.guild_id is not None}
+        gone = sorted(guild_id for guild_id in guilds if left(guild_id))
+        ended: list[MatchInfo] = []
+        stalled: DatabaseUnavailable | None = None
+        for guild_id in gone:
+            try:
+                ended += await self.abandon_guild(guild_id)
+            except DatabaseUnavailable as error:
+                stalled = error  # the others are still tried
+        if stalled is not None:
+            raise stalled
+        return ended
+
     async def _abandon_all(
         self, guild_id: int, channel_id: int | None, because: PlaceLost
     ) -> list[MatchInfo]:
+        where = f"server {guild_id}" if channel_id is None else f"channel {channel_id}"
+        ended: list[MatchInfo] = []
+        stalled: DatabaseUnavailable | None = None
         async with self._ctx.operation():
             found = await self._ctx.store.open_matches_in(guild_id, channel_id)
-            abandoned = [await self._abandon(m.match_id, because) for m in found]
-            ended = [info for info in abandoned if info is not None]
-        where = f"server {guild_id}" if channel_id is None else f"channel {channel_id}"
+            for match in found:
+                # Each on its own: one that fails does not keep the rest open (and rated
+                # when their timers run out).
+                try:
+                    info = await self._abandon(match.match_id, because)
+                except DatabaseUnavailable as error:
+                    stalled = error  # the caller asks again; what ended here stays ended
+                    continue
+                except Exception:
+                    log.exception(
+                        "%s is gone: match %s could not be abandoned", where, match.match_id
+                    )
+                    continue
+                if info is not None:
+                    ended.append(info)
         if ended:
             log.info("%s is gone: %d open matches abandoned", where, len(ended))
+        if stalled is not None:
+            raise stalled
         return ended
 
     async def _abandon(self, match_id: int, because: PlaceLost) -> MatchInfo | None:

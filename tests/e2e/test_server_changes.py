@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from engine.service.clock import ManualClock
+from engine.store.errors import DatabaseUnavailable
 from engine.store.rows import MatchStatus
 from tests.discord_emulator.gateway import INTENT_GUILDS
 from tests.discord_emulator.permissions import ATTACH_FILES, MISSING_PERMISSIONS
@@ -22,6 +23,8 @@ from tests.e2e.players import (
 )
 
 DAY = 24 * 3600.0
+SEED_ANA_FIRST = 1
+"""The service's seed under which the challenger, ana, moves first."""
 
 
 async def play_to_the_end(emulator, bot, match: Match, rng: random.Random) -> None:
@@ -321,3 +324,140 @@ async def test_send_messages_taken_where_the_match_has_no_thread_tells_its_playe
         told = [m for m in user.dms() if "can no longer post the board" in m.text()]
         assert len(told) == 1 and "**Send Messages**" in told[0].text()
     emulator.assert_no_failures()  # no refused edit, no refused post
+
+
+async def two_days(emulator, bot, clock: ManualClock) -> None:
+    """Two days of turn timers and challenge expiries (the match would be forfeited)."""
+    for _ in range(4):
+        await clock.advance(DAY / 2, settle=bot.service.wait_idle)
+        emulator.advance(DAY / 2)
+        await settle(emulator, bot)
+
+
+async def assert_abandoned_and_told(bot, match: Match, told: str) -> None:
+    info = await bot.service.queries.match_info(match.match_id)
+    assert info.status is MatchStatus.ABANDONED
+    assert await bot.service.store.finished_match(match.match_id) is None, "nothing rated"
+    for user in match.players:
+        assert any(told in m.text() for m in user.dms())
+
+
+async def test_a_removal_while_the_bot_was_down_ends_its_matches_once_it_is_back(
+    emulator, start_bot
+):
+    clock = ManualClock(start=2_000_000_000.0)
+    bot = await start_bot(clock=clock, turn_timer_seconds=3600)
+    match = await challenge_and_accept(emulator, bot)
+    await bot.close()
+    await emulator.remove_bot()  # no session hears of it
+
+    bot = await start_bot(clock=clock, turn_timer_seconds=3600)
+    await settle(emulator, bot)
+    await two_days(emulator, bot, clock)
+
+    await assert_abandoned_and_told(bot, match, "the bot is no longer in that server")
+    # At most a look at the match's thread while the bot was starting; nothing after.
+    failures = [str(f) for f in emulator.take_failures()]
+    assert all(f.startswith(f"GET /channels/{match.thread_id} ") for f in failures), failures
+
+
+async def test_a_database_stalled_when_a_channel_is_deleted_is_waited_out(emulator, start_bot):
+    clock = ManualClock(start=2_000_000_000.0)
+    bot = await start_bot(clock=clock, turn_timer_seconds=3600)
+    match = await challenge_and_accept(emulator, bot)
+    store = bot.service.store
+    real = store.open_matches_in
+    stalls = [DatabaseUnavailable("matches.sqlite3", "no answer")] * 2
+
+    async def open_matches_in(guild_id, channel_id):  # type: ignore[no-untyped-def]
+        if stalls:
+            raise stalls.pop()
+        return await real(guild_id, channel_id)
+
+    store.open_matches_in = open_matches_in  # type: ignore[method-assign]
+    await emulator.delete_channel(emulator.channel)
+    await settle(emulator, bot)
+    await two_days(emulator, bot, clock)
+
+    assert stalls == []
+    await assert_abandoned_and_told(bot, match, "ended unplayed: its channel was deleted")
+
+
+async def test_a_channel_deleted_unseen_ends_its_matches_when_the_bot_next_uses_it(
+    emulator, start_bot
+):
+    clock = ManualClock(start=2_000_000_000.0)
+    bot = await start_bot(clock=clock, turn_timer_seconds=3600)
+    match = await challenge_and_accept(emulator, bot)
+    await bot.close()
+    emulator.world.delete_channel(emulator.channel)  # while the bot was down
+
+    bot = await start_bot(clock=clock, turn_timer_seconds=3600)
+    await settle(emulator, bot)
+    await two_days(emulator, bot, clock)  # the turn's reminder finds the thread gone
+
+    await assert_abandoned_and_told(bot, match, "ended unplayed: its channel was deleted")
+    emulator.take_failures()  # the look-ups that found the thread and the channel gone
+
+
+async def test_an_abandoned_match_is_not_moved_when_its_board_is_edited_again(emulator, bot):
+    match = await challenge_and_accept(emulator, bot)
+    deleted_at = emulator.clock.now()
+    await emulator.delete_channel(emulator.channel)
+    await settle(emulator, bot)
+
+    bot.get_cog("Play").table.check_board(match.match_id)  # an edit that was queued
+    await settle(emulator, bot)
+
+    info = await bot.service.queries.match_info(match.match_id)
+    assert info.status is MatchStatus.ABANDONED
+    assert info.placement.thread_id == match.thread_id, "not relocated"
+    assert emulator.request_log.to_channel(emulator.channel.id, since=deleted_at) == []
+
+
+async def test_a_finished_match_whose_thread_is_gone_is_not_moved(emulator, bot):
+    match = await challenge_and_accept(emulator, bot)
+    ana = match.players[0]
+    ask = await (await ana.slash("hanamikoji resign", channel=match.thread_id)).answer()
+    await (await ana.click(ask, "Yes, resign")).answer()
+    await settle(emulator, bot)
+    await emulator.delete_channel(emulator.world.channels[match.thread_id])
+    await settle(emulator, bot)
+    threads = len(emulator.world.threads())
+
+    bot.get_cog("Play").table.check_board(match.match_id)  # an edit that was queued
+    await settle(emulator, bot)
+
+    info = await bot.service.queries.match_info(match.match_id)
+    assert info.status is MatchStatus.FINISHED and info.placement.thread_id == match.thread_id
+    assert len(emulator.world.threads()) == threads, "no new thread for a finished match"
+    assert not [m for m in ana.messages() if "goes on" in m.text()]
+    emulator.assert_no_failures()
+
+
+async def test_a_dm_in_spanish_names_the_missing_permission_in_spanish(emulator, start_bot):
+    bot = await start_bot(rng=random.Random(SEED_ANA_FIRST))
+    await emulator.deny_bot("Create Public Threads")  # the match is played in the channel
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    ben.record.locale = "es-ES"  # the server speaks English, ben Spanish
+    challenge = await (await ana.slash("hanamikoji challenge", opponent=ben)).answer()
+    await (await ben.click(challenge, "Accept")).answer()
+    await settle(emulator, bot)
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
+    table = await bot.service.queries.public_view(info.match_id)
+    assert info.players[table.current_player] == ana.id
+
+    await emulator.deny_bot("Send Messages", channel=emulator.channel)
+    panel = await (await ana.slash("hanamikoji hand")).answer()
+    panel = await (await ana.click(panel, "Secret (1)")).answer()
+    panel = await (await ana.select(panel, [panel.select().options[0].value])).answer()
+    (confirm,) = [b.label for b in panel.buttons() if b.label.startswith("Confirm")]
+    await (await ana.click(panel, confirm)).answer()
+    await settle(emulator, bot)
+
+    (to_ana,) = [m for m in ana.dms() if "can no longer post the board" in m.text()]
+    assert "**Send Messages**" in to_ana.text()
+    (to_ben,) = [m for m in ben.dms() if "Ya no puedo publicar el tablero" in m.text()]
+    assert "**Enviar mensajes**" in to_ben.text() and "Send Messages" not in to_ben.text()
+    assert "`/hanamikoji mano`" in to_ben.text()
+    emulator.assert_no_failures()

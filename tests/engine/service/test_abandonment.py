@@ -15,6 +15,7 @@ from engine.service import (
     MatchStatus,
     Reminder,
 )
+from engine.store.errors import DatabaseUnavailable
 
 from .conftest import Recorder, new_match, play_one
 
@@ -87,3 +88,47 @@ async def test_an_abandoned_match_stays_ended_after_a_restart(make_service, cloc
     assert again.broken == {}
     assert (await again.queries.match_info(match.match_id)).status is MatchStatus.ABANDONED
     assert heard.resumed == [] and heard.of(DecisionApplied) == []
+
+
+def fail_abandoning(service, match_id: int, error: Exception) -> None:  # type: ignore[no-untyped-def]
+    """The store's write that abandons ``match_id`` fails once with ``error``."""
+    store = service.store
+    real = store.abandon_match
+    failed: list[int] = []
+
+    async def abandon_match(match_id_, was, at):  # type: ignore[no-untyped-def]
+        if match_id_ == match_id and not failed:
+            failed.append(match_id_)
+            raise error
+        await real(match_id_, was, at)
+
+    store.abandon_match = abandon_match  # type: ignore[method-assign]
+
+
+async def test_a_match_that_cannot_be_abandoned_does_not_keep_the_others_open(make_service):
+    service = await make_service()
+    first = await new_match(service)
+    second = await new_match(service, 303, 404)
+    fail_abandoning(service, first.match_id, RuntimeError("a fault"))
+
+    ended = await service.abandonment.abandon_channel(1, 2)
+
+    assert [m.match_id for m in ended] == [second.match_id]
+    assert (await service.queries.match_info(second.match_id)).status is MatchStatus.ABANDONED
+
+
+async def test_a_stalled_database_is_said_after_the_others_ended_and_asking_again_ends_it(
+    make_service,
+):
+    service = await make_service()
+    first = await new_match(service)
+    second = await new_match(service, 303, 404)
+    fail_abandoning(service, first.match_id, DatabaseUnavailable("test.sqlite3", "no answer"))
+
+    with pytest.raises(DatabaseUnavailable):
+        await service.abandonment.abandon_channel(1, 2)
+    assert (await service.queries.match_info(second.match_id)).status is MatchStatus.ABANDONED
+    assert (await service.queries.match_info(first.match_id)).status is MatchStatus.ACTIVE
+
+    again = await service.abandonment.abandon_channel(1, 2)
+    assert [m.match_id for m in again] == [first.match_id]
