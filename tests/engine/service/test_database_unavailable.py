@@ -10,11 +10,13 @@ import random
 
 import pytest
 
+from engine.rules import PublicView
 from engine.service import MatchService
 from engine.service.errors import StaleVersion
 from engine.service.events import DecisionApplied, MatchEnded
 from engine.service.turns import DATABASE_RETRY_SECONDS, SETTLE_SECONDS
 from engine.store.errors import DatabaseUnavailable
+from engine.store.rows import MatchInfo
 
 from .conftest import Recorder, new_match
 
@@ -94,6 +96,24 @@ def moves_heard(heard: Recorder, match_id: int, version: int) -> list[DecisionAp
     return [e for e in heard.of(DecisionApplied) if (e.match_id, e.version) == (match_id, version)]
 
 
+async def first_move_without_an_answer(
+    make_service, *, after_writing: bool
+) -> tuple[MatchService, Recorder, MatchInfo, PublicView, int]:
+    """A new match whose first move got no answer from the database (written first, or
+    not at all): the service, what it published, the match, its table before the move and
+    the mover."""
+    heard = Recorder()
+    service = await make_service(recorder=heard)
+    match = await new_match(service)
+    table = await service.queries.public_view(match.match_id)
+    user = match.players[table.current_player]
+    seen = await service.queries.view_for(match.match_id, user)
+    lose_the_answer(service, after_writing=after_writing)
+    with pytest.raises(DatabaseUnavailable):
+        await service.commands.submit(match.match_id, user, seen.legal[0], table.version)
+    return service, heard, match, table, user
+
+
 @pytest.mark.parametrize("looked_at_first", [False, True])
 async def test_a_decision_made_without_an_answer_is_announced_once(
     make_service, clock, looked_at_first
@@ -101,16 +121,9 @@ async def test_a_decision_made_without_an_answer_is_announced_once(
     # The opponent is pinged and the thread and board show the move: nothing else would
     # publish it (the outbox is only read again at start-up), whether someone looks at the
     # match first or nobody touches it.
-    heard = Recorder()
-    service = await make_service(recorder=heard)
-    match = await new_match(service)
-    table = await service.queries.public_view(match.match_id)
-    user = match.players[table.current_player]
-    seen = await service.queries.view_for(match.match_id, user)
-    lose_the_answer(service, after_writing=True)
-
-    with pytest.raises(DatabaseUnavailable):
-        await service.commands.submit(match.match_id, user, seen.legal[0], table.version)
+    service, heard, match, table, user = await first_move_without_an_answer(
+        make_service, after_writing=True
+    )
     await service.wait_idle()
     assert moves_heard(heard, match.match_id, table.version + 1) == []
 
@@ -129,30 +142,18 @@ async def test_a_decision_made_without_an_answer_is_announced_once(
 
 
 async def test_a_decision_not_made_is_not_announced(make_service, clock):
-    heard = Recorder()
-    service = await make_service(recorder=heard)
-    match = await new_match(service)
-    table = await service.queries.public_view(match.match_id)
-    user = match.players[table.current_player]
-    seen = await service.queries.view_for(match.match_id, user)
-    lose_the_answer(service, after_writing=False)
-    with pytest.raises(DatabaseUnavailable):
-        await service.commands.submit(match.match_id, user, seen.legal[0], table.version)
+    service, heard, match, table, _ = await first_move_without_an_answer(
+        make_service, after_writing=False
+    )
     await clock.advance(60, settle=service.wait_idle)
     assert moves_heard(heard, match.match_id, table.version + 1) == []
     assert (await service.queries.public_view(match.match_id)).version == table.version
 
 
 async def test_reading_again_waits_quietly_while_the_database_is_down(make_service, clock, caplog):
-    heard = Recorder()
-    service = await make_service(recorder=heard)
-    match = await new_match(service)
-    table = await service.queries.public_view(match.match_id)
-    user = match.players[table.current_player]
-    seen = await service.queries.view_for(match.match_id, user)
-    lose_the_answer(service, after_writing=True)
-    with pytest.raises(DatabaseUnavailable):
-        await service.commands.submit(match.match_id, user, seen.legal[0], table.version)
+    service, heard, match, table, _ = await first_move_without_an_answer(
+        make_service, after_writing=True
+    )
     # The database stays down for the first two readings.
     real = service.store.match_since
     refused: list[int] = []
