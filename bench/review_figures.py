@@ -37,6 +37,7 @@ from pathlib import Path
 
 from engine.ai import agent_for_level
 from engine.command_line import CommandLineParser, count, description, seed
+from engine.model import ExpiryPolicy, FinishedMatch, MatchInfo, MatchStatus
 from engine.review.hint import HINT_ITERATIONS, suggest
 from engine.review.judge import REVIEW_ITERATIONS, review_match
 from engine.review.search import MOST_ITERATIONS, evaluate
@@ -46,7 +47,6 @@ from engine.rules import GameState, view
 from engine.rules.record import MatchRecord, replay
 from engine.rules.views import PlayerView
 from engine.service import MatchService, ServiceConfig
-from engine.store import ExpiryPolicy, FinishedMatch, MatchInfo, MatchStatus
 from engine.store.sqlite import SqliteMatchStore
 
 PROG = "python -m bench.review_figures"

@@ -25,8 +25,8 @@ from bot.features import feature_deps
 from bot.words.i18n import language_of, text
 from bot.words.player_names import PlayerNames
 from bot.words.refusals import REFUSED, refusal_text
+from engine.model import MatchInfo
 from engine.service import MatchQueries
-from engine.store.rows import MatchInfo
 
 log = logging.getLogger(__name__)
 

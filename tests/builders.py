@@ -11,12 +11,12 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from engine.model import AI_USER_ID, ExpiryPolicy, FinishedMatch, MatchInfo, MatchStatus
 from engine.review.judgement import MatchReview, StepJudgement, Verdict
 from engine.review.steps import match_steps
 from engine.rules import GameState, PlayerView, PublicView, Variant, new_game, public_view, view
 from engine.rules.outcome import Termination
 from engine.rules.record import MatchRecord
-from engine.store.rows import AI_USER_ID, ExpiryPolicy, FinishedMatch, MatchInfo, MatchStatus
 
 GUILD_ID = 1
 CHANNEL_ID = 2

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from bench.cluster.players import Ack, Tally
 from bench.cluster.worker import StoreSpec
-from engine.store.rows import DecisionRow, MatchStatus
+from engine.model import DecisionRow, MatchStatus
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from bot.challenge.answer_button import AnswerButton
 from bot.challenge.challenge_message import closed
 from bot.custom_ids import Verb, template
 from bot.words.i18n import text
-from engine.store.rows import MatchInfo
+from engine.model import MatchInfo
 
 
 class AcceptButton(AnswerButton, template=template(Verb.ACCEPT)):

@@ -14,8 +14,8 @@ from bot.discord_plumbing.pages import reply_privately
 from bot.match_item import ANY_MATCH_ITEM
 from bot.words.i18n import text
 from bot.words.refusals import refusal_text
+from engine.model import MatchInfo, MatchStatus
 from engine.service.errors import ChallengeNotPending
-from engine.store.rows import MatchInfo, MatchStatus
 
 
 class AnswerButton(ChallengeButton, template=ANY_MATCH_ITEM):

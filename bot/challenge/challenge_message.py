@@ -17,6 +17,7 @@ from bot.words.durations import duration_text
 from bot.words.i18n import text
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
+from engine.model import MatchInfo
 from engine.rules import Variant
 from engine.service import MatchQueries
 from engine.service.events import (
@@ -28,7 +29,6 @@ from engine.service.events import (
     MatchStarted,
 )
 from engine.store.errors import DatabaseUnavailable
-from engine.store.rows import MatchInfo
 
 log = logging.getLogger(__name__)
 

@@ -16,9 +16,9 @@ from bot.discord_plumbing.channel_permissions import cannot_host_text
 from bot.discord_plumbing.first_response import answer_publicly, public_answer_work
 from bot.discord_plumbing.translator import localised
 from bot.words.i18n import language_of, text
+from engine.model import MatchInfo
 from engine.rules import Variant
 from engine.store.errors import DatabaseUnavailable, StorageFull
-from engine.store.rows import MatchInfo
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from bot.challenge.deps import ChallengeButton
 from bot.custom_ids import Verb, template
 from bot.discord_plumbing.first_response import FirstResponse
 from bot.words.i18n import text
-from engine.store.rows import MatchInfo
+from engine.model import MatchInfo
 
 
 class RematchButton(ChallengeButton, template=template(Verb.REMATCH)):

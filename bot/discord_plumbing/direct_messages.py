@@ -26,8 +26,8 @@ import discord
 
 from bot.custom_ids import match_prefix
 from bot.words.i18n import text
+from engine.model import AI_USER_ID
 from engine.service import MatchSettings
-from engine.store.rows import AI_USER_ID
 
 log = logging.getLogger(__name__)
 

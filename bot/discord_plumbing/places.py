@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.discord_plumbing.retrier import Retrier
-from engine.store.rows import MatchInfo
+from engine.model import MatchInfo
 
 log = logging.getLogger(__name__)
 

@@ -30,8 +30,8 @@ from bot.play.table import Table
 from bot.play.take_button import TakeButton
 from bot.play.trade_off_button import TradeOffButton
 from bot.words.i18n import text
+from engine.model import MatchInfo
 from engine.service import MatchAbandonment
-from engine.store.rows import MatchInfo
 
 ITEMS = (
     HandButton,

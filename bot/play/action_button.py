@@ -16,9 +16,9 @@ from bot.match_item import ANY_MATCH_ITEM
 from bot.play.deps import PlayButton, button
 from bot.words.i18n import text
 from bot.words.names import action_name
+from engine.model import MatchInfo
 from engine.rules import Action, PlayerView
 from engine.rules.decisions import ActionDecision
-from engine.store.rows import MatchInfo
 
 
 class ActionButton(PlayButton, template=ANY_MATCH_ITEM):

@@ -19,6 +19,7 @@ from bot.play.thread import add_players, close_thread, locks_when_over, open_thr
 from bot.review_ids import open_review_button
 from bot.stats.rating_line import rating_change_line
 from bot.words.i18n import text
+from engine.model import AI_USER_ID, MatchInfo
 from engine.service import MatchPlacements, MatchQueries, MatchSettings
 from engine.service.events import (
     ChoiceNeeded,
@@ -30,7 +31,6 @@ from engine.service.events import (
     Reminder,
     RoundScored,
 )
-from engine.store.rows import AI_USER_ID, MatchInfo
 
 DmHook = Callable[[MatchInfo, int], Coroutine[Any, Any, None]]
 

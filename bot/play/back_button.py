@@ -11,7 +11,7 @@ from bot.custom_ids import Verb, template
 from bot.discord_plumbing.first_response import on_private_message
 from bot.play.deps import PlayButton, button
 from bot.words.i18n import text
-from engine.store.rows import MatchInfo
+from engine.model import MatchInfo
 
 
 class BackButton(PlayButton, template=template(Verb.BACK)):

@@ -31,9 +31,9 @@ from bot.play.match_place import MatchPlace
 from bot.play.relocation import move_match
 from bot.play.shown_boards import ShownBoards
 from bot.words.i18n import text
+from engine.model import AI_USER_ID, MatchInfo, MatchStatus
 from engine.rules import PublicView
 from engine.service import MatchPlacements, MatchQueries
-from engine.store.rows import AI_USER_ID, MatchInfo, MatchStatus
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ from bot.match_item import MatchItem
 from bot.play.deps import PlayDeps
 from bot.words.i18n import text
 from bot.words.names import action_name, card_name, drawn_position
+from engine.model import MatchInfo
 from engine.rules import Action, Decision, PlayerView
 from engine.rules.decisions import ActionDecision
-from engine.store.rows import MatchInfo
 
 _ORDINAL_KEYS = ("", "panel.second", "panel.third", "panel.fourth", "panel.fifth")
 _ACTION_BY_SIZE = {a.size: a for a in Action}

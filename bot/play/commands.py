@@ -21,7 +21,7 @@ from bot.play.moves_button import moves_page
 from bot.play.resign_button import resign_question
 from bot.play.table import Table
 from bot.words.i18n import language_of, text
-from engine.store.rows import MatchInfo, MatchStatus
+from engine.model import MatchInfo, MatchStatus
 
 Command = app_commands.Command[Any, ..., None]
 

@@ -14,10 +14,10 @@ from bot.play.deps import PlayButton, button, defer
 from bot.words.decision_words import taken_words
 from bot.words.i18n import text
 from bot.words.names import action_name, decision_label, offer_text
+from engine.model import MatchInfo
 from engine.rules import Competition, Decision
 from engine.rules.decisions import ActionDecision, CompetitionChoice, GiftChoice
 from engine.service.errors import StaleVersion
-from engine.store.rows import MatchInfo
 
 
 class ConfirmButton(PlayButton, template=template(Verb.DO, "[A-G0-9X-]{1,8}")):

@@ -10,7 +10,7 @@ import discord
 from bot.custom_ids import Verb, template
 from bot.discord_plumbing.first_response import on_private_message
 from bot.play.deps import PlayButton, button, defer
-from engine.store.rows import MatchInfo
+from engine.model import MatchInfo
 
 
 class HandButton(PlayButton, template=template(Verb.HAND)):

@@ -12,10 +12,10 @@ from typing import Protocol
 
 from bot.words.decision_words import chance_percent, decision_words
 from bot.words.i18n import text
+from engine.model import MatchInfo
 from engine.review.hint import Suggestion
 from engine.rules import PlayerView
 from engine.store.errors import DatabaseUnavailable
-from engine.store.rows import MatchInfo
 
 log = logging.getLogger(__name__)
 

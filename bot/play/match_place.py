@@ -14,7 +14,7 @@ from bot.discord_plumbing.places import Places
 from bot.play.announcement_nonces import NONCE_TRUSTED_SECONDS, next_nonce, with_nonce
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
-from engine.store.rows import MatchInfo, MatchStatus
+from engine.model import MatchInfo, MatchStatus
 
 log = logging.getLogger(__name__)
 

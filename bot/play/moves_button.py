@@ -14,7 +14,7 @@ from bot.discord_plumbing.pages import Page, message_kwargs
 from bot.play.deps import PlayButton, PlayDeps, button
 from bot.play.move_lines import match_log
 from bot.words.i18n import text
-from engine.store.rows import MatchInfo
+from engine.model import MatchInfo
 
 LOG_LIMIT = 4000
 """Under Discord's 4096 characters of an embed description."""

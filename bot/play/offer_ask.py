@@ -11,9 +11,9 @@ from bot.play.match_place import MatchPlace, mention_of
 from bot.play.move_lines import move_line
 from bot.words.i18n import text
 from bot.words.names import offer_text
+from engine.model import MatchInfo
 from engine.rules import Gift
 from engine.service.events import ChoiceNeeded, DecisionApplied
-from engine.store.rows import MatchInfo
 
 log = logging.getLogger(__name__)
 

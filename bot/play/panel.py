@@ -40,11 +40,11 @@ from bot.play.trade_off_button import TradeOffButton
 from bot.words.i18n import text
 from bot.words.names import action_hint, action_name, decision_label, item_name, letters, offer_text
 from bot.words.player_names import PlayerNames
+from engine.model import MatchInfo, MatchStatus
 from engine.rules import Action, Competition, Decision, Gift, Phase, PlayerView
 from engine.rules.cards import cards_text
 from engine.service import MatchQueries
 from engine.store.errors import DatabaseUnavailable
-from engine.store.rows import MatchInfo, MatchStatus
 
 NEW_MARK = "🆕"
 ACTION_BUTTONS: dict[Action, type[ActionButton]] = {

@@ -14,8 +14,8 @@ import discord
 from bot.play.match_place import MatchPlace, mention_of
 from bot.play.thread import add_players, open_thread
 from bot.words.i18n import text
+from engine.model import AI_USER_ID, MatchInfo, Placement
 from engine.service import MatchPlacements
-from engine.store.rows import AI_USER_ID, MatchInfo, Placement
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from bot.custom_ids import Verb, template
 from bot.play.back_button import BackButton
 from bot.play.deps import PlayButton, button
 from bot.words.i18n import text
-from engine.store.rows import MatchInfo
+from engine.model import MatchInfo
 
 
 class ResignButton(PlayButton, template=template(Verb.RESIGN)):

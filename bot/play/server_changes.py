@@ -30,11 +30,11 @@ from bot.discord_plumbing.places import Places
 from bot.features import Feature
 from bot.words.i18n import text
 from bot.words.player_names import PlayerNames
+from engine.model import AI_USER_ID
 from engine.service import MatchAbandoned, MatchAbandonment, MatchPlacements, MatchStatus
 from engine.service.clock import Clock
 from engine.service.events import Event, PlaceLost
 from engine.store.errors import DatabaseUnavailable
-from engine.store.rows import AI_USER_ID
 
 log = logging.getLogger(__name__)
 

@@ -23,9 +23,9 @@ from bot.play.match_queues import MatchQueues
 from bot.play.presence import Presence
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
+from engine.model import MatchInfo
 from engine.service import MatchPlacements, MatchQueries, MatchSettings
 from engine.service.events import ChoiceNeeded, DecisionApplied, Event, RoundScored
-from engine.store.rows import MatchInfo
 
 
 class Table:

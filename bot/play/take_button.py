@@ -17,6 +17,7 @@ from bot.discord_plumbing.pages import reply_privately
 from bot.play.deps import PlayButton, button, defer
 from bot.words.decision_words import taken_words
 from bot.words.i18n import text
+from engine.model import MatchInfo
 from engine.rules import (
     Competition,
     CompetitionChoice,
@@ -25,7 +26,6 @@ from engine.rules import (
 )
 from engine.rules.legal import legal_choices
 from engine.service.errors import StaleVersion
-from engine.store.rows import MatchInfo
 
 Choice = GiftChoice | CompetitionChoice
 

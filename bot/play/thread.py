@@ -14,7 +14,7 @@ import discord
 from bot.discord_plumbing.channel_permissions import FOR_A_THREAD, missing, permission_list
 from bot.discord_plumbing.places import Places
 from bot.words.i18n import text
-from engine.store.rows import AI_USER_ID, MatchInfo
+from engine.model import AI_USER_ID, MatchInfo
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from bot.discord_plumbing.translator import localised
 from bot.review.deps import ReviewDeps
 from bot.review.review_message import Answer, show_review
 from bot.words.i18n import language_of, text
-from engine.store.rows import MatchStatus
+from engine.model import MatchStatus
 
 Command = app_commands.Command[Any, ..., None]
 

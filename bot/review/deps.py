@@ -9,10 +9,10 @@ from typing import Protocol
 
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
+from engine.model import DecisionRow
 from engine.review.judgement import MatchReview
 from engine.service import MatchPlacements, MatchQueries, MatchSettings
 from engine.service.reviews import ReviewProgress
-from engine.store.rows import DecisionRow
 
 
 class Reviews(Protocol):

@@ -24,6 +24,7 @@ from bot.review.review_page import BoardLook, ReviewScene, review_page
 from bot.review.thread_deadlines import thread_deadlines
 from bot.words.i18n import language_of, text
 from bot.words.refusals import database_text
+from engine.model import AI_USER_ID, MatchInfo, MatchStatus
 from engine.review.judgement import MatchReview
 from engine.rules.errors import RecordError
 from engine.rules.record import MatchRecord
@@ -35,7 +36,6 @@ from engine.service.errors import (
 )
 from engine.service.sight import sight_of
 from engine.store.errors import DatabaseUnavailable, StoreError
-from engine.store.rows import AI_USER_ID, MatchInfo, MatchStatus
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.store.rows import DecisionRow, MatchInfo
+from engine.model import DecisionRow, MatchInfo
 
 
 def thread_deadlines(info: MatchInfo, decisions: Sequence[DecisionRow]) -> tuple[float | None, ...]:

@@ -17,7 +17,7 @@ from bot.settings.deps import SettingsDeps
 from bot.words.durations import duration_text
 from bot.words.i18n import language_of, languages, text
 from bot.words.server_language import chosen_language
-from engine.store.rows import ExpiryPolicy, GuildSettings
+from engine.model import ExpiryPolicy, GuildSettings
 
 Command = app_commands.Command[Any, ..., None]
 

@@ -23,7 +23,7 @@ from bot.stats.record_button import RecordExportButton
 from bot.stats.stats_text import history_text, mention, stats_text
 from bot.words.i18n import language_of, text
 from bot.words.player_names import markdown_safe
-from engine.store.rows import AI_USER_ID, MatchStatus
+from engine.model import AI_USER_ID, MatchStatus
 
 Command = app_commands.Command[Any, ..., None]
 

@@ -21,9 +21,9 @@ from bot.features import feature_deps
 from bot.match_item import refusals_answered, refuse_unreadable
 from bot.stats.deps import StatsDeps
 from bot.words.i18n import language_of, text
+from engine.model import MatchStatus
 from engine.service.errors import MatchNotFinished, MatchNotFound
 from engine.service.sight import sight_of
-from engine.store.rows import MatchStatus
 
 
 def record_filename(match_id: int) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.words.i18n import text
+from engine.model import FinishedMatch
 from engine.ratings import Glicko2Rating, LeaderboardPage, PlayerStats, RatingChange
 from engine.rules.outcome import Termination
-from engine.store.rows import FinishedMatch
 
 MINUS = "\N{MINUS SIGN}"
 PROVISIONAL_MARK = "?"

@@ -18,7 +18,7 @@ import aiohttp
 import discord
 
 from bot.words.i18n import DEFAULT_LANGUAGE, language_of, text
-from engine.store.rows import AI_USER_ID
+from engine.model import AI_USER_ID
 
 log = logging.getLogger(__name__)
 

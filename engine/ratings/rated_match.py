@@ -16,10 +16,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol
 
+from engine.model import AI_USER_ID
 from engine.ratings.glicko2 import Glicko2Rating, RatingError, rate_match
 from engine.ratings.standing import RatedMatch, RatingChange, Standing
-
-AI_USER_ID = 0  # engine.store.rows.AI_USER_ID, repeated to keep this module free of the store
 
 
 class FinishedMatch(Protocol):

@@ -13,6 +13,16 @@ Start here::
     await service.close()
 """
 
+from engine.model import (
+    AI_USER_ID,
+    ExpiryPolicy,
+    FinishedMatch,
+    GuildSettings,
+    MatchInfo,
+    MatchStatus,
+    Placement,
+    UserSettings,
+)
 from engine.service.abandonment import MatchAbandonment
 from engine.service.clock import Clock, ManualClock, SystemClock
 from engine.service.commands import Challenge, MatchCommands, Rematch
@@ -60,16 +70,6 @@ from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews, ReviewProgress
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, random_agent_factory
-from engine.store.rows import (
-    AI_USER_ID,
-    ExpiryPolicy,
-    FinishedMatch,
-    GuildSettings,
-    MatchInfo,
-    MatchStatus,
-    Placement,
-    UserSettings,
-)
 
 __all__ = [
     "AI_USER_ID",

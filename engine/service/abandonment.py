@@ -9,13 +9,13 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 
+from engine.model import MatchInfo, MatchStatus
 from engine.service.context import OPEN, ServiceContext
 from engine.service.errors import MatchNotActive, MatchNotFound
 from engine.service.events import MatchAbandoned, PlaceLost
 from engine.service.live_match import LiveMatch
 from engine.service.turns import MatchTurns
 from engine.store.errors import DatabaseUnavailable, MatchConflict
-from engine.store.rows import MatchInfo, MatchStatus
 
 log = logging.getLogger(__name__)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from dataclasses import dataclass
 
+from engine.model import AI_USER_ID, MatchInfo, MatchStatus
 from engine.rules.decisions import Decision
 from engine.rules.outcome import MatchOutcome
 from engine.rules.state import GameState, Variant
@@ -30,7 +31,6 @@ from engine.service.progress import MatchProgress, SubmitResult
 from engine.service.settings import MatchSettings
 from engine.service.turns import MatchTurns
 from engine.store.errors import MatchConflict
-from engine.store.rows import AI_USER_ID, MatchInfo, MatchStatus
 
 Challenge = MatchInfo
 """A pending match, as :meth:`MatchCommands.challenge` returns it."""

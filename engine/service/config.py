@@ -10,10 +10,10 @@ import math
 from dataclasses import dataclass, fields
 
 from engine.ai.levels import LEVELS
+from engine.model import ExpiryPolicy
 from engine.review.hint import HINT_ITERATIONS
 from engine.review.judge import REVIEW_ITERATIONS
 from engine.review.search import MOST_ITERATIONS
-from engine.store.rows import ExpiryPolicy
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 from typing import Any
 
+from engine.model import DecisionRow, MatchInfo, MatchStatus
 from engine.service.clock import Clock
 from engine.service.config import ServiceConfig
 from engine.service.errors import InvalidRequest, MatchNotActive, MatchNotFound, ServiceClosed
@@ -21,9 +22,9 @@ from engine.service.events import MatchBroken
 from engine.service.live_match import LiveMatch, ReplayError, catch_up
 from engine.service.open_matches import OpenMatches
 from engine.service.outbox import Outbox
+from engine.store.announcement import Announcement
 from engine.store.errors import DatabaseUnavailable, StorageFull
 from engine.store.match_store import MatchStore
-from engine.store.rows import Announcement, DecisionRow, MatchInfo, MatchStatus
 
 OPEN = frozenset({MatchStatus.PENDING, MatchStatus.ACTIVE})
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
+from engine.model import MatchInfo, MatchStatus
 from engine.service.context import ServiceContext
 from engine.service.errors import ChallengeCooldown, TooManyActiveMatches, TooManyNewMatches
-from engine.store.rows import MatchInfo, MatchStatus
 
 HOUR = 3600.0
 UNANSWERED = frozenset({MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED})

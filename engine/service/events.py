@@ -3,7 +3,7 @@
 Every event is public: it never holds a hand, a Secret or Trade-off card before scoring,
 the pile or the removed card. Private information is only reachable through
 :meth:`MatchQueries.view_for`. Seats are 0 and 1; ``user_id`` is the seat's user
-(:data:`~engine.store.rows.AI_USER_ID` for the AI).
+(:data:`~engine.model.AI_USER_ID` for the AI).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ own seat, worked out from that player's view alone, in the AI's worker process.
 
 Only a match started with hints (``start_ai_match(..., hints=True)``) has them, and only
 against the AI: a match between two members is created without the flag and cannot gain
-it (:class:`~engine.store.rows.MatchInfo` refuses one). A hint only reads the match.
+it (:class:`~engine.model.MatchInfo` refuses one). A hint only reads the match.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import logging
 from collections import OrderedDict
 from concurrent.futures import Executor
 
+from engine.model import AI_USER_ID, MatchStatus
 from engine.review.hint import Suggestion, suggest
 from engine.rules.views import PlayerView
 from engine.service.context import ServiceContext
 from engine.service.errors import HintFailed, ServiceClosed, ServiceError
 from engine.service.queries import MatchQueries
-from engine.store.rows import AI_USER_ID, MatchStatus
 
 log = logging.getLogger(__name__)
 

@@ -12,10 +12,10 @@ import time
 from dataclasses import replace
 
 from engine.ai.agent import Agent
+from engine.model import DecisionRow, MatchInfo
 from engine.rules.decisions import parse_decision
 from engine.rules.errors import HanamikojiError
 from engine.rules.state import GameState
-from engine.store.rows import DecisionRow, MatchInfo
 
 
 class ReplayError(Exception):

@@ -48,6 +48,7 @@ import random
 from collections.abc import Callable
 from concurrent.futures import Executor
 
+from engine.model import MatchStatus
 from engine.service.abandonment import MatchAbandonment
 from engine.service.clock import Clock, SystemClock
 from engine.service.commands import MatchCommands
@@ -64,7 +65,6 @@ from engine.service.reviews import MatchReviews
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, MatchTurns, random_agent_factory
 from engine.store.match_store import MatchStore
-from engine.store.rows import MatchStatus
 
 log = logging.getLogger(__name__)
 

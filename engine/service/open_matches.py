@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
+from engine.model import Placement
 from engine.service.live_match import LiveMatch
-from engine.store.rows import Placement
 
 
 class OpenMatches:

@@ -3,7 +3,7 @@ and kept until the Discord layer confirms it was shown.
 
 The events that change what people see in Discord — a match starting, a move, an offer,
 a round's summary, a reminder, the result, an expired challenge — become
-:class:`~engine.store.rows.Announcement` rows of the very write that commits their cause.
+:class:`~engine.model.Announcement` rows of the very write that commits their cause.
 They are published as before; the subscriber that shows one calls
 :meth:`MatchService.announced` once Discord has taken it (or refused it for good). At
 start-up every announcement still stored is published again, oldest first, so a crash
@@ -31,9 +31,9 @@ from engine.service.events import (
     Reminder,
     RoundScored,
 )
+from engine.store.announcement import Announcement
 from engine.store.errors import DatabaseUnavailable
 from engine.store.match_store import MatchStore
-from engine.store.rows import Announcement
 
 log = logging.getLogger(__name__)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.model import MatchInfo, MatchStatus, Placement
 from engine.service.context import ServiceContext
 from engine.service.errors import MatchNotFound
-from engine.store.rows import MatchInfo, MatchStatus, Placement
 
 
 class MatchPlacements:

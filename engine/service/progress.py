@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 
+from engine.model import DecisionRow, FinishedMatch, MatchInfo, MatchStatus, Placement
 from engine.ratings import is_rated, rate_finished_match
 from engine.rules.decisions import Competition, Decision, Gift
 from engine.rules.notation import Move
@@ -31,7 +32,6 @@ from engine.service.events import (
 )
 from engine.service.events import ChallengeExpired as ChallengeExpiredEvent
 from engine.service.live_match import LiveMatch
-from engine.store.rows import DecisionRow, FinishedMatch, MatchInfo, MatchStatus, Placement
 
 log = logging.getLogger(__name__)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.model import AI_USER_ID, FinishedMatch, MatchInfo, MatchStatus
 from engine.ratings import LeaderboardPage, PlayerStats, RatingChange
 from engine.rules.record import MatchRecord, replay
 from engine.rules.state import GameState
@@ -15,7 +16,6 @@ from engine.service.errors import (
     NotYourMatch,
 )
 from engine.service.live_match import LiveMatch
-from engine.store.rows import AI_USER_ID, FinishedMatch, MatchInfo, MatchStatus
 
 
 class _AnyGuild:

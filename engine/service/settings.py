@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from engine.model import ExpiryPolicy, GuildSettings, UserSettings
 from engine.rules.state import Variant
 from engine.service.config import ServiceConfig
 from engine.service.errors import InvalidRequest
 from engine.store.match_store import MatchStore
-from engine.store.rows import ExpiryPolicy, GuildSettings, UserSettings
 
 
 class MatchSettings:

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import enum
 
+from engine.model import AI_USER_ID, MatchInfo
 from engine.service.settings import MatchSettings
-from engine.store.rows import AI_USER_ID, MatchInfo
 
 
 class Sight(enum.Enum):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.ai.agent import Agent, RandomAgent
+from engine.model import ExpiryPolicy, MatchStatus
 from engine.rules.decisions import Decision
 from engine.rules.views import PlayerView, view
 from engine.service.context import ServiceContext
@@ -28,7 +29,6 @@ from engine.service.live_match import LiveMatch
 from engine.service.progress import MatchProgress
 from engine.service.timers import MatchTimers
 from engine.store.errors import DatabaseUnavailable, MatchConflict, StorageFull
-from engine.store.rows import ExpiryPolicy, MatchStatus
 
 log = logging.getLogger(__name__)
 

@@ -2,33 +2,16 @@
 
 Nothing outside this package writes SQL. ``engine.store.sqlite.SqliteMatchStore`` is the
 embedded default, imported from there so the service never loads a database driver; the
-schema is in ``migrations/NNNN_*.sql``, its version in ``PRAGMA user_version``.
+schema is in ``migrations/NNNN_*.sql``, its version in ``PRAGMA user_version``. The values
+it keeps are the service's model (:mod:`engine.model`).
 """
 
 from engine.store.errors import CorruptDatabase, SchemaTooNew, StoreError
 from engine.store.match_store import MatchStore
-from engine.store.rows import (
-    AI_USER_ID,
-    DecisionRow,
-    ExpiryPolicy,
-    FinishedMatch,
-    GuildSettings,
-    MatchInfo,
-    MatchStatus,
-    UserSettings,
-)
 
 __all__ = [
-    "AI_USER_ID",
     "CorruptDatabase",
-    "DecisionRow",
-    "ExpiryPolicy",
-    "FinishedMatch",
-    "GuildSettings",
-    "MatchInfo",
-    "MatchStatus",
     "MatchStore",
     "SchemaTooNew",
     "StoreError",
-    "UserSettings",
 ]

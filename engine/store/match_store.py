@@ -18,9 +18,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
-from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
-from engine.store.rows import (
-    Announcement,
+from engine.model import (
     DecisionRow,
     FinishedMatch,
     GuildSettings,
@@ -28,6 +26,8 @@ from engine.store.rows import (
     MatchStatus,
     UserSettings,
 )
+from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
+from engine.store.announcement import Announcement
 
 Rater = Callable[[tuple[Standing, Standing]], RatedMatch]
 """Both seats' standings before a rated match -> the match rated (``rate_finished_match``)."""

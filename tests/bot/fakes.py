@@ -14,9 +14,9 @@ from typing import Any
 
 import discord
 
+from engine.model import MatchInfo, UserSettings
 from engine.review.hint import Suggestion
 from engine.rules import PlayerView
-from engine.store.rows import MatchInfo, UserSettings
 
 
 @dataclass

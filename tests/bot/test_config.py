@@ -20,8 +20,8 @@ from bot.config import (
     masked_url,
     table_keys,
 )
+from engine.model import ExpiryPolicy
 from engine.service.config import ServiceConfig
-from engine.store.rows import ExpiryPolicy
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "config.example.toml"

@@ -42,9 +42,9 @@ from bot.review.review_button import ReviewButton
 from bot.stats.leaderboard_button import LeaderboardPageButton
 from bot.stats.record_button import RecordExportButton
 from bot.words.i18n import text
+from engine.model import MatchStatus
 from engine.rules import Action, CompetitionChoice, GiftChoice, parse_decision
 from engine.rules.errors import NotationError
-from engine.store.rows import MatchStatus
 from tests.bot.fakes import FakeInteraction, FakeNames, FakeQueries
 from tests.builders import match_info
 

@@ -21,13 +21,13 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from engine.model import DecisionRow, MatchInfo
 from engine.rules import Phase
 from engine.service.clock import SystemClock
 from engine.service.config import ServiceConfig
 from engine.service.context import ServiceContext
 from engine.service.queries import MatchQueries
 from engine.store.postgres import PostgresMatchStore
-from engine.store.rows import DecisionRow, MatchInfo
 from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.transcript import Scope

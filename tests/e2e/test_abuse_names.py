@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from engine.store.rows import MatchStatus
+from engine.model import MatchStatus
 from tests.e2e.players import board_message, challenge_and_accept, play_decision, settle
 
 CODE_FENCE = "```@everyone"

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
+from engine.model import MatchStatus
 from engine.service.clock import ManualClock
-from engine.store.rows import MatchStatus
 from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.e2e.players import answered, board_message, settle
 

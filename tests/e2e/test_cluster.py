@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.play.board_text import board_text
+from engine.model import MatchStatus
 from engine.rules import Phase
-from engine.store.rows import MatchStatus
 from tests.discord_emulator.fixtures import sharded_emulator  # noqa: F401
 from tests.discord_emulator.server import DiscordEmulator, EmulatedGuild
 from tests.e2e.cluster import (

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.words.i18n import text
-from engine.store.rows import MatchStatus
+from engine.model import MatchStatus
 from tests.e2e.players import answered, challenge_and_accept, labels, play_decision, settle
 
 REVIEW_ITERATIONS = 24

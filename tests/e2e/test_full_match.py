@@ -5,8 +5,8 @@ import re
 
 import pytest
 
+from engine.model import MatchStatus
 from engine.rules import Variant
-from engine.store.rows import MatchStatus
 from tests.discord_emulator.transcript import Scope
 from tests.e2e.players import (
     Match,

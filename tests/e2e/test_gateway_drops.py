@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from engine.model import MatchStatus
 from engine.store.identify_gate import IdentifyTurnUnknown
-from engine.store.rows import MatchStatus
 from tests.discord_emulator.gateway import Gateway, GatewaySession
 from tests.discord_emulator.interactions import InteractionFailed
 from tests.discord_emulator.server import DiscordEmulator

@@ -24,8 +24,8 @@ import pytest
 
 from bot.play.panel import face_down_text, hand_text
 from bot.words.i18n import text
+from engine.model import MatchStatus
 from engine.service.clock import ManualClock
-from engine.store.rows import MatchStatus
 from tests.discord_emulator.transcript import Scope, TranscriptEntry
 from tests.e2e.players import Match, challenge_and_accept, play_decision, presence_of, settle
 

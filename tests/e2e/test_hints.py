@@ -12,8 +12,8 @@ import pytest
 
 from bot.words.decision_words import decision_words
 from bot.words.i18n import text
+from engine.model import MatchStatus
 from engine.rules import Phase
-from engine.store.rows import MatchStatus
 from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.transcript import Scope
 from tests.discord_emulator.users import EmulatedUser

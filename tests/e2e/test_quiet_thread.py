@@ -10,8 +10,8 @@ import random
 import pytest
 
 from bot.play.presence import AWAY_AFTER_SECONDS
+from engine.model import MatchStatus
 from engine.rules import Variant
-from engine.store.rows import MatchStatus
 from tests.discord_emulator.transcript import Action, TranscriptEntry
 from tests.e2e.players import (
     answered,

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from bot.play.presence import AWAY_AFTER_SECONDS
-from engine.store.rows import MatchStatus
+from engine.model import MatchStatus
 from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.discord_emulator.permissions import INVITE_PERMISSIONS
 from tests.e2e.players import (

@@ -9,10 +9,10 @@ import re
 
 import pytest
 
+from engine.model import MatchStatus
 from engine.review.steps import match_steps
 from engine.rules import Secret, TradeOff
 from engine.rules.record import MatchRecord
-from engine.store.rows import MatchStatus
 from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.transcript import Scope
 from tests.e2e.players import answered, challenge_and_accept, play_decision, settle

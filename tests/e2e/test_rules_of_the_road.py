@@ -5,7 +5,7 @@ import asyncio
 import random
 
 from bot.play.presence import AWAY_AFTER_SECONDS
-from engine.store.rows import MatchStatus
+from engine.model import MatchStatus
 from tests.discord_emulator.errors import CANNOT_SEND_TO_USER
 from tests.e2e.players import (
     HAND,

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 
+from engine.model import MatchStatus
 from engine.service.clock import ManualClock
 from engine.store.errors import DatabaseUnavailable
-from engine.store.rows import MatchStatus
 from tests.discord_emulator.gateway import INTENT_GUILDS
 from tests.discord_emulator.permissions import ATTACH_FILES, MISSING_PERMISSIONS
 from tests.e2e.cluster import assert_no_hidden_card_in_public, eventually

@@ -6,7 +6,7 @@ import string
 import pytest
 
 from bot.words.i18n import catalogues
-from engine.store.rows import MatchStatus
+from engine.model import MatchStatus
 from tests.discord_emulator.transcript import Scope
 from tests.e2e.players import challenge_and_accept, play_decision, settle
 

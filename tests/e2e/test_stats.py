@@ -9,8 +9,8 @@ import sys
 
 from bot.stats.rating_line import rating_change_line
 from bot.words.i18n import text
+from engine.model import MatchStatus
 from engine.service import MatchService, ServiceConfig
-from engine.store.rows import MatchStatus
 from engine.store.sqlite import SqliteMatchStore
 from tests.e2e.players import answered, challenge_and_accept, play_decision, settle
 

@@ -1,7 +1,7 @@
 """Turn timers as players see them."""
 
+from engine.model import MatchStatus
 from engine.service.clock import ManualClock
-from engine.store.rows import MatchStatus
 from tests.e2e.players import challenge_and_accept, settle, whose_turn
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engine.store.announcement import Announcement
 from engine.store.postgres.sql import execute_many
-from engine.store.rows import Announcement
 
 # A key is unique per match: recording the same announcement again (a retried write)
 # replaces it, and like SQLite's INSERT OR REPLACE it takes a new place in the order.

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.model import DecisionRow, MatchStatus
 from engine.store import tables
 from engine.store.errors import MatchConflict
 from engine.store.postgres.sql import execute, fetchrow
-from engine.store.rows import DecisionRow, MatchStatus
 from engine.store.tables.matches import INSERT_DECISION, MATCH_COLUMNS, OPEN, SELECT
 from engine.store.tables.sql import insert
 

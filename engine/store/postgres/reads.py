@@ -6,15 +6,16 @@ import contextlib
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+from engine.model import DecisionRow, MatchInfo
 from engine.ratings import LeaderboardPage, PlayerStats, Standing
 from engine.store import tables
+from engine.store.announcement import Announcement
 from engine.store.errors import StoreError
 from engine.store.outage import OutageLog
 from engine.store.postgres import announcements as outbox
 from engine.store.postgres import matches, results
 from engine.store.postgres.connection import PooledCall, masked, pooled
 from engine.store.postgres.sql import fetch, fetchrow
-from engine.store.rows import Announcement, DecisionRow, MatchInfo
 from engine.store.tables.reads import OneQueryReads
 from engine.store.timeouts import DatabaseTimeouts
 

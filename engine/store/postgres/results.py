@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.model import FinishedMatch
 from engine.ratings import RatedMatch
 from engine.store import tables
 from engine.store.postgres.sql import execute, execute_many, replacing
-from engine.store.rows import FinishedMatch
 from engine.store.tables.results import (
     FROM_AI_MATCHES,
     INSERT_CHANGE,

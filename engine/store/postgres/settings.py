@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.model import GuildSettings, UserSettings
 from engine.store import tables
 from engine.store.postgres.sql import execute, replacing
-from engine.store.rows import GuildSettings, UserSettings
 from engine.store.tables.settings import GUILD_COLUMNS, INSERT_GUILD, INSERT_USER, USER_COLUMNS
 
 # Saving replaces the whole row: every setting not given falls back to the default.

@@ -13,8 +13,17 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+from engine.model import (
+    DecisionRow,
+    FinishedMatch,
+    GuildSettings,
+    MatchInfo,
+    MatchStatus,
+    UserSettings,
+)
 from engine.ratings import Standing
 from engine.store import tables
+from engine.store.announcement import Announcement
 from engine.store.errors import MatchConflict
 from engine.store.identify_gate import IDENTIFY_SPACING_SECONDS
 from engine.store.match_store import Rater
@@ -31,15 +40,6 @@ from engine.store.postgres.connection import (
 from engine.store.postgres.identify_gate import take_identify_turn
 from engine.store.postgres.reads import PostgresReads
 from engine.store.postgres.sql import execute, fetchrow
-from engine.store.rows import (
-    Announcement,
-    DecisionRow,
-    FinishedMatch,
-    GuildSettings,
-    MatchInfo,
-    MatchStatus,
-    UserSettings,
-)
 from engine.store.timeouts import DatabaseTimeouts
 
 LOCK_POOL_SIZE = 4

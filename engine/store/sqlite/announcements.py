@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 
-from engine.store.rows import Announcement
+from engine.store.announcement import Announcement
 from engine.store.sqlite.writer import Statement
 
 # A key is unique per match, so recording the same announcement again (a write retried

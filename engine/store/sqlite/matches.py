@@ -8,8 +8,8 @@ import functools
 import sqlite3
 from dataclasses import dataclass
 
+from engine.model import DecisionRow, MatchInfo, MatchStatus
 from engine.store import tables
-from engine.store.rows import DecisionRow, MatchInfo, MatchStatus
 from engine.store.sqlite.writer import Params, Statement
 from engine.store.tables.matches import (
     DECISION_COLUMNS,

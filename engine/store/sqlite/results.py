@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import aiosqlite
 
+from engine.model import FinishedMatch
 from engine.ratings import RatedMatch, Standing
 from engine.store import tables
-from engine.store.rows import FinishedMatch
 from engine.store.sqlite.writer import Statement
 from engine.store.tables.results import (
     FROM_AI_MATCHES,

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from engine.model import GuildSettings, UserSettings
 from engine.store import tables
-from engine.store.rows import GuildSettings, UserSettings
 from engine.store.sqlite.writer import Statement
 from engine.store.tables.settings import INSERT_GUILD, INSERT_USER
 

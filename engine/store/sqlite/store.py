@@ -21,13 +21,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from engine.ratings import LeaderboardPage, PlayerStats, Standing
-from engine.store import tables
-from engine.store.errors import MatchConflict, StoreError
-from engine.store.match_store import Rater
-from engine.store.outage import OutageLog
-from engine.store.rows import (
-    Announcement,
+from engine.model import (
     DecisionRow,
     FinishedMatch,
     GuildSettings,
@@ -35,6 +29,12 @@ from engine.store.rows import (
     MatchStatus,
     UserSettings,
 )
+from engine.ratings import LeaderboardPage, PlayerStats, Standing
+from engine.store import tables
+from engine.store.announcement import Announcement
+from engine.store.errors import MatchConflict, StoreError
+from engine.store.match_store import Rater
+from engine.store.outage import OutageLog
 from engine.store.sqlite import announcements as outbox
 from engine.store.sqlite import matches, rematches, results, reviews, settings
 from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrate, is_in_memory

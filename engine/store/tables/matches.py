@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from engine.model import DecisionRow, ExpiryPolicy, MatchInfo, MatchStatus, Placement
 from engine.rules.state import Variant
-from engine.store.rows import DecisionRow, ExpiryPolicy, MatchInfo, MatchStatus, Placement
 from engine.store.tables.sql import Row, insert, select
 
 MATCH_COLUMNS = (

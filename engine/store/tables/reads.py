@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.model import DecisionRow, FinishedMatch, GuildSettings, MatchInfo, UserSettings
 from engine.ratings import RatingChange, Standing
-from engine.store.rows import DecisionRow, FinishedMatch, GuildSettings, MatchInfo, UserSettings
 from engine.store.tables import matches, rematches, results, reviews, settings
 from engine.store.tables.sql import Row
 

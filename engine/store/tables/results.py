@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from engine.model import FinishedMatch
 from engine.ratings import (
     Glicko2Rating,
     LeaderboardPage,
@@ -15,7 +16,6 @@ from engine.ratings import (
 )
 from engine.rules.outcome import Termination
 from engine.rules.state import Variant
-from engine.store.rows import FinishedMatch
 from engine.store.tables.sql import Row, insert, select
 
 RESULT_COLUMNS = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.store.rows import ExpiryPolicy, GuildSettings, UserSettings
+from engine.model import ExpiryPolicy, GuildSettings, UserSettings
 from engine.store.tables.sql import Row, insert, select
 
 GUILD_COLUMNS = (

@@ -9,6 +9,7 @@ from bot.play.board import board_page
 from bot.play.hint_line import hint_line, hint_text
 from bot.play.panel import home_page
 from bot.words.i18n import text
+from engine.model import AI_USER_ID
 from engine.review.hint import Suggestion
 from engine.rules import (
     Gift,
@@ -17,7 +18,6 @@ from engine.rules import (
     public_view,
 )
 from engine.service import MatchInfo, MatchStatus
-from engine.store.rows import AI_USER_ID
 from tests.bot.fakes import FakeHints
 from tests.builders import first_deal_views, match_info
 

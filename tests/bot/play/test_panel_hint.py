@@ -12,10 +12,10 @@ from bot.play import panel as panel_module
 from bot.play.hint_line import hint_text
 from bot.play.panel import Panel
 from bot.words.i18n import text
+from engine.model import AI_USER_ID
 from engine.review.hint import Suggestion
 from engine.rules import PlayerView
 from engine.service import MatchInfo, MatchStatus
-from engine.store.rows import AI_USER_ID
 from tests.bot.fakes import FakeDirectMessages, FakeHints, FakeInteraction, FakeNames, FakeQueries
 from tests.builders import first_deal_views, match_info
 

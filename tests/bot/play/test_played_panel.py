@@ -20,12 +20,12 @@ from bot.play.panel import Panel
 from bot.play.take_button import TakeButton
 from bot.words.decision_words import taken_words
 from bot.words.i18n import text
+from engine.model import MatchInfo, MatchStatus
 from engine.rules import Decision, Gift, PlayerView, new_game, view
 from engine.rules.decisions import GiftChoice
 from engine.rules.views import public_move
 from engine.service import SubmitResult
 from engine.store.errors import DatabaseUnavailable
-from engine.store.rows import MatchInfo, MatchStatus
 from tests.bot.fakes import (
     FakeDirectMessages,
     FakeHints,

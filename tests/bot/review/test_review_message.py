@@ -11,10 +11,10 @@ import pytest
 
 from bot.review.deps import ReviewDeps
 from bot.review.review_message import Answer, show_review
+from engine.model import MatchStatus
 from engine.review.judgement import MatchReview
 from engine.service.errors import MatchNotFinished, MatchNotFound, ReviewFailed
 from engine.store.errors import StoreError
-from engine.store.rows import MatchStatus
 from tests.bot.fakes import FakeInteraction, FakeLanguages, FakeNames, FakeQueries, FakeSettings
 from tests.builders import judged, match_info, played_match
 

@@ -6,8 +6,8 @@ import pytest
 
 from bot.review.progress_line import ProgressLine
 from bot.stats.commands import _export_view
+from engine.model import AI_USER_ID, MatchInfo, MatchStatus
 from engine.service.sight import Sight, sight_of
-from engine.store.rows import AI_USER_ID, MatchInfo, MatchStatus
 from tests.bot.fakes import FakeSettings
 from tests.builders import match_info
 

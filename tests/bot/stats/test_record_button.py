@@ -11,7 +11,7 @@ import pytest
 from bot.stats.deps import StatsDeps
 from bot.stats.record_button import record_filename, send_record
 from bot.words.i18n import text
-from engine.store.rows import AI_USER_ID, MatchStatus
+from engine.model import AI_USER_ID, MatchStatus
 from tests.bot.fakes import FakeInteraction, FakeQueries, FakeSettings
 from tests.builders import match_info
 

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.words.player_names import PlayerNames, markdown_safe, needed_no_escaping, one_line
-from engine.store.rows import AI_USER_ID
+from engine.model import AI_USER_ID
 
 ANA = 101
 SERVER_A, SERVER_B = 1, 2

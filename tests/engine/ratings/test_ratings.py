@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.model import AI_USER_ID, FinishedMatch
 from engine.ratings import (
     Game,
     Glicko2Rating,
@@ -16,7 +17,6 @@ from engine.ratings import (
 )
 from engine.rules.outcome import Termination
 from engine.rules.state import Variant
-from engine.store.rows import AI_USER_ID, FinishedMatch
 from tests.builders import match_result
 
 GUILD = 5

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from engine.model import GuildSettings
 from engine.rules.state import Variant
 from engine.service import (
     AI_USER_ID,
@@ -24,7 +25,6 @@ from engine.service import (
     TooManyActiveMatches,
 )
 from engine.service.events import ChallengeExpired as ExpiredEvent
-from engine.store import GuildSettings
 
 from .conftest import START, Recorder
 

@@ -10,13 +10,13 @@ import random
 
 import pytest
 
+from engine.model import MatchInfo
 from engine.rules import PublicView
 from engine.service import MatchService
 from engine.service.errors import StaleVersion
 from engine.service.events import DecisionApplied, MatchEnded
 from engine.service.turns import DATABASE_RETRY_SECONDS, SETTLE_SECONDS
 from engine.store.errors import DatabaseUnavailable
-from engine.store.rows import MatchInfo
 
 from .conftest import Recorder, new_match
 

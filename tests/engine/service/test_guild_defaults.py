@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from engine.model import GuildSettings
 from engine.rules.state import Variant
-from engine.store.rows import GuildSettings
 
 GUILD = 1
 

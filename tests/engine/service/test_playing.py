@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from engine.model import UserSettings
 from engine.rules.decisions import Secret, TradeOff
 from engine.rules.errors import IllegalDecision
 from engine.rules.notation import HiddenAction
@@ -23,7 +24,6 @@ from engine.service import (
     NotYourTurn,
     RoundScored,
 )
-from engine.store import UserSettings
 
 from .conftest import Recorder, new_match, play_one, play_to_end
 

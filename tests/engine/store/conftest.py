@@ -6,11 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.store import (
-    DecisionRow,
-    FinishedMatch,
-    MatchInfo,
-)
+from engine.model import DecisionRow, FinishedMatch, MatchInfo
 from engine.store.sqlite import SqliteMatchStore
 from tests.builders import match_info, match_result
 

@@ -8,13 +8,8 @@ import sqlite3
 import aiosqlite
 import pytest
 
-from engine.store import (
-    CorruptDatabase,
-    GuildSettings,
-    MatchStatus,
-    SchemaTooNew,
-    UserSettings,
-)
+from engine.model import GuildSettings, MatchStatus, UserSettings
+from engine.store import CorruptDatabase, SchemaTooNew
 from engine.store.errors import (
     CannotOpenDatabase,
     DatabaseFailure,

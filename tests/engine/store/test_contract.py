@@ -14,17 +14,19 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from engine.ratings import Standing, rate_finished_match
-from engine.rules.outcome import Termination
-from engine.store import (
+from engine.model import (
     AI_USER_ID,
     DecisionRow,
     ExpiryPolicy,
     GuildSettings,
     MatchStatus,
-    SchemaTooNew,
+    Placement,
     UserSettings,
 )
+from engine.ratings import Standing, rate_finished_match
+from engine.rules.outcome import Termination
+from engine.store import SchemaTooNew
+from engine.store.announcement import Announcement
 from engine.store.errors import (
     CannotOpenDatabase,
     DatabaseUnavailable,
@@ -36,7 +38,6 @@ from engine.store.migration_files import load_migrations
 from engine.store.postgres import PostgresMatchStore
 from engine.store.postgres.connection import MIGRATIONS as POSTGRES_MIGRATIONS
 from engine.store.postgres.connection import masked, quiet_floor_restore, storage_errors
-from engine.store.rows import Announcement, Placement
 from engine.store.sqlite import SqliteMatchStore
 from engine.store.timeouts import DatabaseTimeouts
 from tests.engine.store.conftest import active_match, decision_row, pending_match, result_of

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from engine.store import MatchStatus
+from engine.model import MatchStatus
+from engine.store.announcement import Announcement
 from engine.store.errors import MatchConflict
-from engine.store.rows import Announcement
 from engine.store.sqlite import SqliteMatchStore
 
 from .conftest import active_match, decision_row, pending_match, result_of

@@ -10,10 +10,10 @@ import sqlite3
 
 import pytest
 
+from engine.model import FinishedMatch, MatchStatus
 from engine.ratings import rate_finished_match
-from engine.store import MatchStatus
+from engine.store.announcement import Announcement
 from engine.store.errors import MatchConflict, StorageFull
-from engine.store.rows import Announcement, FinishedMatch
 from engine.store.sqlite.writer import GroupCommitWriter
 
 from .conftest import active_match, decision_row, result_of

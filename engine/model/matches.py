@@ -1,8 +1,8 @@
-"""What the store keeps about a match, a finished result and the per-guild and per-user settings.
+"""A match as the service knows it: who plays, where it is shown, how far it got.
 
-These are plain frozen values shared by the store and the service; ids (users, guilds,
-channels, threads, messages) are opaque integers. Seat 0 is the challenger (or the human
-in a match against the AI), seat 1 the opponent; ``first_player`` says which seat started.
+Ids (users, guilds, channels, threads, messages) are opaque integers. Seat 0 is the
+challenger (or the human in a match against the AI), seat 1 the opponent;
+``first_player`` says which seat started.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from engine.rules.outcome import Termination
+from engine.model.settings import ExpiryPolicy
 from engine.rules.state import Variant
 
 AI_USER_ID = 0
@@ -31,15 +31,6 @@ class MatchStatus(enum.StrEnum):
     ABANDONED = "abandoned"
     """Its place is gone (its channel deleted, or the bot removed from its server) before
     it ended: unrated, no result, its decisions kept."""
-
-
-class ExpiryPolicy(enum.StrEnum):
-    """What happens when a player lets their turn timer run out."""
-
-    AI = "ai"
-    """The AI plays the absent player's decision (recorded as automatic)."""
-    FORFEIT = "forfeit"
-    """The absent player forfeits the match."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,64 +116,3 @@ class DecisionRow:
     """True when the turn timer ran out and the AI played for the absent player."""
     next_deadline: float | None = None
     """The turn deadline this decision set for the next decision."""
-
-
-@dataclass(frozen=True, slots=True)
-class Announcement:
-    """Something the public must be told, stored in the same commit as its cause and kept
-    until the Discord layer confirms it was shown (the outbox)."""
-
-    match_id: int
-    """Ignored when written with :meth:`MatchStore.create_match` (the new match's id)."""
-    key: str
-    """Unique within the match: what was announced and at which version (``decision@7``)."""
-    body: str
-    """The event as JSON, without its match id (:mod:`engine.service.event_codec`)."""
-    created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class FinishedMatch:
-    """The result of a finished match, kept for ratings, stats and history."""
-
-    match_id: int
-    guild_id: int | None
-    variant: Variant
-    players: tuple[int, int]
-    ai_level: str | None
-    winner_seat: int | None
-    """None for a draw (three-round variant only)."""
-    winner_id: int | None
-    reason: Termination
-    rounds: int
-    started_at: float
-    finished_at: float
-    record: str
-    """The full match record as JSON (docs/record-format.md; engine.rules.record.MatchRecord)."""
-
-    @property
-    def duration_seconds(self) -> float:
-        return self.finished_at - self.started_at
-
-
-@dataclass(frozen=True, slots=True)
-class GuildSettings:
-    """Per-guild overrides; None means "use the service's configured default"."""
-
-    guild_id: int
-    turn_seconds: float | None = None
-    expiry_policy: ExpiryPolicy | None = None
-    thread_per_match: bool | None = None
-    three_rounds_default: bool | None = None
-    language: str | None = None
-    """The language of public match messages; None follows the server's Discord locale."""
-
-
-@dataclass(frozen=True, slots=True)
-class UserSettings:
-    user_id: int
-    dm_notifications: bool = False
-    """Off until the player asks for DMs with `/hanamikoji notify dm:on`."""
-    share_reviews: bool = False
-    """The member lets spectators see the judgement and hidden cards of their finished
-    matches (a spectator's review shows them only when both players allowed it)."""

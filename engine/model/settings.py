@@ -1,0 +1,38 @@
+"""Per-server and per-member settings; None in a server's settings means "the default"."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class ExpiryPolicy(enum.StrEnum):
+    """What happens when a player lets their turn timer run out."""
+
+    AI = "ai"
+    """The AI plays the absent player's decision (recorded as automatic)."""
+    FORFEIT = "forfeit"
+    """The absent player forfeits the match."""
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Per-guild overrides; None means "use the service's configured default"."""
+
+    guild_id: int
+    turn_seconds: float | None = None
+    expiry_policy: ExpiryPolicy | None = None
+    thread_per_match: bool | None = None
+    three_rounds_default: bool | None = None
+    language: str | None = None
+    """The language of public match messages; None follows the server's Discord locale."""
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    user_id: int
+    dm_notifications: bool = False
+    """Off until the player asks for DMs with `/hanamikoji notify dm:on`."""
+    share_reviews: bool = False
+    """The member lets spectators see the judgement and hidden cards of their finished
+    matches (a spectator's review shows them only when both players allowed it)."""
