@@ -6,6 +6,7 @@ re-exports them for the bot.
 
 from engine.model.matches import (
     AI_USER_ID,
+    OPEN_SEAT,
     DecisionRow,
     MatchInfo,
     MatchStatus,
@@ -16,6 +17,7 @@ from engine.model.settings import ExpiryPolicy, GuildSettings, UserSettings
 
 __all__ = [
     "AI_USER_ID",
+    "OPEN_SEAT",
     "DecisionRow",
     "ExpiryPolicy",
     "FinishedMatch",

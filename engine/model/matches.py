@@ -1,8 +1,11 @@
 """A match as the service knows it: who plays, where it is shown, how far it got.
 
 Ids (users, guilds, channels, threads, messages) are opaque integers. Seat 0 is the
-challenger (or the human in a match against the AI), seat 1 the opponent;
-``first_player`` says which seat started.
+challenger (or the human in a match against the AI, or the host of an open seat), seat 1
+the opponent; ``first_player`` says which seat started.
+
+An open seat is a pending match whose seat 1 is :data:`OPEN_SEAT`: nobody is named, the
+first member to join takes it (``engine.service.seats``).
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ from engine.rules.state import Variant
 AI_USER_ID = 0
 """The user id that stands for the AI in a seat (Discord never uses 0 for a user)."""
 
+OPEN_SEAT = -1
+"""The user id in seat 1 of an open seat nobody has taken yet (Discord ids are positive)."""
+
 
 class MatchStatus(enum.StrEnum):
     PENDING = "pending"
-    """A challenge waiting for the opponent's answer."""
+    """A challenge waiting for the opponent's answer, or an open seat waiting for anyone."""
     ACTIVE = "active"
     FINISHED = "finished"
     DECLINED = "declined"
@@ -75,6 +81,9 @@ class MatchInfo:
     broken_reason: str | None = None
     rematch_of: int | None = None
     """The finished match this one is a rematch of, if any."""
+    rated: bool = True
+    """Whether its result changes ratings (if it is a match that can be rated at all:
+    :func:`engine.ratings.is_rated`); an open seat may be opened unrated."""
     hints: bool = False
     """Its player sees the AI's suggestion for their seat; only ever set on a match against
     the AI (a challenge between members is created without it and cannot gain it)."""
@@ -88,11 +97,18 @@ class MatchInfo:
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` plays in, or None for an outsider."""
+        if user_id == OPEN_SEAT:
+            return None
         if user_id == self.players[0]:
             return 0
         if user_id == self.players[1]:
             return 1
         return None
+
+    @property
+    def is_open_seat(self) -> bool:
+        """An open seat nobody has taken yet (whoever takes it is seat 1 from then on)."""
+        return self.players[1] == OPEN_SEAT
 
     @property
     def is_ai_match(self) -> bool:

@@ -26,6 +26,9 @@ class GuildSettings:
     three_rounds_default: bool | None = None
     language: str | None = None
     """The language of public match messages; None follows the server's Discord locale."""
+    lobby_channel_id: int | None = None
+    """Where the server's open seats are announced and played (None: where each is opened);
+    seasons announce their podium there too."""
 
 
 @dataclass(frozen=True, slots=True)

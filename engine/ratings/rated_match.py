@@ -4,7 +4,9 @@ The rules (README, "Ratings"):
 
 - Only matches between two people in a server are rated; a match against the AI never is,
   nor one outside a server (ratings are per server). A challenge that was declined,
-  cancelled or expired never became a match, so there is nothing to rate.
+  cancelled or expired never became a match, so there is nothing to rate. An open seat
+  opened unrated (``MatchInfo.rated``) is not rated either; the service checks that flag
+  before asking :func:`is_rated`.
 - A win scores 1 and a loss 0 however the match ended: charm, geishas, the three-round
   limit, and also a resignation or a timeout forfeit (conceding is losing; otherwise a
   player about to lose could resign to protect their rating).

@@ -15,6 +15,7 @@ Start here::
 
 from engine.model import (
     AI_USER_ID,
+    OPEN_SEAT,
     ExpiryPolicy,
     FinishedMatch,
     GuildSettings,
@@ -29,6 +30,7 @@ from engine.service.commands import Challenge, MatchCommands, Rematch
 from engine.service.config import ServiceConfig
 from engine.service.errors import (
     CannotChallengeSelf,
+    CannotJoinOwnSeat,
     ChallengeExpired,
     ChallengeNotPending,
     HintFailed,
@@ -41,6 +43,9 @@ from engine.service.errors import (
     RematchAlreadyStarted,
     ReviewFailed,
     ReviewUnavailable,
+    SeatAlreadyOpen,
+    SeatClosed,
+    SeatTaken,
     ServiceClosed,
     ServiceError,
     StaleVersion,
@@ -68,13 +73,16 @@ from engine.service.placements import MatchPlacements
 from engine.service.progress import SubmitResult
 from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews, ReviewProgress
+from engine.service.seats import SeatCommands
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, random_agent_factory
 
 __all__ = [
     "AI_USER_ID",
+    "OPEN_SEAT",
     "AgentFactory",
     "CannotChallengeSelf",
+    "CannotJoinOwnSeat",
     "Challenge",
     "ChallengeAccepted",
     "ChallengeCancelled",
@@ -119,6 +127,10 @@ __all__ = [
     "ReviewProgress",
     "ReviewUnavailable",
     "RoundScored",
+    "SeatAlreadyOpen",
+    "SeatClosed",
+    "SeatCommands",
+    "SeatTaken",
     "ServiceClosed",
     "ServiceConfig",
     "ServiceError",

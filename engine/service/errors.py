@@ -171,3 +171,40 @@ class HintFailed(ServiceError):
         self.match_id = match_id
         self.reason = reason
         super().__init__(f"no hint for match {match_id}: {reason}; try again in a moment")
+
+
+class CannotJoinOwnSeat(ServiceError):
+    """The host of an open seat pressed Join on it."""
+
+    def __init__(self, match_id: int, user_id: int) -> None:
+        self.match_id = match_id
+        self.user_id = user_id
+        super().__init__(f"user {user_id} opened seat {match_id}; someone else must join it")
+
+
+class SeatTaken(ServiceError):
+    """Join on an open seat someone else (or this member, a moment ago) took first."""
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        super().__init__(f"seat {match_id} is already taken")
+
+
+class SeatClosed(ServiceError):
+    """Join or Cancel on an open seat that expired, was cancelled, or lost its channel."""
+
+    def __init__(self, match_id: int, status: str) -> None:
+        self.match_id = match_id
+        self.status = status
+        super().__init__(f"seat {match_id} is no longer open (it is {status})")
+
+
+class SeatAlreadyOpen(ServiceError):
+    """A member opened a second seat in a channel where their first still waits."""
+
+    def __init__(self, user_id: int, channel_id: int | None, match_id: int) -> None:
+        self.user_id = user_id
+        self.channel_id = channel_id
+        self.match_id = match_id
+        """The seat already open there."""
+        super().__init__(f"user {user_id} already has seat {match_id} open in channel {channel_id}")

@@ -6,6 +6,7 @@ integers. The Discord layer calls the coroutines of its parts and subscribes to
 
 - ``service.commands`` (:mod:`.commands`): challenge, accept, decline, cancel,
   start_ai_match, submit, resign, rematch;
+- ``service.seats`` (:mod:`.seats`): open seats anyone may join, listed per server;
 - ``service.queries`` (:mod:`.queries`): views, match info, history, ratings, records;
 - ``service.settings`` (:mod:`.settings`): guild and user settings;
 - ``service.placements`` (:mod:`.placements`): where the Discord layer shows a match;
@@ -62,6 +63,7 @@ from engine.service.placements import MatchPlacements
 from engine.service.progress import MatchProgress
 from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews
+from engine.service.seats import SeatCommands
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, MatchTurns, random_agent_factory
 from engine.store.match_store import MatchStore
@@ -92,6 +94,7 @@ class MatchService:
         self._turns = MatchTurns(self._ctx, self._progress, agent_factory, agent_executor)
         self.settings = MatchSettings(store, self.config)
         self.commands = MatchCommands(self._ctx, self.settings, self._progress, self._turns)
+        self.seats = SeatCommands(self._ctx, self.settings, self._progress, self._turns)
         self.queries = MatchQueries(self._ctx)
         self.placements = MatchPlacements(self._ctx)
         self.abandonment = MatchAbandonment(self._ctx, self._turns)

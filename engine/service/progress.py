@@ -125,7 +125,8 @@ class MatchProgress:
         ]
         announcements = self._ctx.outbox.announcements(events, now)
         # Rated in the store, under the guild's ratings key (see MatchStore.finish_match).
-        rate = (lambda before: rate_finished_match(result, before)) if is_rated(result) else None
+        rated = info.rated and is_rated(result)
+        rate = (lambda before: rate_finished_match(result, before)) if rated else None
         with self._ctx.unsure_unless_answered(live, announcements):
             await self._ctx.store.finish_match(
                 result, row, rate, announcements, version=live.version
@@ -137,15 +138,18 @@ class MatchProgress:
             self._ctx.bus.publish(event)
         self._ctx.matches.remove(live)
 
-    async def start_challenged(self, live: LiveMatch) -> None:
-        """The accepted challenge becomes a match: a seeded deal, a random first player."""
+    async def start_challenged(self, live: LiveMatch, joiner_id: int | None = None) -> None:
+        """The accepted challenge (or the open seat ``joiner_id`` took) becomes a match: a
+        seeded deal, a random first player."""
         ctx = self._ctx
         now = ctx.clock.now()
         seed = ctx.rng.getrandbits(63)
         first_player = ctx.rng.randrange(2)
         deadline = now + live.info.turn_seconds
+        players = live.info.players if joiner_id is None else (live.info.players[0], joiner_id)
         info = replace(
             live.info,
+            players=players,
             status=MatchStatus.ACTIVE,
             seed=seed,
             first_player=first_player,
@@ -164,6 +168,7 @@ class MatchProgress:
                 started_at=now,
                 turn_deadline=deadline,
                 announcements=announcements,
+                opponent_id=joiner_id,
             )
         live.info = info
         live.deadline = deadline

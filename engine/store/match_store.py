@@ -79,9 +79,13 @@ class MatchStore(Protocol):
         started_at: float,
         turn_deadline: float | None,
         announcements: Sequence[Announcement] = (),
+        opponent_id: int | None = None,
     ) -> None:
         """Make a pending match active with its seed and first player; its board message
-        (the challenge's, until now) is forgotten. MatchConflict if it is not pending."""
+        (the challenge's, until now) is forgotten. MatchConflict if it is not pending: of
+        everyone starting it at once, in any process, exactly one succeeds.
+
+        ``opponent_id``: for an open seat, the member who took seat 1."""
         ...
 
     async def close_challenge(

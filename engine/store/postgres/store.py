@@ -171,9 +171,10 @@ class PostgresMatchStore(PostgresReads):
         started_at: float,
         turn_deadline: float | None,
         announcements: Sequence[Announcement] = (),
+        opponent_id: int | None = None,
     ) -> None:
         params = tables.matches.start_params(
-            match_id, seed, first_player, started_at, turn_deadline
+            match_id, seed, first_player, started_at, turn_deadline, opponent_id
         )
         async with self._transaction() as conn:
             await matches.expect(conn, match_id, MatchStatus.PENDING, None)

@@ -227,9 +227,10 @@ class SqliteMatchStore(OneQueryReads):
         started_at: float,
         turn_deadline: float | None,
         announcements: Sequence[Announcement] = (),
+        opponent_id: int | None = None,
     ) -> None:
         params = tables.matches.start_params(
-            match_id, seed, first_player, started_at, turn_deadline
+            match_id, seed, first_player, started_at, turn_deadline, opponent_id
         )
         expected = matches.Expected(match_id, MatchStatus.PENDING)
         statements = [expected.check(), (tables.matches.START_MATCH, params)]

@@ -35,6 +35,7 @@ MATCH_COLUMNS = (
     "broken_reason",
     "rematch_of",
     "hints",
+    "rated",
 )
 OPEN = "status IN ('pending', 'active')"
 SELECT = select("matches", MATCH_COLUMNS)
@@ -53,9 +54,11 @@ SELECT_STARTED_BY = (
 )
 
 # Every write that moves a match on releases its claim (claimed_until). The challenge's
-# message stops being the match's message when it starts: the board is posted anew.
+# message stops being the match's message when it starts: the board is posted anew. An
+# open seat gets its second player here (:opponent_id; NULL keeps the challenged one).
 START_MATCH = (
     "UPDATE matches SET status = 'active', seed = :seed, first_player = :first_player,"
+    " player1_id = COALESCE(:opponent_id, player1_id),"
     " started_at = :started_at, turn_deadline = :turn_deadline, board_message_id = NULL,"
     " claimed_until = NULL WHERE id = :match_id"
 )
@@ -134,6 +137,7 @@ def match_params(m: MatchInfo) -> dict[str, Any]:
         "broken_reason": m.broken_reason,
         "rematch_of": m.rematch_of,
         "hints": m.hints,
+        "rated": m.rated,
     }
 
 
@@ -162,15 +166,22 @@ def match_from_row(row: Row) -> MatchInfo:
         rematch_of=row["rematch_of"],
         # SQLite keeps a flag as 0 or 1.
         hints=bool(row["hints"]),
+        rated=bool(row["rated"]),
     )
 
 
 def start_params(
-    match_id: int, seed: int, first_player: int, started_at: float, turn_deadline: float | None
+    match_id: int,
+    seed: int,
+    first_player: int,
+    started_at: float,
+    turn_deadline: float | None,
+    opponent_id: int | None = None,
 ) -> dict[str, Any]:
     """The parameters of :data:`START_MATCH`."""
     return {
         "match_id": match_id,
+        "opponent_id": opponent_id,
         "seed": seed,
         "first_player": first_player,
         "started_at": started_at,

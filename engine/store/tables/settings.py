@@ -15,6 +15,7 @@ GUILD_COLUMNS = (
     "thread_per_match",
     "three_rounds_default",
     "language",
+    "lobby_channel_id",
 )
 USER_COLUMNS = ("user_id", "dm_notifications", "share_reviews")
 
@@ -34,6 +35,7 @@ def guild_params(s: GuildSettings) -> dict[str, Any]:
         "thread_per_match": s.thread_per_match,
         "three_rounds_default": s.three_rounds_default,
         "language": s.language,
+        "lobby_channel_id": s.lobby_channel_id,
     }
 
 
@@ -54,6 +56,7 @@ def guild_from_row(row: Row) -> GuildSettings:
         thread_per_match=_flag(row["thread_per_match"]),
         three_rounds_default=_flag(row["three_rounds_default"]),
         language=row["language"],
+        lobby_channel_id=row["lobby_channel_id"],
     )
 
 
