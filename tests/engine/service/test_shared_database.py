@@ -21,8 +21,10 @@ from engine.service import (
     ManualClock,
     MatchEnded,
     MatchService,
+    MatchStarted,
     MatchStatus,
     Reminder,
+    SeatTaken,
     ServiceConfig,
     StaleVersion,
     TooManyActiveMatches,
@@ -369,3 +371,25 @@ async def test_the_ai_answers_a_move_whose_commit_answer_was_lost_without_waitin
     await process.clock.advance(SETTLE_SECONDS, settle=lambda: settle(one))
     ai_moves = [e for e in heard.of(DecisionApplied) if e.version == table.version + 2]
     assert [e.user_id for e in ai_moves] == [AI_USER_ID]
+
+
+async def test_fifty_joins_of_one_seat_split_across_processes_start_one_match(process):
+    one, one_heard = await process("one")
+    two, two_heard = await process("two")
+    seat = await one.seats.open(101, guild_id=1, channel_id=2)
+    await two.queries.match_info(seat.match_id)  # seen by both while it waits
+
+    joins = [
+        (one if joiner % 2 else two).seats.join(seat.match_id, joiner) for joiner in range(500, 550)
+    ]
+    results = await asyncio.gather(*joins, return_exceptions=True)
+
+    started = [r for r in results if not isinstance(r, BaseException)]
+    assert len(started) == 1, results
+    assert all(isinstance(r, SeatTaken) for r in results if isinstance(r, BaseException))
+    await settle(one, two)
+    info = await two.queries.match_info(seat.match_id)
+    assert info.status is MatchStatus.ACTIVE and info.players == (101, started[0].players[1])
+    # One start, announced by the one process that made it.
+    starts = [e for e in one_heard.events + two_heard.events if isinstance(e, MatchStarted)]
+    assert [e.players for e in starts] == [info.players]

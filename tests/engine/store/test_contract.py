@@ -16,6 +16,7 @@ import pytest
 
 from engine.model import (
     AI_USER_ID,
+    OPEN_SEAT,
     DecisionRow,
     ExpiryPolicy,
     GuildSettings,
@@ -268,6 +269,30 @@ async def test_starting_a_match_that_is_not_pending_conflicts(store: MatchStore)
         announcements=[announcement("start@0", match_id)],
     )
     await assert_conflict(store, match_id, again)
+
+
+async def test_an_open_seat_is_taken_once_by_its_first_joiner(store: MatchStore):
+    seat = await store.create_match(replace(pending_match(1, OPEN_SEAT), rated=False))
+    assert seat.is_open_seat and not seat.rated
+    assert await store.get_match(seat.match_id) == seat
+    assert await store.open_matches_in(5, 6) == [seat]
+
+    await store.start_match(
+        seat.match_id, seed=42, first_player=0, started_at=110.0, turn_deadline=170.0, opponent_id=3
+    )
+    taken = await store.get_match(seat.match_id)
+    assert taken is not None and taken.players == (1, 3) and not taken.rated
+    assert [m.match_id for m in await store.open_matches_of(3)] == [seat.match_id]
+    again = store.start_match(
+        seat.match_id, seed=7, first_player=1, started_at=120.0, turn_deadline=180.0, opponent_id=4
+    )
+    await assert_conflict(store, seat.match_id, again)
+
+
+async def test_a_challenge_starts_with_its_named_opponent_and_is_rated(store: MatchStore):
+    match_id = await active_match(store)
+    match = await store.get_match(match_id)
+    assert match is not None and match.players == (1, 2) and match.rated
 
 
 async def test_closing_a_challenge_ends_it_once(store: MatchStore):
@@ -723,6 +748,15 @@ async def test_guild_settings_are_saved_whole_and_replaced(store: MatchStore):
     assert await store.guild_settings(6) is None
 
 
+async def test_a_servers_lobby_channel_is_a_guild_setting(store: MatchStore):
+    lobby = 1_234_567_890_123_456_789  # a snowflake: 64 bits
+    await store.save_guild_settings(GuildSettings(5, language="es", lobby_channel_id=lobby))
+    assert await store.guild_settings(5) == GuildSettings(5, language="es", lobby_channel_id=lobby)
+    await store.save_guild_settings(GuildSettings(5, language="es"))
+    saved = await store.guild_settings(5)
+    assert saved is not None and saved.lobby_channel_id is None
+
+
 async def test_user_settings_are_saved_and_replaced(store: MatchStore):
     assert await store.user_settings(1) is None
     await store.save_user_settings(UserSettings(1, dm_notifications=True))
@@ -828,6 +862,30 @@ async def test_postgres_racing_appends_from_two_processes_apply_one(postgres_url
         assert match is not None and match.version == 1
         both = await a.undelivered() + await b.undelivered()
         assert both == [announcement("decision@1", match_id)]
+
+
+async def test_postgres_fifty_joins_of_one_seat_from_two_processes_take_it_once(
+    postgres_url: str,
+):
+    async with processes(postgres_url, "a", "b") as (a, b):
+        seat = await a.create_match(pending_match(1, OPEN_SEAT))
+        writes = [
+            (a if joiner % 2 else b).start_match(
+                seat.match_id,
+                seed=joiner,
+                first_player=0,
+                started_at=110.0,
+                turn_deadline=170.0,
+                opponent_id=joiner,
+            )
+            for joiner in range(100, 150)
+        ]
+        outcomes = await asyncio.gather(*writes, return_exceptions=True)
+        won = [100 + i for i, o in enumerate(outcomes) if o is None]
+        assert len(won) == 1
+        assert all(isinstance(o, MatchConflict) for o in outcomes if o is not None)
+        taken = await b.get_match(seat.match_id)
+        assert taken is not None and taken.players == (1, won[0]) and taken.seed == won[0]
 
 
 async def test_postgres_exclusive_excludes_across_processes(postgres_url: str):
