@@ -49,6 +49,10 @@ class Verb(enum.StrEnum):
     REMATCH = "rematch"
     MOVES = "moves"
     """Show every public move of the match so far (anyone who sees the board)."""
+    JOIN = "join"
+    """Take an open seat (on the seat message, or in `/hanamikoji seats`)."""
+    CANCEL = "cancel"
+    """The host withdraws an open seat."""
 
 
 def match_prefix(match_id: int) -> str:
@@ -97,9 +101,10 @@ _WELL_FORMED = (
     r"hk:[0-9]+:[0-9]+:(?:"
     + "|".join(v.value for v in Verb if v not in (Verb.ACTION, Verb.PICK, Verb.DO, Verb.TAKE))
     + r"|(?:act|pick):[1-4]|do:[A-G0-9X-]{1,8}|take:-[A-G]{1,2})"
-    + r"|lb:[0-9]+:[0-9]+|rec:[0-9]+"
+    + r"|lb:[0-9]+:[0-9]+|rec:[0-9]+|st:[0-9]+:[0-9]+"
     + r"|rv:[0-9]+|rv:[0-9]+:[0-9]+:(?:first|prev|next|last|mistake|jump)"
 )
-UNREADABLE = rf"(?!(?:{_WELL_FORMED})\Z)(?:hk|lb|rec|rv):[\s\S]*"
+UNREADABLE = rf"(?!(?:{_WELL_FORMED})\Z)(?:hk|lb|rec|rv|st):[\s\S]*"
 """The ids of the bot's prefixes that no item's template reads (a verb or an argument
-that does not exist, a field that is not a number): one item refuses them all."""
+that does not exist, a field that is not a number): one item refuses them all. (``st:`` is
+a page of `/hanamikoji seats`: ``st:<guild>:<page>``.)"""

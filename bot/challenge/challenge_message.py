@@ -118,7 +118,8 @@ class OpenChallenges:
         match_id = event.match_id
         await self._ready()  # shown again at start-up, it needs the servers from the Gateway
         try:
-            await self._close(match_id)
+            if not await self._close(match_id):
+                return  # an open seat: bot.seats closes it, and confirms it
         except Exception as error:
             if isinstance(error, DatabaseUnavailable):
                 return  # told once by the store; left unconfirmed, closed at the next start
@@ -133,8 +134,11 @@ class OpenChallenges:
                 log.exception("challenge %s: could not close it", match_id)
         self._confirm(event)
 
-    async def _close(self, match_id: int) -> None:
+    async def _close(self, match_id: int) -> bool:
+        """Close an expired challenge's message; False for an open seat (not ours)."""
         info = await self._queries.match_info(match_id)
+        if info.is_open_seat:
+            return False
         lang = await self._languages.public(info.guild_id)
         names = await self._names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
         embed = closed(lang, names, text(lang, "challenge.expired", name=names[1]))
@@ -147,14 +151,15 @@ class OpenChallenges:
                         content=None, embed=embed, view=None
                     ),
                 )
-                return
+                return True
             except discord.HTTPException as error:
                 log.info("challenge %s: its interaction expired (%s)", match_id, error)
         channel = await self._places.channel(info.channel_id)
         if info.placement.board_message_id is None or channel is None:
-            return
+            return True
         await self._places.edit_message(
             channel,
             info.placement.board_message_id,
             lambda: {"content": None, "embed": embed, "view": None},
         )
+        return True

@@ -30,7 +30,7 @@ from bot.discord_plumbing.places import Places
 from bot.features import Feature
 from bot.words.i18n import text
 from bot.words.player_names import PlayerNames
-from engine.model import AI_USER_ID
+from engine.model import AI_USER_ID, OPEN_SEAT
 from engine.service import MatchAbandoned, MatchAbandonment, MatchPlacements, MatchStatus
 from engine.service.clock import Clock
 from engine.service.events import Event, PlaceLost
@@ -195,13 +195,16 @@ class ServerChanges(Feature):
         challenge = "" if event.started else "challenge_"
         key = f"server_changes.abandoned_{challenge}{where}"
         for seat, user_id in enumerate(event.players):
-            if user_id == AI_USER_ID:
+            if user_id in (AI_USER_ID, OPEN_SEAT):
                 continue
             lang = self._names.language(user_id)
             opponent_id = event.players[1 - seat]
-            # Global names only: the server may be out of reach now.
-            opponent = await self._names.name(opponent_id, event.ai_level, lang)
-            line = text(lang, key, match=event.match_id, opponent=opponent)
+            if opponent_id == OPEN_SEAT:  # an open seat nobody took: only its host to tell
+                line = text(lang, f"seats.abandoned_{where}")
+            else:
+                # Global names only: the server may be out of reach now.
+                opponent = await self._names.name(opponent_id, event.ai_level, lang)
+                line = text(lang, key, match=event.match_id, opponent=opponent)
             closed = text(lang, "server_changes.dm_panel_closed")
             await self._direct_messages.retire(user_id, event.match_id, closed)
             self._direct_messages.forget(user_id, event.match_id)

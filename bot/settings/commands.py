@@ -64,6 +64,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         threads=localised("names.threads"),
         three_rounds=localised("names.three_rounds"),
         language=localised("names.language"),
+        lobby_channel=localised("seats.name_lobby_channel"),
+        lobby_off=localised("seats.name_lobby_off"),
     )
     @app_commands.describe(
         turn_timer=localised("slash.settings_turn_timer"),
@@ -71,6 +73,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         threads=localised("slash.settings_threads"),
         three_rounds=localised("slash.settings_three_rounds"),
         language=localised("slash.settings_language"),
+        lobby_channel=localised("seats.slash_lobby_channel"),
+        lobby_off=localised("seats.slash_lobby_off"),
     )
     @app_commands.choices(
         turn_timer=TIMER_CHOICES, expiry=POLICY_CHOICES, language=LANGUAGE_CHOICES
@@ -85,6 +89,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         threads: bool | None = None,
         three_rounds: bool | None = None,
         language: app_commands.Choice[str] | None = None,
+        lobby_channel: discord.TextChannel | None = None,
+        lobby_off: bool = False,
     ) -> None:
         lang = language_of(interaction.locale)
         assert interaction.guild_id is not None
@@ -99,6 +105,9 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
             if three_rounds is None
             else three_rounds,
             language=current.language if language is None else chosen_language(language.value),
+            lobby_channel_id=None
+            if lobby_off
+            else (lobby_channel.id if lobby_channel else current.lobby_channel_id),
         )
         if changed != current:
             # One write for every change: a database that stops answering cannot leave
@@ -144,5 +153,12 @@ def settings_lines(
             value=text(override, "language_name")
             if override
             else text(lang, "commands.server_language"),
+        ),
+        text(
+            lang,
+            "seats.settings_lobby",
+            value=f"<#{settings.lobby_channel_id}>"
+            if settings.lobby_channel_id
+            else text(lang, "seats.settings_no_lobby"),
         ),
     ]

@@ -18,7 +18,7 @@ import aiohttp
 import discord
 
 from bot.words.i18n import DEFAULT_LANGUAGE, language_of, text
-from engine.model import AI_USER_ID
+from engine.model import AI_USER_ID, OPEN_SEAT
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +101,8 @@ class PlayerNames:
         if user_id == AI_USER_ID:
             level = text(lang, f"levels.{ai_level}") if ai_level else "?"
             return text(lang, "challenge.ai_name", level=level)
+        if user_id == OPEN_SEAT:
+            return text(lang, "seats.open_seat_name")
         known = self._names.get((guild_id, user_id))
         if known is not None:
             return known

@@ -12,6 +12,7 @@ from bot.words.i18n import text
 from engine.rules.errors import IllegalDecision
 from engine.service.errors import (
     CannotChallengeSelf,
+    CannotJoinOwnSeat,
     ChallengeCooldown,
     ChallengeExpired,
     ChallengeNotPending,
@@ -22,6 +23,9 @@ from engine.service.errors import (
     NotYourMatch,
     NotYourTurn,
     RematchAlreadyStarted,
+    SeatAlreadyOpen,
+    SeatClosed,
+    SeatTaken,
     ServiceClosed,
     ServiceError,
     StaleVersion,
@@ -43,7 +47,14 @@ def refusal_text(lang: str, error: Exception, names: dict[int, str] | None = Non
         if waiting:
             return text(lang, "refusal.not_your_turn_named", name=waiting)
         return text(lang, "refusal.not_your_turn")
+    if isinstance(error, SeatAlreadyOpen):
+        return text(lang, "seats.already_open", channel=f"<#{error.channel_id}>")
+    if isinstance(error, SeatClosed):
+        key = "seats.seat_expired" if error.status == "expired" else "seats.seat_closed"
+        return text(lang, key)
     simple = {
+        CannotJoinOwnSeat: "seats.own_seat",
+        SeatTaken: "seats.already_taken",
         NotYourMatch: "refusal.not_a_player",
         StaleVersion: "refusal.stale",
         CannotChallengeSelf: "refusal.yourself",
