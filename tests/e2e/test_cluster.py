@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.play.board_text import board_text
-from engine.model import MatchStatus
+from engine.model import MatchInfo, MatchStatus
 from engine.rules import Phase
 from tests.discord_emulator.fixtures import sharded_emulator  # noqa: F401
 from tests.discord_emulator.server import DiscordEmulator, EmulatedGuild
@@ -29,7 +29,7 @@ from tests.e2e.cluster import (
     shard_of_interactions,
     verb_of,
 )
-from tests.e2e.players import Match, answered, labels
+from tests.e2e.players import HANG_GUARD_SECONDS, Match, answered, labels
 
 pytestmark = pytest.mark.slow  # a cluster of bot processes
 
@@ -333,5 +333,66 @@ async def test_two_processes_starting_at_once_take_turns_to_identify(
         assert gateway.refused_identifies == 0, cluster.output()
         assert gateway.session_starts == 2
         assert sorted(s.shard for s in gateway.live_sessions) == [(0, 2), (1, 2)]
+    finally:
+        await cluster.close()
+
+
+async def test_fifty_members_pressing_join_on_one_seat_at_once_start_one_match(
+    emulator, postgres_url, tmp_path, observer
+):
+    """Discord sends every interaction of a server to the shard holding it, so the presses
+    all reach P1 here; the race between processes is the database's (its conditional start,
+    tested with two services in tests/engine/service/test_shared_database.py)."""
+    guild = guild_b(emulator)
+    joiners = [emulator.add_user(f"member{i:02d}") for i in range(50)]
+    for user in joiners:
+        emulator.world.join(user.id, guild.id)
+    cluster = Cluster(emulator, postgres_url, tmp_path)
+    await cluster.start_all()
+    try:
+        ana = emulator.user("ana")
+        seat = await answered(await ana.slash("hanamikoji open", channel=guild.channel))
+        assert [b.label for b in seat.buttons()] == ["Join", "Cancel"]
+        # Half press Join on the seat, half in their own `/hanamikoji seats`.
+        lists = [
+            await answered(await u.slash("hanamikoji seats", channel=guild.channel))
+            for u in joiners[25:]
+        ]
+        clicks = await asyncio.gather(
+            *(u.click(seat, "Join") for u in joiners[:25]),
+            *(u.click(listed, "Join 1") for u, listed in zip(joiners[25:], lists, strict=True)),
+        )
+        await asyncio.gather(*(c.first_response() for c in clicks))  # none failed
+
+        async def taken() -> list[MatchInfo]:
+            found = await observer.store.open_matches_of(ana.id)
+            return found if found and found[0].status is MatchStatus.ACTIVE else []
+
+        (info,) = await eventually(taken, "the seat taken")
+        await observer.shown(emulator, "the match shown")
+        emulator.assert_no_failures()
+        taker = next(u for u in joiners if u.id == info.players[1])
+        assert await observer.value("SELECT COUNT(*) FROM matches") == 1
+
+        def refusals() -> int:
+            said = [
+                [m.text() for m in [c.message, *c.followups] if m is not None and m.ephemeral]
+                for c in clicks
+            ]
+            return sum(any("already taken" in t for t in s) for s in said)
+
+        # Every other press is told, once the winner's start is committed.
+        await eventually(lambda: refusals() == 49, "49 presses told the seat is taken")
+        await emulator.idle(max_wait=HANG_GUARD_SECONDS)
+        assert refusals() == 49
+        shown = ana.message(seat)
+        assert f"{taker.name} took ana's seat" in shown.text() and shown.buttons() == []
+        match = await observer.the_match(ana, taker)
+        assert emulator.world.channel(match.thread_id).parent_id == guild.channel.id
+        assert len(emulator.world.threads(guild.id)) == 1, "one match, one thread"
+        shards = shard_of_interactions(emulator)
+        assert {shards[c.id] for c in clicks} == {1}
+        cluster.assert_no_traceback()
+        assert_no_hidden_card_in_public(emulator)
     finally:
         await cluster.close()
