@@ -25,7 +25,7 @@ from bot.seats.seat_message import seat_embed
 from bot.words.i18n import language_of, text
 from engine.model import MatchInfo
 from engine.rules import Variant
-from engine.store.errors import DatabaseUnavailable, StorageFull
+from engine.service import DatabaseUnavailable, StorageFull
 
 log = logging.getLogger(__name__)
 

@@ -21,14 +21,13 @@ from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.model import MatchInfo
 from engine.rules import Variant
-from engine.service import MatchQueries
+from engine.service import DatabaseUnavailable, MatchQueries
 from engine.service.events import (
     ChallengeCancelled,
     ChallengeExpired,
     Event,
     MatchAbandoned,
 )
-from engine.store.errors import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 

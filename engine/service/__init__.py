@@ -76,6 +76,8 @@ from engine.service.reviews import MatchReviews, ReviewProgress
 from engine.service.seats import SeatCommands
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, random_agent_factory
+# The store's refusals the Discord layer answers, so that it need not import engine.store.
+from engine.store.errors import DatabaseUnavailable, StorageFull
 
 __all__ = [
     "AI_USER_ID",
@@ -92,6 +94,7 @@ __all__ = [
     "ChallengeNotPending",
     "ChoiceNeeded",
     "Clock",
+    "DatabaseUnavailable",
     "DecisionApplied",
     "Event",
     "ExpiryPolicy",
@@ -135,6 +138,7 @@ __all__ = [
     "ServiceConfig",
     "ServiceError",
     "StaleVersion",
+    "StorageFull",
     "SubmitResult",
     "Subscriber",
     "SystemClock",

@@ -50,6 +50,12 @@ class SeatCommands:
         self._turns = turns
         self._limits = CreationLimits(context)
 
+    async def place_for(self, guild_id: int, channel_id: int) -> int:
+        """The channel a seat opened in ``channel_id`` goes to: the server's lobby channel
+        if it named one, else that channel."""
+        guild = await self._settings.guild_settings(guild_id)
+        return guild.lobby_channel_id or channel_id
+
     async def open(
         self,
         host_id: int,
@@ -73,7 +79,7 @@ class SeatCommands:
                 raise InvalidRequest(f"user {host_id} cannot open a seat")
             settings = self._settings
             guild = await settings.guild_settings(guild_id)
-            where = guild.lobby_channel_id or channel_id
+            where = await self.place_for(guild_id, channel_id)
             now = self._ctx.clock.now()
             info = MatchInfo(
                 match_id=0,
