@@ -76,6 +76,7 @@ from engine.service.reviews import MatchReviews, ReviewProgress
 from engine.service.seats import SeatCommands
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, random_agent_factory
+
 # The store's refusals the Discord layer answers, so that it need not import engine.store.
 from engine.store.errors import DatabaseUnavailable, StorageFull
 
