@@ -146,3 +146,26 @@ async def test_a_seat_whose_channel_is_deleted_cannot_be_joined(emulator, bot):
     assert refused.ephemeral and "no longer open" in refused.text()
     assert await bot.service.queries.open_matches_for(ana.id) == []
     assert any("open Hanamikoji seat was withdrawn" in m.text() for m in ana.dms())
+
+
+async def test_a_seat_outlives_a_restart_and_expires_through_its_channel(emulator, start_bot):
+    clock = ManualClock(start=2_000_000_000.0)
+    bot = await start_bot(clock, challenge_expiry_seconds=60)
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    seat = await answered(await ana.slash("hanamikoji open"))
+    await settle(emulator, bot)
+    await bot.close()
+
+    restarted = await start_bot(clock, challenge_expiry_seconds=60)
+    # The button posted before the restart still answers.
+    refused = await answered(await ana.click(seat, "Join"))
+    assert refused.ephemeral and "your own seat" in refused.text()
+    await clock.advance(60, settle=restarted.service.wait_idle)
+    await settle(emulator, restarted)
+    shown = ana.message(seat)
+    assert "Nobody took ana's seat in time" in shown.text() and shown.buttons() == []
+    # Its interaction is the old process's: the channel endpoint closed it.
+    edits = [path for method, path, _ in emulator.requests if method == "PATCH"]
+    assert any(path.endswith(f"/messages/{seat.id}") for path in edits), edits
+    with pytest.raises(ImpossibleUserAction):
+        await ben.click(seat, "Join")
