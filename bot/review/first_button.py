@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from bot.review.step_button import StepButton
-from bot.review_ids import Turn, step_template
+from bot.review.step_ids import Turn, step_template
 
 
 class FirstButton(StepButton, template=step_template(Turn.FIRST)):

@@ -28,6 +28,7 @@ from engine.model import AI_USER_ID, MatchInfo, MatchStatus
 from engine.review.judgement import MatchReview
 from engine.rules.errors import RecordError
 from engine.rules.record import MatchRecord
+from engine.service import DatabaseUnavailable, StoreError
 from engine.service.errors import (
     MatchNotFinished,
     MatchNotFound,
@@ -35,7 +36,6 @@ from engine.service.errors import (
     ServiceError,
 )
 from engine.service.sight import sight_of
-from engine.store.errors import DatabaseUnavailable, StoreError
 
 log = logging.getLogger(__name__)
 

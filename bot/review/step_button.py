@@ -10,11 +10,11 @@ from typing import Any, ClassVar, Self
 import discord
 
 from bot.custom_ids import is_id
+from bot.discord_plumbing.match_item import refuse_unreadable
 from bot.features import feature_deps
-from bot.match_item import refuse_unreadable
 from bot.review.deps import ReviewDeps
 from bot.review.review_message import Answer, show_review
-from bot.review_ids import Turn, is_step, step_id
+from bot.review.step_ids import Turn, is_step, step_id
 
 ANY_STEP = r"rv:(?P<match>[0-9]+):(?P<step>[0-9]+):[a-z]+"
 """The base's template; it is never registered, each verb has its own."""

@@ -17,8 +17,8 @@ import discord
 
 from bot.custom_ids import is_id
 from bot.discord_plumbing.first_response import send_private, think_privately
+from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
 from bot.features import feature_deps
-from bot.match_item import refusals_answered, refuse_unreadable
 from bot.stats.deps import StatsDeps
 from bot.words.i18n import language_of, text
 from engine.model import MatchStatus

@@ -70,6 +70,7 @@ from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews, ReviewProgress
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, random_agent_factory
+from engine.store.errors import DatabaseUnavailable, StorageFull, StoreError
 
 __all__ = [
     "AI_USER_ID",
@@ -84,6 +85,7 @@ __all__ = [
     "ChallengeNotPending",
     "ChoiceNeeded",
     "Clock",
+    "DatabaseUnavailable",
     "DecisionApplied",
     "Event",
     "ExpiryPolicy",
@@ -123,6 +125,8 @@ __all__ = [
     "ServiceConfig",
     "ServiceError",
     "StaleVersion",
+    "StorageFull",
+    "StoreError",
     "SubmitResult",
     "Subscriber",
     "SystemClock",

@@ -18,8 +18,8 @@ from bot.challenge.accept_button import AcceptButton
 from bot.challenge.decline_button import DeclineButton
 from bot.challenge.rematch_button import RematchButton
 from bot.custom_ids import Verb
+from bot.discord_plumbing.match_item import MatchItem, UnreadableItem
 from bot.features import Feature
-from bot.match_item import MatchItem, UnreadableItem
 from bot.play import ITEMS as PLAY_ITEMS
 from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect

@@ -10,7 +10,7 @@ import pytest
 
 from bot.pictures import render_board_async
 from bot.review.review_page import BoardLook, ReviewScene, review_page
-from bot.review_ids import Turn, step_id
+from bot.review.step_ids import Turn, step_id
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, Verdict
 from engine.review.steps import Step, match_steps, state_at
