@@ -17,12 +17,7 @@ from __future__ import annotations
 from bot.features import AnyBot, Feature, command_group, shared_parts
 from bot.review.commands import review_commands
 from bot.review.deps import ReviewDeps
-from bot.review.first_button import FirstButton
-from bot.review.jump_button import JumpButton
-from bot.review.last_button import LastButton
-from bot.review.mistake_button import NextMistakeButton
-from bot.review.next_button import NextButton
-from bot.review.previous_button import PreviousButton
+from bot.review.navigation_buttons import NAVIGATION_BUTTONS
 from bot.review.review_button import ReviewButton
 
 
@@ -46,12 +41,4 @@ async def setup(bot: AnyBot) -> None:
     group = command_group(bot)
     for command in review_commands(deps):
         group.add_command(command)
-    bot.add_dynamic_items(
-        ReviewButton,
-        FirstButton,
-        PreviousButton,
-        NextButton,
-        LastButton,
-        NextMistakeButton,
-        JumpButton,
-    )
+    bot.add_dynamic_items(ReviewButton, *NAVIGATION_BUTTONS)

@@ -7,7 +7,7 @@ written into the id, so a press needs no memory of the message: it works after a
 The verb keeps the ids of one page apart (first and previous both lead to step 0 on page
 1). A press carries only the match and a step: what its presser may see is the engine's
 answer, asked again on every press (:mod:`engine.service.sight`). The handlers read these
-ids (:mod:`bot.review.step_button`); the page builder sends plain buttons with the
+ids (:mod:`bot.review.navigation_buttons`); the page builder sends plain buttons with the
 same ids, so it needs none of the handlers.
 """
 
