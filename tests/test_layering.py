@@ -177,6 +177,12 @@ def test_the_bot_never_reaches_into_the_store():
     assert offences("bot", ("engine.store",)) == []
 
 
+def test_the_bot_decides_no_sight():
+    # Who may see a finished match's hidden cards is the engine's rule: the bot shows what
+    # the service answers its viewer and never asks the rule itself.
+    assert offences("bot", ("engine.service.sight",)) == []
+
+
 FEATURES = ("bot.play", "bot.challenge", "bot.stats", "bot.settings", "bot.review")
 BOT_FRAME = {
     "bot": "the package",

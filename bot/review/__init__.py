@@ -3,10 +3,11 @@
 an ephemeral message, with the board picture the thread showed at each step, each move in
 words, and the AI's judgement of it.
 
-Who sees what (the hidden cards rule) is :mod:`engine.service.sight`: a player of the match
-sees both hands, Secrets, Trade-offs and the judgement once the match has ended; a
-spectator sees the public moves and boards only, unless both players chose
-`/hanamikoji review share:True` (the AI counts as agreeing).
+Who sees what (the hidden cards rule) is the engine's (:mod:`engine.service.sight`), and the
+feature only shows what the engine gives its viewer: a player of the match gets both hands,
+Secrets, Trade-offs and the judgement once the match has ended; a spectator the public
+moves and boards only, unless both players chose `/hanamikoji review share:True` (the AI
+counts as agreeing).
 
 A discord.py extension: :func:`setup` adds the command to `/hanamikoji` and registers its
 `DynamicItem`s.
@@ -33,7 +34,6 @@ async def setup(bot: AnyBot) -> None:
         placements=service.placements,
         settings=service.settings,
         reviews=service.reviews,
-        decisions=service.store.decisions,
         names=parts.names,
         languages=parts.languages,
     )

@@ -31,6 +31,7 @@ from engine.service.errors import (
     CannotChallengeSelf,
     ChallengeExpired,
     ChallengeNotPending,
+    HiddenFromViewer,
     HintFailed,
     InvalidRequest,
     MatchNotActive,
@@ -69,6 +70,7 @@ from engine.service.progress import SubmitResult
 from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews, ReviewProgress
 from engine.service.settings import MatchSettings
+from engine.service.sight import Sight
 from engine.service.turns import AgentFactory, random_agent_factory
 from engine.store.errors import DatabaseUnavailable, StorageFull, StoreError
 
@@ -91,6 +93,7 @@ __all__ = [
     "ExpiryPolicy",
     "FinishedMatch",
     "GuildSettings",
+    "HiddenFromViewer",
     "HintFailed",
     "InvalidRequest",
     "ManualClock",
@@ -124,6 +127,7 @@ __all__ = [
     "ServiceClosed",
     "ServiceConfig",
     "ServiceError",
+    "Sight",
     "StaleVersion",
     "StorageFull",
     "StoreError",

@@ -92,7 +92,7 @@ class MatchService:
         self._turns = MatchTurns(self._ctx, self._progress, agent_factory, agent_executor)
         self.settings = MatchSettings(store, self.config)
         self.commands = MatchCommands(self._ctx, self.settings, self._progress, self._turns)
-        self.queries = MatchQueries(self._ctx)
+        self.queries = MatchQueries(self._ctx, self.settings)
         self.placements = MatchPlacements(self._ctx)
         self.abandonment = MatchAbandonment(self._ctx, self._turns)
         # Reviews and hints search in the AI's executor, one job at a time, so the AI's
