@@ -181,6 +181,15 @@ def test_the_bot_decides_no_sight():
     # Who may see a finished match's hidden cards is the engine's rule: the bot shows what
     # the service answers its viewer and never asks the rule itself.
     assert offences("bot", ("engine.service.sight",)) == []
+    # Nor does it hold what it would have to filter: a whole game state, a match record or
+    # a deal carry every hidden card; it gets views (engine.rules.views, SeenMatch).
+    whole = (
+        "engine.rules.state",
+        "engine.rules.record",
+        "engine.rules.deal",
+        "engine.review.steps",
+    )
+    assert offences("bot", whole) == []
 
 
 FEATURES = ("bot.play", "bot.challenge", "bot.stats", "bot.settings", "bot.review")
