@@ -12,13 +12,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.model import UserSettings
+from engine.model import AI_USER_ID, MatchStatus, UserSettings
 from engine.review.judgement import MatchReview
 from engine.review.seen_match import HiddenCards, SeenMatch
 from engine.review.steps import match_steps, state_at
 from engine.rules import Secret, TradeOff, public_view
 from engine.rules.record import MatchRecord
 from engine.service import HiddenFromViewer, MatchNotFound, MatchService
+from engine.service.sight import Sight, sight_of
+from tests.builders import match_info
 
 from .conftest import InlineExecutor, ServiceFactory, new_match, play_to_end
 
@@ -158,3 +160,35 @@ async def test_a_match_of_another_server_is_not_found(service):
     match_id = await finished(service)
     with pytest.raises(MatchNotFound):
         await service.reviews.seen(match_id, ANA, GUILD + 1)
+
+
+class Sharing:
+    """User settings where the members in ``sharing`` share their finished matches."""
+
+    def __init__(self, sharing: set[int]) -> None:
+        self.sharing = sharing
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        return UserSettings(user_id, share_reviews=user_id in self.sharing)
+
+
+@pytest.mark.parametrize(
+    ("players", "sharing", "viewer", "sight"),
+    [
+        ((ANA, BEN), set(), ANA, Sight.PLAYER),
+        ((ANA, BEN), set(), BEN, Sight.PLAYER),
+        ((ANA, BEN), set(), CARA, Sight.PUBLIC),
+        ((ANA, BEN), {ANA}, CARA, Sight.PUBLIC),  # one player cannot open the other's hand
+        ((ANA, BEN), {BEN}, CARA, Sight.PUBLIC),
+        ((ANA, BEN), {ANA, BEN}, CARA, Sight.SHARED),
+        ((ANA, AI_USER_ID), set(), CARA, Sight.PUBLIC),
+        ((ANA, AI_USER_ID), {ANA}, CARA, Sight.SHARED),  # the AI counts as agreeing
+    ],
+)
+async def test_the_rule_a_spectator_sees_the_hidden_cards_only_when_both_players_share(
+    players, sharing, viewer, sight
+):
+    finished_match = match_info(5, players, MatchStatus.FINISHED)
+    found = await sight_of(Sharing(sharing), finished_match, viewer)  # type: ignore[arg-type]
+    assert found is sight
+    assert found.full is (sight is not Sight.PUBLIC)
