@@ -11,7 +11,7 @@ Prints, never asserts (run it on a quiet machine):
    search alone; decisions per match, seconds per match (mean, max), seconds per decision.
 2. Service time: the same matches stored as finished in a :class:`MatchService` on a
    temporary SQLite file whose AI worker is one spawned process, as the bot runs it; the
-   time of ``service.reviews.review(match_id)`` from the call to the review returned (every
+   time of ``service.reviews.review(match_id, player)`` from the call to the review returned (every
    step a job in the worker, the record read and the review stored), and of the second look
    (read back from the store). The worker is started before the clock runs, as the bot's is
    by its AI moves.
@@ -50,6 +50,8 @@ from engine.service import MatchService, ServiceConfig
 from engine.store.sqlite import SqliteMatchStore
 
 PROG = "python -m bench.review_figures"
+PLAYER = 1
+"""The first player of every stored match, who asks for its review."""
 PARTS = ("analysis", "service", "hints", "depth")
 MOST_MATCHES = 1_000
 """About three hours of analysis at 10 s a match."""
@@ -119,7 +121,7 @@ async def _service_looks(
             for match_id in match_ids:
                 for looks in (first, second):
                     started = time.perf_counter()
-                    await service.reviews.review(match_id)
+                    await service.reviews.review(match_id, PLAYER)
                     looks.append(time.perf_counter() - started)
         finally:
             await service.close()
@@ -131,7 +133,7 @@ async def _stored_finished(service: MatchService, record: MatchRecord) -> int:
     replayed = replay(record)
     outcome = replayed.outcome
     assert outcome is not None, "a bench match is played to its end"
-    players = (1, 2)
+    players = (PLAYER, PLAYER + 1)
     match = await service.store.create_match(
         MatchInfo(
             match_id=0,

@@ -16,7 +16,7 @@ import discord
 
 from bot.config import NO_TOKEN, BotConfig, ConfigError, load_config, masked_url
 from engine.command_line import CommandLineParser, count
-from engine.store.errors import StoreError
+from engine.service import StoreError
 
 log = logging.getLogger("bot")
 
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 async def open_database(config: BotConfig) -> None:
     """Open (creating and migrating, as the bot does) and close the configured database.
 
-    Raises :class:`~engine.store.errors.StoreError` naming the database and what is wrong.
+    Raises :class:`~engine.service.StoreError` naming the database and what is wrong.
     """
     from bot.client import build_store
 

@@ -30,11 +30,15 @@ from bot.request_pacing import RequestPacer, pacing_trace
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.ai import agent_for_level
+from engine.hosting import (
+    IdentifyGate,
+    IdentifyTurnUnknown,
+    LocalIdentifyGate,
+    MatchStore,
+    open_store,
+)
 from engine.service.clock import Clock
 from engine.service.match_service import MatchService
-from engine.store.identify_gate import IdentifyGate, IdentifyTurnUnknown, LocalIdentifyGate
-from engine.store.match_store import MatchStore
-from engine.store.sqlite import SqliteMatchStore
 
 EXTENSIONS = (
     "bot.play",
@@ -82,13 +86,9 @@ def point_at_discord(config: BotConfig) -> None:
 
 def build_store(config: BotConfig) -> MatchStore:
     """PostgreSQL when ``[database] url`` (or DATABASE_URL) is set, else the SQLite file."""
-    if config.database.url is None:
-        return SqliteMatchStore(config.database.path, timeouts=config.database.timeouts)
-    # Imported here so that a bot on SQLite never loads the PostgreSQL driver.
-    from engine.store.postgres import PostgresMatchStore
-
-    return PostgresMatchStore(
-        config.database.url,
+    return open_store(
+        path=config.database.path,
+        url=config.database.url,
         origin=config.discord.process_name,
         timeouts=config.database.timeouts,
     )

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.request_pacing import DEFAULT_REQUESTS_PER_SECOND, DISCORD_GLOBAL_LIMIT
+from engine.hosting import DEFAULT_SECONDS, DatabaseTimeouts
 from engine.review.hint import HINT_ITERATIONS
 from engine.review.judge import REVIEW_ITERATIONS
 from engine.review.search import MOST_ITERATIONS
 from engine.service.config import ServiceConfig
-from engine.store.timeouts import DEFAULT_SECONDS, DatabaseTimeouts
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance

@@ -4,6 +4,8 @@
   and each other — no service, store, AI, ratings, asyncio, database or Discord;
 - the AI agents see only the rules (views in, decisions out);
 - the engine never imports the bot, nor discord.py;
+- the bot talks to the engine's service, never to its storage (`engine.store`);
+- `bot/`'s root holds the frame of the app; a feature's modules live in its folder;
 - `bot/` has no import cycle, so no feature reaches back into the client.
 """
 
@@ -167,6 +169,61 @@ def test_only_the_postgres_store_talks_to_postgres():
 
 def test_the_engine_never_imports_the_bot_or_discord():
     assert offences("engine", ("bot", "discord")) == []
+
+
+def test_the_bot_never_reaches_into_the_store():
+    # The bot gets what it needs of the storage layer (errors, the store it runs on) from
+    # engine.service and engine.hosting, so the store can change under it.
+    assert offences("bot", ("engine.store",)) == []
+
+
+def test_the_bot_decides_no_sight():
+    # Who may see a finished match's hidden cards is the engine's rule: the bot shows what
+    # the service answers its viewer and never asks the rule itself.
+    assert offences("bot", ("engine.service.sight",)) == []
+    # Nor does it hold what it would have to filter: a whole game state, a match record or
+    # a deal carry every hidden card; it gets views (engine.rules.views, SeenMatch).
+    whole = (
+        "engine.rules.state",
+        "engine.rules.record",
+        "engine.rules.deal",
+        "engine.review.steps",
+    )
+    assert offences("bot", whole) == []
+
+
+FEATURES = ("bot.play", "bot.challenge", "bot.stats", "bot.settings", "bot.review")
+BOT_FRAME = {
+    "bot": "the package",
+    "bot.__main__": "the command line",
+    "bot.client": "the bot, which loads the features",
+    "bot.command_sync": "sending the slash commands when they changed",
+    "bot.config": "the settings file",
+    "bot.custom_ids": "the hk: id grammar every feature's buttons share",
+    "bot.features": "what a feature is and the parts features share",
+    "bot.request_pacing": "the pace of requests to Discord",
+}
+"""The modules at `bot/`'s root, each with why it is not in a folder. A new one joins a
+feature's folder, or the shared plumbing (`bot/discord_plumbing/`, `bot/words/`)."""
+
+
+def test_the_bots_root_holds_only_the_frame():
+    at_root = {m for m in GRAPH if within(m, "bot") and m.count(".") <= 1}
+    folders = {m for m in at_root - {"bot"} if (ROOT / m.replace(".", "/")).is_dir()}
+    assert sorted(at_root - folders) == sorted(BOT_FRAME)
+    assert folders >= {*FEATURES, "bot.discord_plumbing"}  # the rule has its subjects
+
+
+def test_only_the_client_loads_the_features():
+    # A frame module importing a feature would belong to it (bot.client loads them by name).
+    reaching = sorted(
+        f"{module} imports {target}"
+        for module in BOT_FRAME
+        if module not in ("bot.client", "bot.__main__")
+        for target in GRAPH[module]
+        if any(within(target, feature) for feature in FEATURES)
+    )
+    assert reaching == []
 
 
 def cycles(package: str) -> list[list[str]]:

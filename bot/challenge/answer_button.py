@@ -10,8 +10,8 @@ import discord
 
 from bot.challenge.deps import ChallengeButton
 from bot.discord_plumbing.first_response import FirstResponse
+from bot.discord_plumbing.match_item import ANY_MATCH_ITEM
 from bot.discord_plumbing.pages import reply_privately
-from bot.match_item import ANY_MATCH_ITEM
 from bot.words.i18n import text
 from bot.words.refusals import refusal_text
 from engine.model import MatchInfo, MatchStatus

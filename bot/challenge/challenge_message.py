@@ -19,7 +19,7 @@ from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.model import MatchInfo
 from engine.rules import Variant
-from engine.service import MatchQueries
+from engine.service import DatabaseUnavailable, MatchQueries
 from engine.service.events import (
     ChallengeCancelled,
     ChallengeDeclined,
@@ -28,7 +28,6 @@ from engine.service.events import (
     MatchAbandoned,
     MatchStarted,
 )
-from engine.store.errors import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from bot.discord_plumbing.translator import localised
 from bot.words.i18n import language_of, text
 from engine.model import MatchInfo
 from engine.rules import Variant
-from engine.store.errors import DatabaseUnavailable, StorageFull
+from engine.service import DatabaseUnavailable, StorageFull
 
 log = logging.getLogger(__name__)
 

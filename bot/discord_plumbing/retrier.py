@@ -22,8 +22,7 @@ from typing import TypeVar
 import aiohttp
 import discord
 
-from engine.service import ServiceClosed
-from engine.store.errors import StoreError
+from engine.service import ServiceClosed, StoreError
 
 log = logging.getLogger(__name__)
 

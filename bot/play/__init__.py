@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.discord_plumbing.channel_permissions import permission_list
+from bot.discord_plumbing.match_item import UnreadableItem
 from bot.features import AnyBot, Feature, SharedParts, command_group, shared_parts
-from bot.match_item import UnreadableItem
 from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect
 from bot.play.commands import play_commands

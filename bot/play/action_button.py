@@ -12,7 +12,7 @@ import discord
 
 from bot.custom_ids import Verb
 from bot.discord_plumbing.first_response import on_private_message
-from bot.match_item import ANY_MATCH_ITEM
+from bot.discord_plumbing.match_item import ANY_MATCH_ITEM
 from bot.play.deps import PlayButton, button
 from bot.words.i18n import text
 from bot.words.names import action_name

@@ -10,13 +10,13 @@ from typing import Any
 import discord
 
 from bot.challenge.rematch_button import RematchButton
+from bot.discord_plumbing.review_link import open_review_button
 from bot.play.board_editor import BoardEditor
 from bot.play.board_text import outcome_line, round_summary
 from bot.play.match_place import MatchPlace, mention_of
 from bot.play.offer_ask import OfferAsks
 from bot.play.presence import Presence
 from bot.play.thread import add_players, close_thread, locks_when_over, open_thread
-from bot.review_ids import open_review_button
 from bot.stats.rating_line import rating_change_line
 from bot.words.i18n import text
 from engine.model import AI_USER_ID, MatchInfo

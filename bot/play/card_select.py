@@ -13,7 +13,7 @@ import discord
 
 from bot.custom_ids import Verb, game_id, template
 from bot.discord_plumbing.first_response import on_private_message
-from bot.match_item import MatchItem
+from bot.discord_plumbing.match_item import MatchItem
 from bot.play.deps import PlayDeps
 from bot.words.i18n import text
 from bot.words.names import action_name, card_name, drawn_position

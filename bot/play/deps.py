@@ -11,7 +11,7 @@ import discord
 
 from bot.custom_ids import Verb, game_id
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge
-from bot.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
+from bot.discord_plumbing.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
 from engine.model import MatchInfo
 from engine.rules import Action, Decision, PlayerView
 from engine.service import MatchCommands, MatchPlacements

@@ -15,7 +15,7 @@ from bot.words.i18n import text
 from engine.model import MatchInfo
 from engine.review.hint import Suggestion
 from engine.rules import PlayerView
-from engine.store.errors import DatabaseUnavailable
+from engine.service import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 

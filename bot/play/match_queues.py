@@ -21,9 +21,9 @@ import discord
 
 from bot.discord_plumbing.retrier import worth_showing_later
 from bot.play.announcement_nonces import announcing
+from engine.service import DatabaseUnavailable
 from engine.service.events import Event
 from engine.service.outbox import announcement_key
-from engine.store.errors import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -43,8 +43,7 @@ from bot.words.player_names import PlayerNames
 from engine.model import MatchInfo, MatchStatus
 from engine.rules import Action, Competition, Decision, Gift, Phase, PlayerView
 from engine.rules.cards import cards_text
-from engine.service import MatchQueries
-from engine.store.errors import DatabaseUnavailable
+from engine.service import DatabaseUnavailable, MatchQueries
 
 NEW_MARK = "🆕"
 ACTION_BUTTONS: dict[Action, type[ActionButton]] = {

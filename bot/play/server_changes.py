@@ -31,10 +31,15 @@ from bot.features import Feature
 from bot.words.i18n import text
 from bot.words.player_names import PlayerNames
 from engine.model import AI_USER_ID, OPEN_SEAT
-from engine.service import MatchAbandoned, MatchAbandonment, MatchPlacements, MatchStatus
+from engine.service import (
+    DatabaseUnavailable,
+    MatchAbandoned,
+    MatchAbandonment,
+    MatchPlacements,
+    MatchStatus,
+)
 from engine.service.clock import Clock
 from engine.service.events import Event, PlaceLost
-from engine.store.errors import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 

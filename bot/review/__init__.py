@@ -3,10 +3,11 @@
 an ephemeral message, with the board picture the thread showed at each step, each move in
 words, and the AI's judgement of it.
 
-Who sees what (the hidden cards rule) is :mod:`engine.service.sight`: a player of the match
-sees both hands, Secrets, Trade-offs and the judgement once the match has ended; a
-spectator sees the public moves and boards only, unless both players chose
-`/hanamikoji review share:True` (the AI counts as agreeing).
+Who sees what (the hidden cards rule) is the engine's (:mod:`engine.service.sight`), and the
+feature only shows what the engine gives its viewer: a player of the match gets both hands,
+Secrets, Trade-offs and the judgement once the match has ended; a spectator the public
+moves and boards only, unless both players chose `/hanamikoji review share:True` (the AI
+counts as agreeing).
 
 A discord.py extension: :func:`setup` adds the command to `/hanamikoji` and registers its
 `DynamicItem`s.
@@ -17,12 +18,7 @@ from __future__ import annotations
 from bot.features import AnyBot, Feature, command_group, shared_parts
 from bot.review.commands import review_commands
 from bot.review.deps import ReviewDeps
-from bot.review.first_button import FirstButton
-from bot.review.jump_button import JumpButton
-from bot.review.last_button import LastButton
-from bot.review.mistake_button import NextMistakeButton
-from bot.review.next_button import NextButton
-from bot.review.previous_button import PreviousButton
+from bot.review.navigation_buttons import NAVIGATION_BUTTONS
 from bot.review.review_button import ReviewButton
 
 
@@ -38,7 +34,6 @@ async def setup(bot: AnyBot) -> None:
         placements=service.placements,
         settings=service.settings,
         reviews=service.reviews,
-        decisions=service.store.decisions,
         names=parts.names,
         languages=parts.languages,
     )
@@ -46,12 +41,4 @@ async def setup(bot: AnyBot) -> None:
     group = command_group(bot)
     for command in review_commands(deps):
         group.add_command(command)
-    bot.add_dynamic_items(
-        ReviewButton,
-        FirstButton,
-        PreviousButton,
-        NextButton,
-        LastButton,
-        NextMistakeButton,
-        JumpButton,
-    )
+    bot.add_dynamic_items(ReviewButton, *NAVIGATION_BUTTONS)

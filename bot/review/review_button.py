@@ -10,11 +10,11 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import is_id
+from bot.discord_plumbing.match_item import refuse_unreadable
+from bot.discord_plumbing.review_link import OPEN_TEMPLATE, open_id
 from bot.features import feature_deps
-from bot.match_item import refuse_unreadable
 from bot.review.deps import ReviewDeps
 from bot.review.review_message import Answer, show_review
-from bot.review_ids import OPEN_TEMPLATE, open_id
 
 
 class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OPEN_TEMPLATE):

@@ -21,21 +21,18 @@ from bot.discord_plumbing.pages import message_kwargs, reply_privately
 from bot.review.deps import ReviewDeps
 from bot.review.progress_line import ProgressLine
 from bot.review.review_page import BoardLook, ReviewScene, review_page
-from bot.review.thread_deadlines import thread_deadlines
 from bot.words.i18n import language_of, text
 from bot.words.refusals import database_text
 from engine.model import AI_USER_ID, MatchInfo, MatchStatus
 from engine.review.judgement import MatchReview
 from engine.rules.errors import RecordError
-from engine.rules.record import MatchRecord
+from engine.service import DatabaseUnavailable, StoreError
 from engine.service.errors import (
     MatchNotFinished,
     MatchNotFound,
     ReviewUnavailable,
     ServiceError,
 )
-from engine.service.sight import sight_of
-from engine.store.errors import DatabaseUnavailable, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -80,11 +77,9 @@ async def show_review(
     await message.defer()
     try:
         scene = await _scene(deps, interaction, lang, match_id)
-        if scene.sight.full:
-            stored = await deps.reviews.stored(match_id)
-            if stored is None:
-                stored = await _analyse(deps, message, lang, match_id)
-            scene = replace(scene, review=stored)
+        if scene.seen.hidden_shown and scene.seen.review is None:
+            review = await _analyse(deps, message, lang, match_id, interaction.user.id)
+            scene = replace(scene, seen=replace(scene.seen, review=review))
         page = await review_page(lang, scene, min(max(step, 0), scene.steps), notice=notice)
     except ReviewRefused as refusal:
         await message.refuse(_after(notice, refusal.message))
@@ -165,12 +160,12 @@ class ReviewMessage:
 async def _scene(
     deps: ReviewDeps, interaction: discord.Interaction[Any], lang: str, match_id: int
 ) -> ReviewScene:
-    """The match as this viewer may see it, without the judgement yet."""
+    """The match as the engine lets this viewer see it (with its judgement once stored)."""
     guild_id = interaction.guild_id
     assert guild_id is not None, "show_review answers outside a server before this"
     try:
-        # The record export's own check: a finished match of this server, else refused.
-        record = MatchRecord.from_json(await deps.queries.match_record(match_id, guild_id))
+        # A finished match of this server, else refused, as the record export is.
+        seen = await deps.reviews.seen(match_id, interaction.user.id, guild_id)
         info = await deps.queries.match_info(match_id)
     except MatchNotFinished as error:
         key = (
@@ -181,12 +176,9 @@ async def _scene(
         raise ReviewRefused(text(lang, key, match=match_id)) from None
     except (MatchNotFound, RecordError):
         raise ReviewRefused(text(lang, "review.not_found", match=match_id)) from None
-    sight = await sight_of(deps.settings, info, interaction.user.id)
     return ReviewScene(
         match_id=match_id,
-        record=record,
-        sight=sight,
-        viewer_seat=info.seat_of(interaction.user.id),
+        seen=seen,
         names=await deps.names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id),
         board=await _board_look(deps, info),
     )
@@ -201,18 +193,17 @@ async def _board_look(deps: ReviewDeps, info: MatchInfo) -> BoardLook:
         names=await deps.names.pair(players, level, lang, guild_id=guild_id),
         picture_names=await deps.names.raw_pair(players, level, lang, guild_id=guild_id),
         ai_seat=players.index(AI_USER_ID) if AI_USER_ID in players else None,
-        deadlines=thread_deadlines(info, await deps.decisions(info.match_id)),
     )
 
 
 async def _analyse(
-    deps: ReviewDeps, message: ReviewMessage, lang: str, match_id: int
+    deps: ReviewDeps, message: ReviewMessage, lang: str, match_id: int, viewer_id: int
 ) -> MatchReview:
     """Run the analysis with its progress line on the message; a failure is refused."""
     progress = ProgressLine(lang, match_id, message.show_line)
     await message.show_line(progress.first_text())
     try:
-        return await deps.reviews.review(match_id, progress)
+        return await deps.reviews.review(match_id, viewer_id, progress)
     except ReviewUnavailable:
         raise ReviewRefused(text(lang, "review.not_finished", match=match_id)) from None
     except DatabaseUnavailable as error:  # told once by the store

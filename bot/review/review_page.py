@@ -2,10 +2,12 @@
 it, with the decision in words and, for a full review, its judgement and the hidden cards.
 
 Step 0 is the first deal; step ``k`` is the table right after the match's ``k``-th
-decision (:func:`engine.review.steps.state_at`). The picture is drawn by the thread's own
-board page (:func:`bot.play.board.board_page`) from the public view at that step, in the
-server's language, with the players' names as the thread drew them and the turn deadline
-the thread's board showed then: the same function on the same values, so the same bytes.
+decision. The page is drawn from the match as the engine lets its viewer see it
+(:class:`engine.review.seen_match.SeenMatch`): what it leaves out is not there to show.
+The picture is drawn by the thread's own board page (:func:`bot.play.board.board_page`)
+from the public view at that step, in the server's language, with the players' names as
+the thread drew them and the turn deadline the thread's board showed then: the same
+function on the same values, so the same bytes.
 """
 
 from __future__ import annotations
@@ -24,10 +26,7 @@ from bot.review.review_text import (
 from bot.review.step_row import jump_row, step_row
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, StepJudgement
-from engine.review.steps import Step, match_steps, state_at, step_count
-from engine.rules import PublicView, public_view
-from engine.rules.record import MatchRecord
-from engine.service.sight import Sight
+from engine.review.seen_match import SeenMatch, SeenMove, SeenStep
 
 WORST_COUNT = 3
 """How many of a player's worst decisions the first page lists, and jump buttons at most."""
@@ -43,8 +42,6 @@ class BoardLook:
     picture_names: tuple[str, str]
     """As written, for the picture and its alt text."""
     ai_seat: int | None
-    deadlines: tuple[float | None, ...]
-    """``deadlines[k]``: the turn deadline the board showed at step k (None: none drawn)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,23 +49,24 @@ class ReviewScene:
     """Everything a viewer's review is built from; pages differ only by their step."""
 
     match_id: int
-    record: MatchRecord
-    sight: Sight
-    viewer_seat: int | None
-    """The viewer's seat when they played the match: "next mistake" follows their moves."""
+    seen: SeenMatch
+    """The match as the engine lets this viewer see it (its judgement too, when given)."""
     names: tuple[str, str]
     """The players' names for the viewer's text, markdown-safe."""
     board: BoardLook
-    review: MatchReview | None = None
-    """The judgement: given only for a full sight (a spectator's review has none)."""
-
-    def __post_init__(self) -> None:
-        if self.review is not None and not self.sight.full:
-            raise ValueError(f"a {self.sight.value} review of match {self.match_id} is judged")
 
     @property
     def steps(self) -> int:
-        return step_count(self.record)
+        return self.seen.decisions
+
+    @property
+    def review(self) -> MatchReview | None:
+        return self.seen.review
+
+    @property
+    def viewer_seat(self) -> int | None:
+        """The viewer's seat when they played the match: "next mistake" follows their moves."""
+        return self.seen.viewer_seat
 
     def judgement(self, step: int) -> StepJudgement | None:
         if self.review is None:
@@ -97,8 +95,8 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
     steps = scene.steps
     if not 0 <= step <= steps:
         raise ValueError(f"match {scene.match_id} has steps 0 to {steps}, not {step!r}")
-    state = state_at(scene.record, step)
-    table = public_view(state)
+    at = scene.seen.steps[step]
+    table = at.table
     look = scene.board
     board = await board_page(
         look.lang,
@@ -106,23 +104,23 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
         table,
         look.names,
         ai_seat=look.ai_seat,
-        deadline=look.deadlines[step] if step < len(look.deadlines) else None,
+        deadline=at.deadline,
         picture_names=look.picture_names,
     )
-    lines = _step_lines(lang, scene, step, table)
+    lines = _step_lines(lang, scene, at)
     rows: tuple[Row, ...] = (step_row(lang, scene.match_id, step, steps, scene.next_mistake(step)),)
     if step == 0:  # the overview: the worst few first, a press away
         worst_lines, worst = _worst(lang, scene)
         lines += worst_lines
         if worst:
             rows += (jump_row(lang, scene.match_id, worst),)
-    if scene.sight.full:
-        lines += ["", *hidden_card_lines(lang, state, scene.names)]
+    if at.hidden is not None:
+        lines += ["", *hidden_card_lines(lang, at.hidden, scene.names)]
     if scene.review is not None:
         flagged = len(scene.review.flagged(scene.viewer_seat))
         key = "review.flagged" if scene.viewer_seat is None else "review.flagged_own"
         lines += ["", text(lang, key, count=flagged)]
-    elif not scene.sight.full:
+    elif not scene.seen.hidden_shown:
         lines += ["", text(lang, "review.public_only")]
     return Page(
         text="\n".join(lines),
@@ -134,23 +132,18 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
     )
 
 
-def _step_lines(lang: str, scene: ReviewScene, step: int, table: PublicView) -> list[str]:
+def _step_lines(lang: str, scene: ReviewScene, at: SeenStep) -> list[str]:
     """The decision that led to this step, and its judgement."""
-    if step == 0:
-        starter = table.starting_player
+    if at.move is None:
+        starter = at.table.starting_player
         names = scene.names
         return [text(lang, "review.deal", starter=names[starter], other=names[1 - starter])]
-    for at, before in match_steps(scene.record):
-        if at.index == step:
-            line = step_move_line(
-                lang, before, at.decision, at.player, scene.names, full=scene.sight.full
-            )
-            lines = [text(lang, "review.move", label=move_label(lang, at), line=line)]
-            judgement = scene.judgement(step)
-            if judgement is not None:
-                lines += judgement_lines(lang, judgement, scene.names)
-            return lines
-    raise AssertionError(f"step {step} of match {scene.match_id} not replayed")
+    line = step_move_line(lang, at.move, scene.names)
+    lines = [text(lang, "review.move", label=move_label(lang, at.move), line=line)]
+    judgement = scene.judgement(at.index)
+    if judgement is not None:
+        lines += judgement_lines(lang, judgement, scene.names)
+    return lines
 
 
 def _worst(
@@ -159,7 +152,7 @@ def _worst(
     """The lines of the worst decisions, and the few the jump buttons lead to (each with
     where the Moves log lists it): the worst of them all, worst first."""
     lines: list[str] = []
-    steps: dict[int, Step] = {at.index: at for at, _ in match_steps(scene.record)}
+    steps: dict[int, SeenMove] = {s.index: s.move for s in scene.seen.steps if s.move}
     for seat, judged in scene.worst():
         head = (
             text(lang, "review.worst_own")

@@ -3,9 +3,9 @@ here): a step's move, its judgement, and the hidden cards of a full review.
 
 A move reads as the thread's lines do (:mod:`bot.play.move_lines`), its mover named first
 (a take is told as its chooser's, from the offer it answers), numbered as the Moves log
-numbers it. A full review adds a Secret's or a Trade-off's cards, which the record holds
-and which the reader may see (:mod:`engine.service.sight`). Each chance is its mover's, from
-what they could see, and the page says so.
+numbers it. A full review adds a Secret's or a Trade-off's cards and the hidden cards,
+which the engine gives only to a reader who may see them (:mod:`engine.service.sight`).
+Each chance is its mover's, from what they could see, and the page says so.
 """
 
 from __future__ import annotations
@@ -15,58 +15,43 @@ from bot.words.decision_words import chance_percent, decision_words
 from bot.words.i18n import text
 from bot.words.names import action_name, letters, offer_text
 from engine.review.judgement import StepJudgement, Verdict
-from engine.review.steps import Step
-from engine.rules import (
-    CompetitionChoice,
-    Decision,
-    GiftChoice,
-    Secret,
-    TradeOff,
-    parse_decision,
-    public_move,
-    view,
-)
-from engine.rules.state import GameState
+from engine.review.seen_match import HiddenCards, SeenMove
+from engine.rules import GiftChoice, parse_decision
 
 
 def verdict_text(lang: str, verdict: Verdict) -> str:
     return text(lang, f"review.verdict_{verdict.value}")
 
 
-def move_label(lang: str, step: Step) -> str:
+def move_label(lang: str, step: SeenMove) -> str:
     """``Round 2, move 3``: where the Moves log lists this step's move; a take, which the
     log lists on its offer's line, is ``Round 2, move 3 (take)``."""
     key = "review.take_label" if step.answers_offer else "review.move_label"
     return text(lang, key, round=step.round_number, move=step.move_number)
 
 
-def step_move_line(
-    lang: str,
-    before: GameState,
-    decision: Decision,
-    mover: int,
-    names: tuple[str, str],
-    *,
-    full: bool,
-) -> str:
-    """Decision ``decision`` by seat ``mover``, made in ``before``, in words with its
-    notation; a Secret's or Trade-off's cards only when ``full``."""
-    if full and isinstance(decision, Secret | TradeOff):
+def step_move_line(lang: str, step: SeenMove, names: tuple[str, str]) -> str:
+    """The decision that led to a step, in words with its notation; a Secret's or a
+    Trade-off's cards when the engine gave them."""
+    mover = step.player
+    if step.hidden is not None:
         words = text(
             lang,
             "review.shown_hidden",
             name=names[mover],
-            action=action_name(lang, decision.action),
-            cards=letters(decision.cards),
+            action=action_name(lang, step.hidden.action),
+            cards=letters(step.hidden.cards),
         )
-        return f"{words} `{decision}`"
-    move = public_move(before, decision)
-    if isinstance(decision, GiftChoice | CompetitionChoice):
+        return f"{words} `{step.hidden}`"
+    move = step.public
+    if step.answers_offer:
         # The chooser first, as the one who decided: "ben took F F from ana's Competition…".
         taken, kept = taken_and_kept(move)
         words = text(
             lang,
-            "review.took_gift" if isinstance(decision, GiftChoice) else "review.took_competition",
+            "review.took_gift"
+            if isinstance(move.choice, GiftChoice)
+            else "review.took_competition",
             chooser=names[mover],
             name=names[1 - mover],
             offer=offer_text(move.action),
@@ -108,7 +93,7 @@ def judgement_lines(lang: str, judgement: StepJudgement, names: tuple[str, str])
     return lines
 
 
-def worst_line(lang: str, judgement: StepJudgement, step: Step) -> str:
+def worst_line(lang: str, judgement: StepJudgement, step: SeenMove) -> str:
     """One of the worst decisions on the first page: where the Moves log lists it, the
     move, and the points of winning chance it cost."""
     return text(
@@ -120,21 +105,22 @@ def worst_line(lang: str, judgement: StepJudgement, step: Step) -> str:
     )
 
 
-def hidden_card_lines(lang: str, state: GameState, names: tuple[str, str]) -> list[str]:
-    """Both hands, both face-down piles and the round's removed card at ``state``: only
-    for a full review (:class:`engine.service.sight.Sight`)."""
+def hidden_card_lines(lang: str, hidden: HiddenCards, names: tuple[str, str]) -> list[str]:
+    """Both hands, both face-down piles and the round's removed card, as the engine gave
+    them to a reader who may see them (:mod:`engine.service.sight`)."""
     none = text(lang, "review.none")
     lines = [text(lang, "review.hidden_head")]
     for seat in (0, 1):
-        seen = view(state, seat)
-        lines.append(text(lang, "review.hand", name=names[seat], cards=letters(seen.hand) or none))
+        hand = hidden.hands[seat]
+        lines.append(text(lang, "review.hand", name=names[seat], cards=letters(hand) or none))
         face_down = []
-        if seen.secret is not None:
-            face_down.append(text(lang, "review.secret", card=letters((seen.secret,))))
-        if seen.trade_off is not None:
-            face_down.append(text(lang, "review.trade_off", cards=letters(seen.trade_off)))
+        secret, trade_off = hidden.secrets[seat], hidden.trade_offs[seat]
+        if secret is not None:
+            face_down.append(text(lang, "review.secret", card=letters((secret,))))
+        if trade_off is not None:
+            face_down.append(text(lang, "review.trade_off", cards=letters(trade_off)))
         lines.append(
             text(lang, "review.face_down", name=names[seat], cards=" · ".join(face_down) or none)
         )
-    lines.append(text(lang, "review.removed", card=letters((state.removed,))))
+    lines.append(text(lang, "review.removed", card=letters((hidden.removed,))))
     return lines

@@ -20,7 +20,7 @@ class Stats(Feature):
 
 async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
-    deps = StatsDeps(parts.service.queries, parts.service.settings, parts.names)
+    deps = StatsDeps(parts.service.queries, parts.names)
     await bot.add_cog(Stats(deps))
     group = command_group(bot)
     for command in stats_commands(deps):

@@ -15,8 +15,8 @@ from discord import app_commands
 
 from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.pages import EMBED_COLOUR
+from bot.discord_plumbing.review_link import open_review_button
 from bot.discord_plumbing.translator import localised
-from bot.review_ids import open_review_button
 from bot.stats.deps import StatsDeps
 from bot.stats.leaderboard_button import show_leaderboard
 from bot.stats.record_button import RecordExportButton

@@ -1,16 +1,15 @@
-"""What the stats feature needs: the service's queries, the players' settings (whether
-they share their finished matches: :mod:`engine.service.sight`) and names."""
+"""What the stats feature needs: the service's queries (which give a match's record only
+to whoever may see it: :mod:`engine.service.sight`) and names."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from bot.words.player_names import PlayerNames
-from engine.service import MatchQueries, MatchSettings
+from engine.service import MatchQueries
 
 
 @dataclass(frozen=True, slots=True)
 class StatsDeps:
     queries: MatchQueries
-    settings: MatchSettings
     names: PlayerNames

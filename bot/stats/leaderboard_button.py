@@ -10,9 +10,9 @@ import discord
 
 from bot.custom_ids import is_id, is_page
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, send_private
+from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.features import feature_deps
-from bot.match_item import refusals_answered, refuse_unreadable
 from bot.stats.deps import StatsDeps
 from bot.stats.stats_text import leaderboard_text, page_count
 from bot.words.i18n import language_of, text

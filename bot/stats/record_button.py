@@ -1,10 +1,10 @@
 """The record export button under `/hanamikoji history` (``rec:<match>``, a `DynamicItem`):
 sends a finished match's record as a one-line JSON file.
 
-The record holds both hands at every step, so it follows the review's rule for the hidden
-cards (:mod:`engine.service.sight`): a player of the match always gets it, anyone else only
-when both players share their finished matches. Anyone may press a button under another
-member's history, so the rule is checked on every press.
+The record holds both hands at every step, so the engine gives it only to whoever may see
+the hidden cards (:mod:`engine.service.sight`): a player of the match always, anyone else
+only when both players share their finished matches. Anyone may press a button under
+another member's history, so the engine is asked on every press.
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ import discord
 
 from bot.custom_ids import is_id
 from bot.discord_plumbing.first_response import send_private, think_privately
+from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
 from bot.features import feature_deps
-from bot.match_item import refusals_answered, refuse_unreadable
 from bot.stats.deps import StatsDeps
 from bot.words.i18n import language_of, text
 from engine.model import MatchStatus
-from engine.service.errors import MatchNotFinished, MatchNotFound
-from engine.service.sight import sight_of
+from engine.service import HiddenFromViewer, MatchNotFinished, MatchNotFound
 
 
 def record_filename(match_id: int) -> str:
@@ -65,7 +64,13 @@ async def send_record(
     lang = language_of(interaction.locale)
     await think_privately(interaction)
     try:
-        record = await deps.queries.match_record(match_id, interaction.guild_id)
+        record = await deps.queries.match_record(
+            match_id, interaction.guild_id, interaction.user.id
+        )
+    except HiddenFromViewer:
+        notice = text(lang, "stats.export_not_shared", match=match_id)
+        await send_private(interaction, content=notice)
+        return
     except MatchNotFinished as error:
         abandoned = error.status == MatchStatus.ABANDONED
         key = "server_changes.no_record" if abandoned else "stats.export_not_finished"
@@ -74,11 +79,6 @@ async def send_record(
         return
     except MatchNotFound:
         notice = text(lang, "stats.export_not_found", match=match_id)
-        await send_private(interaction, content=notice)
-        return
-    info = await deps.queries.match_info(match_id)
-    if not (await sight_of(deps.settings, info, interaction.user.id)).full:
-        notice = text(lang, "stats.export_not_shared", match=match_id)
         await send_private(interaction, content=notice)
         return
     # One line ending in a newline: `python -m engine replay FILE` reads JSON Lines.

@@ -10,6 +10,7 @@ import math
 
 from bot.words.i18n import text
 from engine.rules.errors import IllegalDecision
+from engine.service import DatabaseUnavailable, StorageFull
 from engine.service.errors import (
     CannotChallengeSelf,
     CannotJoinOwnSeat,
@@ -32,7 +33,6 @@ from engine.service.errors import (
     TooManyActiveMatches,
     TooManyNewMatches,
 )
-from engine.store.errors import DatabaseUnavailable, StorageFull
 
 
 def refusal_text(lang: str, error: Exception, names: dict[int, str] | None = None) -> str:

@@ -1,4 +1,7 @@
-"""Hanamikoji: pure, deterministic rules, views, and (in subpackages) the match service."""
+"""Hanamikoji's rules, pure and deterministic: the cards, the decisions and their notation,
+the game state and its scoring, what each seat and a spectator see (:mod:`.views`), and the
+match record (:mod:`.record`). No I/O and no clock here; the async match service that runs
+matches over these rules is :mod:`engine.service`."""
 
 from engine.rules.cards import CHARM, GEISHAS, card_letter, parse_cards
 from engine.rules.decisions import (

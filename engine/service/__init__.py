@@ -33,6 +33,7 @@ from engine.service.errors import (
     CannotJoinOwnSeat,
     ChallengeExpired,
     ChallengeNotPending,
+    HiddenFromViewer,
     HintFailed,
     InvalidRequest,
     MatchNotActive,
@@ -75,10 +76,9 @@ from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews, ReviewProgress
 from engine.service.seats import SeatCommands
 from engine.service.settings import MatchSettings
+from engine.service.sight import Sight
 from engine.service.turns import AgentFactory, random_agent_factory
-
-# The store's refusals the Discord layer answers, so that it need not import engine.store.
-from engine.store.errors import DatabaseUnavailable, StorageFull
+from engine.store.errors import DatabaseUnavailable, StorageFull, StoreError
 
 __all__ = [
     "AI_USER_ID",
@@ -101,6 +101,7 @@ __all__ = [
     "ExpiryPolicy",
     "FinishedMatch",
     "GuildSettings",
+    "HiddenFromViewer",
     "HintFailed",
     "InvalidRequest",
     "ManualClock",
@@ -138,8 +139,10 @@ __all__ = [
     "ServiceClosed",
     "ServiceConfig",
     "ServiceError",
+    "Sight",
     "StaleVersion",
     "StorageFull",
+    "StoreError",
     "SubmitResult",
     "Subscriber",
     "SystemClock",

@@ -39,6 +39,20 @@ class MatchNotFinished(ServiceError):
         super().__init__(f"match {match_id} is {status}; {wanted} once it ends")
 
 
+class HiddenFromViewer(ServiceError):
+    """Asked, of a finished match, for what holds its hidden cards (its record, its
+    judgement) by a spectator the players do not both share it with
+    (:mod:`engine.service.sight`)."""
+
+    def __init__(self, match_id: int, viewer_id: int, what: str) -> None:
+        self.match_id = match_id
+        self.viewer_id = viewer_id
+        super().__init__(
+            f"user {viewer_id} may not see {what} of match {match_id}: they did not play it "
+            "and its players do not both share it"
+        )
+
+
 class RematchAlreadyStarted(ServiceError):
     """Rematch pressed under a match whose rematch already began."""
 

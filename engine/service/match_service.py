@@ -95,7 +95,7 @@ class MatchService:
         self.settings = MatchSettings(store, self.config)
         self.commands = MatchCommands(self._ctx, self.settings, self._progress, self._turns)
         self.seats = SeatCommands(self._ctx, self.settings, self._progress, self._turns)
-        self.queries = MatchQueries(self._ctx)
+        self.queries = MatchQueries(self._ctx, self.settings)
         self.placements = MatchPlacements(self._ctx)
         self.abandonment = MatchAbandonment(self._ctx, self._turns)
         # Reviews and hints search in the AI's executor, one job at a time, so the AI's

@@ -1,14 +1,21 @@
-"""Reading matches: what each player and spectator sees, history, ratings and records."""
+"""Reading matches: what each player and spectator sees, history, ratings and records.
+
+Every query whose answer can hold a hidden card takes its viewer and answers only what that
+viewer may see: a live match through :mod:`engine.rules.views`, a finished one through
+:mod:`engine.service.sight`.
+"""
 
 from __future__ import annotations
 
 from engine.model import AI_USER_ID, FinishedMatch, MatchInfo, MatchStatus
 from engine.ratings import LeaderboardPage, PlayerStats, RatingChange
+from engine.review.seen_match import SeenMatch, seen_match
 from engine.rules.record import MatchRecord, replay
 from engine.rules.state import GameState
 from engine.rules.views import PlayerView, PublicView, public_view, view
 from engine.service.context import ServiceContext
 from engine.service.errors import (
+    HiddenFromViewer,
     InvalidRequest,
     MatchNotActive,
     MatchNotFinished,
@@ -16,6 +23,8 @@ from engine.service.errors import (
     NotYourMatch,
 )
 from engine.service.live_match import LiveMatch
+from engine.service.settings import MatchSettings
+from engine.service.sight import Sight, sight_of
 
 
 class _AnyGuild:
@@ -32,9 +41,10 @@ class MatchQueries:
     """Answers from the open matches in memory (brought up to date first when the database
     is shared), or from the store for the rest."""
 
-    def __init__(self, context: ServiceContext) -> None:
+    def __init__(self, context: ServiceContext, settings: MatchSettings) -> None:
         self._ctx = context
         self._store = context.store
+        self._settings = settings
 
     async def _live(self, match_id: int) -> LiveMatch | None:
         """The open match as of now, or None for one that is not open."""
@@ -138,25 +148,67 @@ class MatchQueries:
         changes = await self._store.rating_changes(match_id)
         return (changes[0], changes[1]) if len(changes) == 2 else None
 
-    async def match_record(self, match_id: int, guild_id: int | None) -> str:
-        """The finished match's record (one line of JSON, docs/rules.md format) for export.
+    async def match_record(self, match_id: int, guild_id: int | None, viewer_id: int) -> str:
+        """The finished match's record (one line of JSON, docs/rules.md format) for export,
+        to a viewer who may see its hidden cards (:mod:`engine.service.sight`).
 
         Raises :class:`MatchNotFinished` while the match is a challenge or still being
-        played (the record shows every hidden card), and :class:`MatchNotFound` for a
-        match of another server, so records never leak between servers.
+        played, :class:`MatchNotFound` for a match of another server, so records never leak
+        between servers, and :class:`HiddenFromViewer` for a spectator it is not shared with.
         """
         result = await self._finished(match_id, "its record is available", guild_id=guild_id)
+        await self._sight_of_all(match_id, viewer_id, "the record")
         return result.record
 
-    async def finished_record(self, match_id: int) -> MatchRecord:
-        """The finished match's record, read (with every hidden card: for its own review;
-        whoever shows it decides what each reader may see).
+    async def finished_record(self, match_id: int, viewer_id: int) -> MatchRecord:
+        """The finished match's record, read, every hidden card included, for a viewer who
+        may see them (its review's analysis).
 
         Raises :class:`MatchNotFound`, or :class:`MatchNotFinished` while it is a challenge
-        or being played, or if it was declined, withdrawn or set aside.
+        or being played, or if it was declined, withdrawn or set aside, and
+        :class:`HiddenFromViewer` for a spectator it is not shared with.
         """
         result = await self._finished(match_id, "it can be reviewed")
+        await self._sight_of_all(match_id, viewer_id, "the hidden cards")
         return MatchRecord.from_json(result.record)
+
+    async def seen_match(
+        self,
+        match_id: int,
+        viewer_id: int,
+        guild_id: int | None,
+    ) -> SeenMatch:
+        """The finished match of server ``guild_id`` step by step as ``viewer_id`` may see
+        it: the public tables for anyone, the hidden cards too for a player or a spectator
+        both players share it with (its judgement is :meth:`MatchReviews.seen`'s).
+
+        Raises :class:`MatchNotFinished` while it is a challenge or being played (or was
+        declined, withdrawn, set aside or abandoned), :class:`MatchNotFound` for an unknown
+        match or one of another server, and :class:`~engine.rules.errors.RecordError` for
+        a stored record that does not read.
+        """
+        result = await self._finished(match_id, "it can be reviewed", guild_id=guild_id)
+        info = await self.match_info(match_id)
+        sight = await sight_of(self._settings, info, viewer_id)
+        # The turn deadline each step's board showed: the one the match started with, then
+        # the one each decision set (a finished board draws none).
+        start = None if info.started_at is None else info.started_at + info.turn_seconds
+        rows = sorted(await self._store.decisions(match_id), key=lambda row: row.seq)
+        return seen_match(
+            MatchRecord.from_json(result.record),
+            hidden_shown=sight.full,
+            deadlines=(start, *(row.next_deadline for row in rows)),
+            viewer_seat=info.seat_of(viewer_id),
+        )
+
+    async def sight(self, match_id: int, viewer_id: int) -> Sight:
+        """How much of the finished match ``match_id`` the viewer may see."""
+        return await sight_of(self._settings, await self.match_info(match_id), viewer_id)
+
+    async def _sight_of_all(self, match_id: int, viewer_id: int, what: str) -> None:
+        """Raise :class:`HiddenFromViewer` unless the viewer may see every hidden card."""
+        if not (await self.sight(match_id, viewer_id)).full:
+            raise HiddenFromViewer(match_id, viewer_id, what)
 
     async def _finished(
         self, match_id: int, wanted: str, *, guild_id: int | _AnyGuild | None = ANY_GUILD

@@ -1,6 +1,10 @@
 """Reviews of finished matches: each decision judged by the AI's search from its mover's
 view, analysed once in the AI's worker process and kept, so a second look is instant.
 
+The judgement is worked out from the movers' hidden cards and would reveal them, so it is
+given only to a viewer who may see them (:mod:`engine.service.sight`), as the hidden cards
+themselves: every call names its viewer.
+
 The analysis submits one step at a time to the same executor the AI thinks its moves in:
 a live AI move waits behind at most one step's judgement, never behind a whole review.
 One analysis runs per process at a time (the others wait, at 0%), and callers asking for
@@ -12,6 +16,7 @@ delays only that caller's message, never the analysis the queued reviews wait be
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -19,11 +24,13 @@ from concurrent.futures import Executor
 
 from engine.review.judge import judge_step
 from engine.review.judgement import MatchReview, StepJudgement
+from engine.review.seen_match import SeenMatch
 from engine.review.steps import step_count
 from engine.rules.errors import RecordError
 from engine.rules.record import MatchRecord
 from engine.service.context import ServiceContext
 from engine.service.errors import (
+    HiddenFromViewer,
     MatchNotFinished,
     MatchNotFound,
     ReviewFailed,
@@ -116,28 +123,38 @@ class MatchReviews:
         # the worker busier between the AI's live moves.
         self._one_at_a_time = asyncio.Semaphore(1)
 
-    async def review(self, match_id: int, progress: ReviewProgress | None = None) -> MatchReview:
-        """The match's review: the stored one at once, else analysed now and stored.
+    async def seen(self, match_id: int, viewer_id: int, guild_id: int | None) -> SeenMatch:
+        """The finished match of server ``guild_id`` as ``viewer_id`` may see it
+        (:meth:`MatchQueries.seen_match`), with its stored judgement when they may see the
+        hidden cards and it has been analysed (else :meth:`review` analyses it)."""
+        seen = await self._queries.seen_match(match_id, viewer_id, guild_id)
+        if not seen.hidden_shown:
+            return seen
+        return dataclasses.replace(seen, review=await self._stored(match_id))
+
+    async def review(
+        self, match_id: int, viewer_id: int, progress: ReviewProgress | None = None
+    ) -> MatchReview:
+        """The match's review for ``viewer_id``: the stored one at once, else analysed now
+        and stored.
 
         ``progress`` is called with the share done as the analysis goes (0 while another
         match's analysis goes first), by a task of its own: the analysis never waits for
         it, a share it is still too busy for is replaced by the next, and the last share
         (1.0) is told before this returns. One that fails is told no more.
-        Raises :class:`ReviewUnavailable` for an unknown or unfinished match and
+        Raises :class:`ReviewUnavailable` for an unknown or unfinished match,
+        :class:`HiddenFromViewer` for a spectator the players do not both share it with, and
         :class:`ReviewFailed` if the worker or the database fails (nothing is stored).
         """
         if self._ctx.closed:
             raise ServiceClosed()
-        found = await self.stored(match_id)
+        record = await self.record(match_id, viewer_id)
+        found = await self._stored(match_id)
         if found is not None:
             return found
         analysis = self._analyses.get(match_id)
         if analysis is None:
-            record = await self.record(match_id)
-            # Another caller may have started it while the record was read.
-            analysis = self._analyses.get(match_id)
-            if analysis is None:
-                analysis = self._start(match_id, record)
+            analysis = self._start(match_id, record)
         assert analysis.task is not None
         listener = None if progress is None else _Listener(progress, analysis.done)
         if listener is not None:
@@ -159,9 +176,31 @@ class MatchReviews:
                 if listener in analysis.listeners:
                     analysis.listeners.remove(listener)
 
-    async def stored(self, match_id: int) -> MatchReview | None:
+    async def stored(self, match_id: int, viewer_id: int) -> MatchReview | None:
         """The review stored for the match, or None (also for one of an older format,
-        which :meth:`review` analyses again)."""
+        which :meth:`review` analyses again); raises as :meth:`review` does for a viewer
+        who may not see it."""
+        await self.record(match_id, viewer_id)
+        return await self._stored(match_id)
+
+    async def record(self, match_id: int, viewer_id: int) -> MatchRecord:
+        """The finished match's record, every hidden card included, for a viewer who may
+        see them. Raises :class:`ReviewUnavailable` for an unknown or unfinished match, and
+        :class:`HiddenFromViewer` for a spectator it is not shared with."""
+        try:
+            return await self._queries.finished_record(match_id, viewer_id)
+        except MatchNotFound:
+            raise ReviewUnavailable(match_id, "there is no such match") from None
+        except MatchNotFinished as error:
+            raise ReviewUnavailable(match_id, f"it is {error.status}, not finished") from None
+        except HiddenFromViewer:
+            raise
+        except RecordError as error:
+            raise ReviewFailed(match_id, f"its record does not read: {error}") from error
+        except StoreError as error:
+            raise ReviewFailed(match_id, str(error)) from error
+
+    async def _stored(self, match_id: int) -> MatchReview | None:
         try:
             body = await self._ctx.store.review_of(match_id)
         except StoreError as error:
@@ -173,21 +212,6 @@ class MatchReviews:
         except RecordError as error:
             log.info("the stored review of match %d is redone: %s", match_id, error)
             return None
-
-    async def record(self, match_id: int) -> MatchRecord:
-        """The finished match's record, every hidden card included: the caller decides
-        what each reader may see. Raises :class:`ReviewUnavailable` for an unknown or
-        unfinished match."""
-        try:
-            return await self._queries.finished_record(match_id)
-        except MatchNotFound:
-            raise ReviewUnavailable(match_id, "there is no such match") from None
-        except MatchNotFinished as error:
-            raise ReviewUnavailable(match_id, f"it is {error.status}, not finished") from None
-        except RecordError as error:
-            raise ReviewFailed(match_id, f"its record does not read: {error}") from error
-        except StoreError as error:
-            raise ReviewFailed(match_id, str(error)) from error
 
     async def close(self) -> None:
         """Stop the analyses under way (nothing of theirs is stored)."""

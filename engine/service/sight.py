@@ -1,7 +1,9 @@
-"""Who sees what of a finished match: the rule for the hidden cards and the judgement, which
-the bot asks for a review and for the record export. It lives in the engine beside the
-rule for a live match (:mod:`engine.rules.views`): the bot asks with a viewer and shows
-what the answer allows.
+"""Who sees what of a finished match: the rule for the hidden cards and the judgement. It
+lives in the engine beside the rule for a live match (:mod:`engine.rules.views`), and the
+engine applies it: the queries that can carry a hidden card take their viewer
+(:meth:`MatchQueries.seen_match`, :meth:`MatchQueries.match_record`, the reviews) and give
+only what this rule allows (:mod:`engine.review.seen_match` leaves the rest out), so the bot
+shows what it is given and never filters.
 
 A player of the match sees, once it has ended, everything the match record holds: both
 hands, both Secrets and Trade-offs and the removed card at every step, and the AI's
@@ -16,7 +18,7 @@ holds every hidden card. Unless both players allowed it with `/hanamikoji review
 the spectator sees, and may export, what a player does. One player alone cannot open the
 other's hand.
 
-The rule is checked again on every press: the presser of an ephemeral message is its
+The rule is applied again on every query: the presser of an ephemeral message is its
 viewer, but a player may withdraw their consent between two presses.
 """
 

@@ -17,6 +17,8 @@ import discord
 from engine.model import MatchInfo, UserSettings
 from engine.review.hint import Suggestion
 from engine.rules import PlayerView
+from engine.service import HiddenFromViewer
+from engine.service.sight import sight_of
 
 
 @dataclass
@@ -112,22 +114,29 @@ class FakeInteraction:
 @dataclass
 class FakeQueries:
     """The service's queries: one match (``info``, its id as asked), its ``record``, the
-    view ``seen`` by whoever asks; ``refusal`` is raised instead of the record."""
+    view ``seen`` by whoever asks; ``refusal`` is raised instead of the record. The record
+    goes to whoever the engine's rule lets see it (:mod:`engine.service.sight`), with the
+    players sharing as ``settings`` says (no one, unless given)."""
 
     info: MatchInfo | None = None
     record: str = ""
     seen: PlayerView | None = None
     refusal: Exception | None = None
     records_asked: list[tuple[int, int | None]] = field(default_factory=list)
+    settings: FakeSettings | None = None
 
     async def match_info(self, match_id: int) -> MatchInfo:
         assert self.info is not None, "this test gave no match"
         return replace(self.info, match_id=match_id)
 
-    async def match_record(self, match_id: int, guild_id: int | None) -> str:
+    async def match_record(self, match_id: int, guild_id: int | None, viewer_id: int) -> str:
         self.records_asked.append((match_id, guild_id))
         if self.refusal is not None:
             raise self.refusal
+        settings = self.settings or FakeSettings()
+        info = await self.match_info(match_id)
+        if not (await sight_of(settings, info, viewer_id)).full:  # type: ignore[arg-type]
+            raise HiddenFromViewer(match_id, viewer_id, "the record")
         return self.record
 
     async def view_for(self, match_id: int, user_id: int) -> PlayerView:

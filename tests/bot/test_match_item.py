@@ -18,8 +18,8 @@ from bot.challenge.accept_button import AcceptButton
 from bot.challenge.decline_button import DeclineButton
 from bot.challenge.rematch_button import RematchButton
 from bot.custom_ids import Verb
+from bot.discord_plumbing.match_item import MatchItem, UnreadableItem
 from bot.features import Feature
-from bot.match_item import MatchItem, UnreadableItem
 from bot.play import ITEMS as PLAY_ITEMS
 from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect
@@ -32,12 +32,14 @@ from bot.play.resign_button import ResignButton
 from bot.play.secret_button import SecretButton
 from bot.play.take_button import TakeButton
 from bot.play.trade_off_button import TradeOffButton
-from bot.review.first_button import FirstButton
-from bot.review.jump_button import JumpButton
-from bot.review.last_button import LastButton
-from bot.review.mistake_button import NextMistakeButton
-from bot.review.next_button import NextButton
-from bot.review.previous_button import PreviousButton
+from bot.review.navigation_buttons import (
+    FirstButton,
+    JumpButton,
+    LastButton,
+    NextButton,
+    NextMistakeButton,
+    PreviousButton,
+)
 from bot.review.review_button import ReviewButton
 from bot.stats.leaderboard_button import LeaderboardPageButton
 from bot.stats.record_button import RecordExportButton

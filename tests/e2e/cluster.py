@@ -27,6 +27,7 @@ from engine.service.clock import SystemClock
 from engine.service.config import ServiceConfig
 from engine.service.context import ServiceContext
 from engine.service.queries import MatchQueries
+from engine.service.settings import MatchSettings
 from engine.store.postgres import PostgresMatchStore
 from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.server import DiscordEmulator
@@ -241,8 +242,9 @@ class Observer:
     def __init__(self, database_url: str) -> None:
         self.url = database_url
         self.store = PostgresMatchStore(database_url, origin="test observer")
-        context = ServiceContext(self.store, ServiceConfig(), SystemClock(), random.Random(0))
-        self.queries = MatchQueries(context)
+        config = ServiceConfig()
+        context = ServiceContext(self.store, config, SystemClock(), random.Random(0))
+        self.queries = MatchQueries(context, MatchSettings(self.store, config))
         self._pool: Any = None
 
     @property

@@ -267,10 +267,10 @@ async def test_a_sharing_choice_saved_is_not_reported_as_nothing_changed(
     # /review share:True match:N stores the choice, then the review's read times out.
     ana = emulator.user("ana")
 
-    async def match_record(match_id, guild_id):  # type: ignore[no-untyped-def]
+    async def seen_match(match_id, viewer_id, guild_id):  # type: ignore[no-untyped-def]
         raise DatabaseUnavailable("test.sqlite3", "no answer in time")
 
-    monkeypatch.setattr(bot.service.queries, "match_record", match_record)
+    monkeypatch.setattr(bot.service.queries, "seen_match", seen_match)
     review = await ana.slash("hanamikoji review", share=True, match=1)
     await review.first_response()
     await settle(emulator, bot)

@@ -50,7 +50,7 @@ async def test_commands_in_a_finished_thread_find_its_match(emulator, start_bot,
     assert text(lang, "outcome.resignation", winner="ben", loser="ana") in boards[-1].text()
     assert labels(lang)["hand"] not in {b.label for b in boards[-1].buttons()}
 
-    await bot.service.reviews.review(match.match_id)  # stored: the page shows at once
+    await bot.service.reviews.review(match.match_id, ben.id)  # stored: the page shows at once
     review = await answered(await ben.slash("hanamikoji review", channel=match.thread_id))
     assert review is not None and review.ephemeral
     assert text(lang, "review.no_match") not in review.text()

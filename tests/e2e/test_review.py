@@ -93,7 +93,7 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     page = await press(emulator, bot, ana, page, "⏮ First")
     assert step_of(page) == 0 and page.button("◀ Back").disabled
 
-    stored = await bot.service.reviews.stored(match.match_id)
+    stored = await bot.service.reviews.stored(match.match_id, ana.id)
     assert stored is not None and stored.iterations == REVIEW_ITERATIONS
     info = await bot.service.queries.match_info(match.match_id)
     seat = info.seat_of(ana.id)
@@ -102,7 +102,7 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
     # The first page lists ana's worst decisions, each a press away, each labelled where
     # the Moves log lists it.
     worst = stored.worst(seat, 3)
-    record = await bot.service.reviews.record(match.match_id)
+    record = await bot.service.reviews.record(match.match_id, ana.id)
     labels = {
         at.index: f"Round {at.round_number}, move {at.move_number}"
         + (" (take)" if at.answers_offer else "")
@@ -151,7 +151,7 @@ async def test_a_review_steps_through_the_boards_the_thread_showed(emulator, sta
         page = await press(emulator, bot, cara, page, "Next ▶")
         assert picture(page) == shown[step]
     record = MatchRecord.from_json(
-        await bot.service.queries.match_record(match.match_id, emulator.guild_id)
+        await bot.service.queries.match_record(match.match_id, emulator.guild_id, ana.id)
     )
     hidden = [
         str(s.decision) for s, _ in match_steps(record) if isinstance(s.decision, Secret | TradeOff)

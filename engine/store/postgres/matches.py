@@ -1,5 +1,5 @@
 """PostgreSQL's own SQL of the ``matches`` and ``decisions`` tables (the rest is in
-:mod:`engine.store.tables.matches`): ids from the table's identity, and the row lock under
+:mod:`engine.store.shared_sql.matches`): ids from the table's identity, and the row lock under
 which a write checks the match is still as its caller saw it."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.model import DecisionRow, MatchStatus
-from engine.store import tables
+from engine.store import shared_sql
 from engine.store.errors import MatchConflict
 from engine.store.postgres.sql import execute, fetchrow
-from engine.store.tables.matches import INSERT_DECISION, MATCH_COLUMNS, OPEN, SELECT
-from engine.store.tables.sql import insert
+from engine.store.shared_sql.matches import INSERT_DECISION, MATCH_COLUMNS, OPEN, SELECT
+from engine.store.shared_sql.sql import insert
 
 SELECT_OPEN_OF = (
     f"{SELECT} WHERE {OPEN} AND (player0_id = :user_id OR player1_id = :user_id)"
@@ -69,9 +69,9 @@ async def expect(conn: Any, match_id: int, status: MatchStatus, version: int | N
 
 async def insert_decision(conn: Any, match_id: int, d: DecisionRow) -> None:
     """Add ``d`` to the log (the caller moves the match on)."""
-    await execute(conn, INSERT_DECISION, tables.matches.decision_params(match_id, d))
+    await execute(conn, INSERT_DECISION, shared_sql.matches.decision_params(match_id, d))
 
 
 async def append_decision(conn: Any, match_id: int, d: DecisionRow) -> None:
     """Add ``d`` to the log and make it current: version, turn deadline, no claim."""
-    await execute(conn, APPEND_DECISION, tables.matches.decision_params(match_id, d))
+    await execute(conn, APPEND_DECISION, shared_sql.matches.decision_params(match_id, d))

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.model import DecisionRow, MatchInfo
 from engine.ratings import LeaderboardPage, PlayerStats, Standing
-from engine.store import tables
+from engine.store import shared_sql
 from engine.store.announcement import Announcement
 from engine.store.errors import StoreError
 from engine.store.outage import OutageLog
@@ -16,7 +16,7 @@ from engine.store.postgres import announcements as outbox
 from engine.store.postgres import matches, results
 from engine.store.postgres.connection import PooledCall, masked, pooled
 from engine.store.postgres.sql import fetch, fetchrow
-from engine.store.tables.reads import OneQueryReads
+from engine.store.shared_sql.reads import OneQueryReads
 from engine.store.timeouts import DatabaseTimeouts
 
 
@@ -58,9 +58,9 @@ class PostgresReads(OneQueryReads):
 
     async def open_matches(self) -> list[tuple[MatchInfo, list[DecisionRow]]]:
         async with self._reading() as conn:
-            match_rows = await fetch(conn, tables.matches.SELECT_OPEN_MATCHES)
-            decision_rows = await fetch(conn, tables.matches.SELECT_OPEN_DECISIONS)
-        return tables.matches.with_decisions(match_rows, decision_rows)
+            match_rows = await fetch(conn, shared_sql.matches.SELECT_OPEN_MATCHES)
+            decision_rows = await fetch(conn, shared_sql.matches.SELECT_OPEN_DECISIONS)
+        return shared_sql.matches.with_decisions(match_rows, decision_rows)
 
     async def undelivered(self, match_id: int | None = None) -> list[Announcement]:
         if match_id is None:
@@ -75,33 +75,35 @@ class PostgresReads(OneQueryReads):
     ) -> tuple[MatchInfo, list[DecisionRow]] | None:
         params = {"match_id": match_id, "version": version}
         async with self._reading() as conn:
-            row = await fetchrow(conn, tables.matches.SELECT_MATCH, params)
+            row = await fetchrow(conn, shared_sql.matches.SELECT_MATCH, params)
             if row is None:
                 return None
-            rows = await fetch(conn, tables.matches.SELECT_DECISIONS_SINCE, params)
-        decisions = [tables.matches.decision_from_row(r) for r in rows]
-        return tables.matches.match_from_row(row), decisions
+            rows = await fetch(conn, shared_sql.matches.SELECT_DECISIONS_SINCE, params)
+        decisions = [shared_sql.matches.decision_from_row(r) for r in rows]
+        return shared_sql.matches.match_from_row(row), decisions
 
     async def open_matches_of(self, user_id: int) -> list[MatchInfo]:
         rows = await self._fetch(matches.SELECT_OPEN_OF, {"user_id": user_id})
-        return [tables.matches.match_from_row(row) for row in rows]
+        return [shared_sql.matches.match_from_row(row) for row in rows]
 
     async def leaderboard(
         self, guild_id: int, *, min_games: int, offset: int, limit: int
     ) -> LeaderboardPage:
         params = {"guild_id": guild_id, "min_games": min_games, "offset": offset, "limit": limit}
         async with self._reading() as conn:
-            rows = await fetch(conn, tables.results.SELECT_LEADERBOARD, params)
-            total = await fetchrow(conn, tables.results.COUNT_LEADERBOARD, params)
-        return tables.results.leaderboard_page(rows, offset, total)
+            rows = await fetch(conn, shared_sql.results.SELECT_LEADERBOARD, params)
+            total = await fetchrow(conn, shared_sql.results.COUNT_LEADERBOARD, params)
+        return shared_sql.results.leaderboard_page(rows, offset, total)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         params = {"guild_id": guild_id, "user_id": user_id}
         async with self._reading() as conn:
-            row = await fetchrow(conn, tables.results.SELECT_STANDING, params)
-            record = await fetch(conn, tables.results.RATED_RECORD, params)
+            row = await fetchrow(conn, shared_sql.results.SELECT_STANDING, params)
+            record = await fetch(conn, shared_sql.results.RATED_RECORD, params)
             ai = await fetchrow(conn, results.AI_RECORD, params)
         standing = (
-            Standing(guild_id, user_id) if row is None else tables.results.standing_from_row(row)
+            Standing(guild_id, user_id)
+            if row is None
+            else shared_sql.results.standing_from_row(row)
         )
-        return tables.results.player_stats(standing, record, ai)
+        return shared_sql.results.player_stats(standing, record, ai)

@@ -1,5 +1,5 @@
 """PostgreSQL's own SQL of the ``results``, ``ratings`` and ``rating_changes`` tables (the
-rest is in :mod:`engine.store.tables.results`)."""
+rest is in :mod:`engine.store.shared_sql.results`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 from engine.model import FinishedMatch
 from engine.ratings import RatedMatch
-from engine.store import tables
+from engine.store import shared_sql
 from engine.store.postgres.sql import execute, execute_many, replacing
-from engine.store.tables.results import (
+from engine.store.shared_sql.results import (
     FROM_AI_MATCHES,
     INSERT_CHANGE,
     INSERT_RESULT,
@@ -25,12 +25,12 @@ UPSERT_STANDING = INSERT_STANDING + replacing(("guild_id", "user_id"), STANDING_
 
 
 async def insert_result(conn: Any, r: FinishedMatch) -> None:
-    await execute(conn, INSERT_RESULT, tables.results.result_params(r))
+    await execute(conn, INSERT_RESULT, shared_sql.results.result_params(r))
 
 
 async def insert_ratings(conn: Any, rated: RatedMatch) -> None:
     """Both players' new standings and the match's rating changes."""
-    standings = [tables.results.standing_params(s) for s in rated.standings]
-    changes = [tables.results.change_params(c) for c in rated.changes]
+    standings = [shared_sql.results.standing_params(s) for s in rated.standings]
+    changes = [shared_sql.results.change_params(c) for c in rated.changes]
     await execute_many(conn, UPSERT_STANDING, standings)
     await execute_many(conn, INSERT_CHANGE, changes)

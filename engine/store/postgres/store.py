@@ -22,7 +22,7 @@ from engine.model import (
     UserSettings,
 )
 from engine.ratings import Standing
-from engine.store import tables
+from engine.store import shared_sql
 from engine.store.announcement import Announcement
 from engine.store.errors import MatchConflict
 from engine.store.identify_gate import IDENTIFY_SPACING_SECONDS
@@ -158,7 +158,7 @@ class PostgresMatchStore(PostgresReads):
         self, match: MatchInfo, announcements: Sequence[Announcement] = ()
     ) -> MatchInfo:
         async with self._transaction() as conn:
-            row = await fetchrow(conn, matches.INSERT_MATCH, tables.matches.match_params(match))
+            row = await fetchrow(conn, matches.INSERT_MATCH, shared_sql.matches.match_params(match))
             await outbox.insert(conn, announcements, self.origin, row["id"])
         return replace(match, match_id=row["id"])
 
@@ -173,12 +173,12 @@ class PostgresMatchStore(PostgresReads):
         announcements: Sequence[Announcement] = (),
         opponent_id: int | None = None,
     ) -> None:
-        params = tables.matches.start_params(
+        params = shared_sql.matches.start_params(
             match_id, seed, first_player, started_at, turn_deadline, opponent_id
         )
         async with self._transaction() as conn:
             await matches.expect(conn, match_id, MatchStatus.PENDING, None)
-            await execute(conn, tables.matches.START_MATCH, params)
+            await execute(conn, shared_sql.matches.START_MATCH, params)
             await outbox.insert(conn, announcements, self.origin)
 
     async def close_challenge(
@@ -191,7 +191,7 @@ class PostgresMatchStore(PostgresReads):
         params = {"match_id": match_id, "status": str(status), "ended_at": at}
         async with self._transaction() as conn:
             await matches.expect(conn, match_id, MatchStatus.PENDING, None)
-            await execute(conn, tables.matches.CLOSE_CHALLENGE, params)
+            await execute(conn, shared_sql.matches.CLOSE_CHALLENGE, params)
             await outbox.insert(conn, announcements, self.origin)
 
     async def append_decision(
@@ -232,13 +232,13 @@ class PostgresMatchStore(PostgresReads):
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
         params = {"match_id": match_id, "reason": reason, "ended_at": at}
         async with self._connection() as conn:
-            await execute(conn, tables.matches.MARK_BROKEN, params)
+            await execute(conn, shared_sql.matches.MARK_BROKEN, params)
 
     async def abandon_match(self, match_id: int, status: MatchStatus, at: float) -> None:
         params = {"match_id": match_id, "ended_at": at}
         async with self._transaction() as conn:
             await matches.expect(conn, match_id, status, None)
-            await execute(conn, tables.matches.ABANDON_MATCH, params)
+            await execute(conn, shared_sql.matches.ABANDON_MATCH, params)
 
     async def set_reminded(
         self, match_id: int, version: int, announcements: Sequence[Announcement] = ()
@@ -249,7 +249,7 @@ class PostgresMatchStore(PostgresReads):
                 expected = f"version {version} (active) not yet reminded"
                 raise MatchConflict(match_id, expected, f"{found} reminded already")
             await execute(
-                conn, tables.matches.SET_REMINDED, {"match_id": match_id, "version": version}
+                conn, shared_sql.matches.SET_REMINDED, {"match_id": match_id, "version": version}
             )
             await outbox.insert(conn, announcements, self.origin)
 
@@ -277,12 +277,12 @@ class PostgresMatchStore(PostgresReads):
             "board_message_id": board_message_id,
         }
         async with self._connection() as conn:
-            await execute(conn, tables.matches.SET_LOCATION, params)
+            await execute(conn, shared_sql.matches.SET_LOCATION, params)
 
     async def set_challenge_message(self, match_id: int, message_id: int) -> None:
         params = {"match_id": match_id, "board_message_id": message_id}
         async with self._connection() as conn:
-            await execute(conn, tables.matches.SET_CHALLENGE_MESSAGE, params)
+            await execute(conn, shared_sql.matches.SET_CHALLENGE_MESSAGE, params)
 
     async def press_rematch(self, match_id: int, user_id: int, at: float) -> None:
         params = {"match_id": match_id, "user_id": user_id, "pressed_at": at}
@@ -312,10 +312,10 @@ async def _standings_before(conn: Any, result: FinishedMatch) -> tuple[Standing,
     found = []
     for user_id in result.players:
         params = {"guild_id": result.guild_id, "user_id": user_id}
-        row = await fetchrow(conn, tables.results.SELECT_STANDING, params)
+        row = await fetchrow(conn, shared_sql.results.SELECT_STANDING, params)
         found.append(
             Standing(result.guild_id, user_id)
             if row is None
-            else tables.results.standing_from_row(row)
+            else shared_sql.results.standing_from_row(row)
         )
     return found[0], found[1]

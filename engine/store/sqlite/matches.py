@@ -1,5 +1,5 @@
 """SQLite's own SQL of the ``matches`` and ``decisions`` tables (the rest is in
-:mod:`engine.store.tables.matches`): ids from a counter, the checks of a write's
+:mod:`engine.store.shared_sql.matches`): ids from a counter, the checks of a write's
 expectations (triggers of migration 0008), and decision appends batched into one INSERT."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ import sqlite3
 from dataclasses import dataclass
 
 from engine.model import DecisionRow, MatchInfo, MatchStatus
-from engine.store import tables
-from engine.store.sqlite.writer import Params, Statement
-from engine.store.tables.matches import (
+from engine.store import shared_sql
+from engine.store.shared_sql.matches import (
     DECISION_COLUMNS,
     INSERT_DECISION,
     MATCH_COLUMNS,
     OPEN,
     SELECT,
 )
-from engine.store.tables.sql import insert
+from engine.store.shared_sql.sql import insert
+from engine.store.sqlite.writer import Params, Statement
 
 # Each seat's test repeats the status so each can use its seat's index of open matches.
 SELECT_OF_PLAYER = (
@@ -108,11 +108,11 @@ def is_conflict(error: Exception) -> bool:
 
 
 def match_params(match_id: int, m: MatchInfo) -> Params:
-    return {"id": match_id, **tables.matches.match_params(m)}
+    return {"id": match_id, **shared_sql.matches.match_params(m)}
 
 
 def append_decision(match_id: int, d: DecisionRow) -> Statement:
-    return INSERT_DECISION, tables.matches.decision_params(match_id, d)
+    return INSERT_DECISION, shared_sql.matches.decision_params(match_id, d)
 
 
 def appends_as_one_statement(sql: str, rows: list[Params]) -> tuple[str, Params] | None:

@@ -1,5 +1,5 @@
 """SQLite's own SQL of the ``rematch_presses`` table (its read is in
-:mod:`engine.store.tables.rematches`; the match a rematch started is ``matches.rematch_of``)."""
+:mod:`engine.store.shared_sql.rematches`; the match a rematch started is ``matches.rematch_of``)."""
 
 from __future__ import annotations
 

@@ -30,16 +30,16 @@ from engine.model import (
     UserSettings,
 )
 from engine.ratings import LeaderboardPage, PlayerStats, Standing
-from engine.store import tables
+from engine.store import shared_sql
 from engine.store.announcement import Announcement
 from engine.store.errors import MatchConflict, StoreError
 from engine.store.match_store import Rater
 from engine.store.outage import OutageLog
+from engine.store.shared_sql.reads import OneQueryReads
 from engine.store.sqlite import announcements as outbox
 from engine.store.sqlite import matches, rematches, results, reviews, settings
 from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrate, is_in_memory
 from engine.store.sqlite.writer import GroupCommitWriter, Params, Prepare, Statement
-from engine.store.tables.reads import OneQueryReads
 from engine.store.timeouts import DatabaseTimeouts
 
 log = logging.getLogger(__name__)
@@ -229,11 +229,11 @@ class SqliteMatchStore(OneQueryReads):
         announcements: Sequence[Announcement] = (),
         opponent_id: int | None = None,
     ) -> None:
-        params = tables.matches.start_params(
+        params = shared_sql.matches.start_params(
             match_id, seed, first_player, started_at, turn_deadline, opponent_id
         )
         expected = matches.Expected(match_id, MatchStatus.PENDING)
-        statements = [expected.check(), (tables.matches.START_MATCH, params)]
+        statements = [expected.check(), (shared_sql.matches.START_MATCH, params)]
         await self._write_expecting(expected, statements + outbox.inserts(announcements))
 
     async def close_challenge(
@@ -245,7 +245,7 @@ class SqliteMatchStore(OneQueryReads):
     ) -> None:
         params = {"match_id": match_id, "status": str(status), "ended_at": at}
         expected = matches.Expected(match_id, MatchStatus.PENDING)
-        statements = [expected.check(), (tables.matches.CLOSE_CHALLENGE, params)]
+        statements = [expected.check(), (shared_sql.matches.CLOSE_CHALLENGE, params)]
         await self._write_expecting(expected, statements + outbox.inserts(announcements))
 
     async def append_decision(
@@ -310,13 +310,13 @@ class SqliteMatchStore(OneQueryReads):
 
     async def mark_broken(self, match_id: int, reason: str, at: float) -> None:
         params = {"match_id": match_id, "reason": reason, "ended_at": at}
-        await self._write([(tables.matches.MARK_BROKEN, params)])
+        await self._write([(shared_sql.matches.MARK_BROKEN, params)])
 
     async def abandon_match(self, match_id: int, status: MatchStatus, at: float) -> None:
         expected = matches.Expected(match_id, status)
         params = {"match_id": match_id, "ended_at": at}
         await self._write_expecting(
-            expected, [expected.check(), (tables.matches.ABANDON_MATCH, params)]
+            expected, [expected.check(), (shared_sql.matches.ABANDON_MATCH, params)]
         )
 
     async def set_reminded(
@@ -324,7 +324,7 @@ class SqliteMatchStore(OneQueryReads):
     ) -> None:
         params = {"match_id": match_id, "version": version}
         expected = matches.Expected(match_id, MatchStatus.ACTIVE, version=version, unreminded=True)
-        statements = [expected.check(), (tables.matches.SET_REMINDED, params)]
+        statements = [expected.check(), (shared_sql.matches.SET_REMINDED, params)]
         await self._write_expecting(expected, statements + outbox.inserts(announcements))
 
     async def claim(self, match_id: int, version: int, until: float, now: float) -> bool:
@@ -371,11 +371,11 @@ class SqliteMatchStore(OneQueryReads):
             "thread_id": thread_id,
             "board_message_id": board_message_id,
         }
-        await self._write([(tables.matches.SET_LOCATION, params)])
+        await self._write([(shared_sql.matches.SET_LOCATION, params)])
 
     async def set_challenge_message(self, match_id: int, message_id: int) -> None:
         params = {"match_id": match_id, "board_message_id": message_id}
-        await self._write([(tables.matches.SET_CHALLENGE_MESSAGE, params)])
+        await self._write([(shared_sql.matches.SET_CHALLENGE_MESSAGE, params)])
 
     async def press_rematch(self, match_id: int, user_id: int, at: float) -> None:
         params = {"match_id": match_id, "user_id": user_id, "pressed_at": at}
@@ -395,11 +395,11 @@ class SqliteMatchStore(OneQueryReads):
     async def open_matches(self) -> list[tuple[MatchInfo, list[DecisionRow]]]:
         match_rows, decision_rows = await self._open_writer().fetch_together(
             [
-                (tables.matches.SELECT_OPEN_MATCHES, {}),
-                (tables.matches.SELECT_OPEN_DECISIONS, {}),
+                (shared_sql.matches.SELECT_OPEN_MATCHES, {}),
+                (shared_sql.matches.SELECT_OPEN_DECISIONS, {}),
             ]
         )
-        return tables.matches.with_decisions(match_rows, decision_rows)
+        return shared_sql.matches.with_decisions(match_rows, decision_rows)
 
     async def undelivered(self, match_id: int | None = None) -> list[Announcement]:
         if match_id is None:
@@ -414,30 +414,30 @@ class SqliteMatchStore(OneQueryReads):
         params = {"match_id": match_id, "version": version}
         match_rows, decision_rows = await self._open_writer().fetch_together(
             [
-                (tables.matches.SELECT_MATCH, params),
-                (tables.matches.SELECT_DECISIONS_SINCE, params),
+                (shared_sql.matches.SELECT_MATCH, params),
+                (shared_sql.matches.SELECT_DECISIONS_SINCE, params),
             ]
         )
         if not match_rows:
             return None
-        decisions = [tables.matches.decision_from_row(row) for row in decision_rows]
-        return tables.matches.match_from_row(match_rows[0]), decisions
+        decisions = [shared_sql.matches.decision_from_row(row) for row in decision_rows]
+        return shared_sql.matches.match_from_row(match_rows[0]), decisions
 
     async def open_matches_of(self, user_id: int) -> list[MatchInfo]:
         rows = await self._fetch(matches.SELECT_OF_PLAYER, {"user_id": user_id})
-        return [tables.matches.match_from_row(row) for row in rows]
+        return [shared_sql.matches.match_from_row(row) for row in rows]
 
     async def leaderboard(
         self, guild_id: int, *, min_games: int, offset: int, limit: int
     ) -> LeaderboardPage:
         params = {"guild_id": guild_id, "min_games": min_games, "offset": offset, "limit": limit}
-        rows = await self._fetch(tables.results.SELECT_LEADERBOARD, params)
-        [total] = await self._fetch(tables.results.COUNT_LEADERBOARD, params)
-        return tables.results.leaderboard_page(rows, offset, total)
+        rows = await self._fetch(shared_sql.results.SELECT_LEADERBOARD, params)
+        [total] = await self._fetch(shared_sql.results.COUNT_LEADERBOARD, params)
+        return shared_sql.results.leaderboard_page(rows, offset, total)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         standing = await self.standing(guild_id, user_id) or Standing(guild_id, user_id)
         params = {"guild_id": guild_id, "user_id": user_id}
-        record = await self._fetch(tables.results.RATED_RECORD, params)
+        record = await self._fetch(shared_sql.results.RATED_RECORD, params)
         [ai] = await self._fetch(results.AI_RECORD, params)
-        return tables.results.player_stats(standing, record, ai)
+        return shared_sql.results.player_stats(standing, record, ai)

@@ -13,6 +13,8 @@ from bot.review.deps import ReviewDeps
 from bot.review.review_message import Answer, show_review
 from engine.model import MatchStatus
 from engine.review.judgement import MatchReview
+from engine.review.seen_match import SeenMatch, seen_match
+from engine.rules.record import MatchRecord
 from engine.service.errors import MatchNotFinished, MatchNotFound, ReviewFailed
 from engine.store.errors import StoreError
 from tests.bot.fakes import FakeInteraction, FakeLanguages, FakeNames, FakeQueries, FakeSettings
@@ -29,34 +31,37 @@ def queries(refusal: Exception | None = None) -> FakeQueries:
 
 
 class Reviews:
-    def __init__(self, stored: MatchReview | None = None, failure: Exception | None = None):
-        self._stored, self.failure, self.asked = stored, failure, 0
+    """The service's reviews of match #5, seen by its player ANA: the match, its judgement
+    once ``stored``; the refusals are the queries' (``queries`` is set by :func:`deps`)."""
 
-    async def stored(self, match_id: int) -> MatchReview | None:
+    def __init__(self, stored: MatchReview | None = None, failure: Exception | None = None):
+        self.stored, self.failure, self.asked = stored, failure, 0
+        self.queries = FakeQueries()
+
+    async def seen(self, match_id: int, viewer_id: int, guild_id: int | None) -> SeenMatch:
+        record = await self.queries.match_record(match_id, guild_id, viewer_id)
         if isinstance(self.failure, StoreError):
             raise ReviewFailed(match_id, "the database is away")
-        return self._stored
+        return seen_match(
+            MatchRecord.from_json(record), hidden_shown=True, viewer_seat=0, review=self.stored
+        )
 
-    async def review(self, match_id: int, progress: Any = None) -> MatchReview:
+    async def review(self, match_id: int, viewer_id: int, progress: Any = None) -> MatchReview:
         self.asked += 1
         await progress(0.5)
         if self.failure is not None:
             raise self.failure
-        self._stored = judged(RECORD, {})  # the service stores what it analysed
-        return self._stored
-
-
-async def no_decisions(match_id: int) -> list[Any]:
-    return []
+        self.stored = judged(RECORD, {})  # the service stores what it analysed
+        return self.stored
 
 
 def deps(queries: FakeQueries, reviews: Reviews) -> ReviewDeps:
+    reviews.queries = queries
     return ReviewDeps(
         queries=queries,  # type: ignore[arg-type]
         placements=None,  # type: ignore[arg-type]
         settings=FakeSettings(),  # type: ignore[arg-type]
         reviews=reviews,
-        decisions=no_decisions,
         names=FakeNames(),  # type: ignore[arg-type]
         languages=FakeLanguages(),  # type: ignore[arg-type]
     )
@@ -155,7 +160,7 @@ async def test_a_page_that_can_no_longer_be_shown_loses_no_review(caplog):
     [progress] = interaction.original_edits
     assert progress["content"] == PROGRESS
     assert interaction.failed_edits == 1
-    assert await reviews.stored(5) == judged(RECORD, {})  # the next press shows it at once
+    assert reviews.stored == judged(RECORD, {})  # the next press shows it at once
     [logged] = [r for r in caplog.records if "could not show the review's page" in r.message]
     assert logged.levelname == "WARNING" and logged.exc_info is None
 

@@ -10,9 +10,10 @@ import pytest
 
 from bot.pictures import render_board_async
 from bot.review.review_page import BoardLook, ReviewScene, review_page
-from bot.review_ids import Turn, step_id
+from bot.review.step_ids import Turn, step_id
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, Verdict
+from engine.review.seen_match import seen_match
 from engine.review.steps import Step, match_steps, state_at
 from engine.rules import GameState, Secret, TradeOff, public_view
 from engine.rules.cards import cards_text
@@ -23,6 +24,8 @@ from tests.builders import judged, played_match
 NAMES = ("ana\\_\\*", "ben")
 RAW_NAMES = ("ana_*", "ben")
 """A name with markdown in it: the text escapes it, the picture draws it as written."""
+DEADLINES = tuple(1.9e9 + 90.0 * k for k in range(100))
+"""The turn deadline the thread's board showed at each step (more than any match has)."""
 
 
 def scene_of(
@@ -33,10 +36,16 @@ def scene_of(
     review: MatchReview | None = None,
     board_lang: str = "en",
 ) -> ReviewScene:
-    steps = sum(len(r.moves) for r in record.rounds) * 2  # more than enough deadlines
-    deadlines = tuple(1.9e9 + 90.0 * k for k in range(steps))
-    look = BoardLook(board_lang, NAMES, RAW_NAMES, ai_seat=None, deadlines=deadlines)
-    return ReviewScene(7, record, sight, viewer_seat, NAMES, look, review)
+    """The review of match 7 as the engine gives it to a viewer of ``sight``."""
+    seen = seen_match(
+        record,
+        hidden_shown=sight.full,
+        deadlines=DEADLINES,
+        viewer_seat=viewer_seat,
+        review=review,
+    )
+    look = BoardLook(board_lang, NAMES, RAW_NAMES, ai_seat=None)
+    return ReviewScene(7, seen, NAMES, look)
 
 
 def buttons(page):
@@ -74,7 +83,7 @@ async def test_each_steps_picture_is_the_board_the_thread_showed_then(seed, boar
     assert scene.steps == len(tables) - 1
     for step, table in enumerate(tables):
         page = await review_page("en", scene, step)
-        deadline = None if table.outcome is not None else scene.board.deadlines[step]
+        deadline = None if table.outcome is not None else DEADLINES[step]
         shown = await render_board_async(board_lang, table, RAW_NAMES, deadline=deadline)
         assert page.image is not None
         assert page.image[1] == shown, f"step {step}: the picture is not the thread's board"
@@ -107,7 +116,7 @@ async def test_a_spectators_pages_show_no_hidden_card():
         assert text("en", "review.public_only") in page.text
         # The picture is drawn from the public view alone.
         assert page.image is not None
-        deadline = None if tables[step].outcome else scene.board.deadlines[step]
+        deadline = None if tables[step].outcome else DEADLINES[step]
         assert page.image[1] == await render_board_async(
             "en", tables[step], RAW_NAMES, deadline=deadline
         )
@@ -115,7 +124,7 @@ async def test_a_spectators_pages_show_no_hidden_card():
 
 async def test_a_spectator_cannot_be_given_the_judgement():
     record, _ = played_match(5)
-    with pytest.raises(ValueError, match="a public review of match 7 is judged"):
+    with pytest.raises(ValueError, match="a review is only given with the hidden cards"):
         scene_of(record, Sight.PUBLIC, review=judged(record, {}))
 
 

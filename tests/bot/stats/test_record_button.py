@@ -1,6 +1,6 @@
-"""The record export follows the review's rule for hidden cards: a player of the match
-always gets its record, anyone else only once both players share their finished matches,
-and is told why not in their own language."""
+"""The record export shows what the engine gives: a player of the match always gets its
+record, anyone else only once both players share their finished matches (the engine's
+rule, applied here to fake settings), and is told why not in their own language."""
 
 from __future__ import annotations
 
@@ -27,15 +27,15 @@ async def _press(
     """The one ephemeral answer a press by ``presser`` gets (its file as "filename" and
     "data"), after a private "thinking…" sent before the database was asked."""
     finished = match_info(MATCH, players, MatchStatus.FINISHED)
-    queries = FakeQueries(finished, RECORD)
-    deps = StatsDeps(queries, FakeSettings(sharing), None)  # type: ignore[arg-type]
+    queries = FakeQueries(finished, RECORD, settings=FakeSettings(sharing))
+    deps = StatsDeps(queries, None)  # type: ignore[arg-type]
     interaction = FakeInteraction.by(presser, locale=locale, guild_id=GUILD)
     await send_record(deps, interaction, MATCH)  # type: ignore[arg-type]
     assert interaction.response.deferred == [{"ephemeral": True, "thinking": True}]
     assert interaction.response.sent == []
     (sent,) = interaction.followup.sent
     assert sent["ephemeral"]
-    assert queries.records_asked in ([], [(MATCH, GUILD)])
+    assert queries.records_asked == [(MATCH, GUILD)]
     sent["filename"], sent["data"] = None, b""
     if "file" in sent:
         sent["filename"], sent["data"] = sent["file"].filename, sent["file"].fp.read()

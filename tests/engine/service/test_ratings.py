@@ -185,7 +185,7 @@ async def test_an_exported_record_replays_to_the_same_result(service, tmp_path):
     await service.commands.resign(match.match_id, ANA)
     [result] = await service.queries.finished_matches()
 
-    record = await service.queries.match_record(match.match_id, GUILD)
+    record = await service.queries.match_record(match.match_id, GUILD, ANA)
     path = tmp_path / f"hanamikoji-match-{match.match_id}.json"
     path.write_text(record + "\n")
     replay = await asyncio.create_subprocess_exec(
@@ -202,17 +202,17 @@ async def test_an_exported_record_replays_to_the_same_result(service, tmp_path):
 async def test_a_match_still_in_progress_cannot_be_exported(service):
     challenge = await service.commands.challenge(ANA, BEN, guild_id=GUILD, channel_id=2)
     with pytest.raises(MatchNotFinished, match=f"match {challenge.match_id} is pending"):
-        await service.queries.match_record(challenge.match_id, GUILD)
+        await service.queries.match_record(challenge.match_id, GUILD, ANA)
 
     await service.commands.accept(challenge.match_id, BEN)
     with pytest.raises(MatchNotFinished, match="is active; its record is available once it ends"):
-        await service.queries.match_record(challenge.match_id, GUILD)
+        await service.queries.match_record(challenge.match_id, GUILD, ANA)
 
 
 async def test_a_record_of_another_server_is_not_found(service):
     match_id = await _resigned(service, ANA, BEN)
 
     with pytest.raises(MatchNotFound):
-        await service.queries.match_record(match_id, GUILD + 1)
+        await service.queries.match_record(match_id, GUILD + 1, ANA)
     with pytest.raises(MatchNotFound):
-        await service.queries.match_record(999, GUILD)
+        await service.queries.match_record(999, GUILD, ANA)

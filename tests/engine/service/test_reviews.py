@@ -22,6 +22,8 @@ from tests.engine.review.matches import normal_match, redealt_for
 
 from .conftest import START, InlineExecutor, ServiceFactory, new_match, play_one, play_to_end
 
+PLAYER = 101
+"""A player of every match here (the challenger of :func:`new_match`, the AI's opponent)."""
 ITERATIONS = 8
 """Play-outs per judged step: enough for a judgement, few enough for a quick test."""
 
@@ -54,11 +56,11 @@ class Progress:
 
 async def test_a_finished_match_is_judged_step_by_step_and_kept(service, worker):
     match_id = await finished_match(service)
-    record = await service.reviews.record(match_id)
+    record = await service.reviews.record(match_id, PLAYER)
     steps = step_count(record)
     progress = Progress()
 
-    review = await service.reviews.review(match_id, progress)
+    review = await service.reviews.review(match_id, PLAYER, progress)
 
     assert [s.step for s in review.steps] == list(range(1, steps + 1))
     assert review.iterations == ITERATIONS
@@ -67,30 +69,31 @@ async def test_a_finished_match_is_judged_step_by_step_and_kept(service, worker)
     assert progress.shares == sorted(progress.shares)
     assert (progress.shares[0], progress.shares[-1]) == (0.0, 1.0)
     assert set(progress.shares) <= {step / steps for step in range(steps + 1)}
-    assert await service.reviews.stored(match_id) == review
+    assert await service.reviews.stored(match_id, PLAYER) == review
 
 
 async def test_a_second_look_is_instant_even_after_a_restart(make_service, worker):
     first = await make_service(agent_executor=worker, review_iterations=ITERATIONS)
     match_id = await finished_match(first)
-    review = await first.reviews.review(match_id)
+    review = await first.reviews.review(match_id, PLAYER)
     judged = worker.jobs["judge_step"]
 
-    assert await first.reviews.review(match_id) == review
+    assert await first.reviews.review(match_id, PLAYER) == review
     await first.close()
     second = await make_service(agent_executor=worker, review_iterations=ITERATIONS)
-    assert await second.reviews.review(match_id, Progress()) == review
+    assert await second.reviews.review(match_id, PLAYER, Progress()) == review
 
     assert worker.jobs["judge_step"] == judged  # nothing judged again
 
 
 async def test_callers_asking_at_once_share_one_analysis(service, worker):
     match_id = await finished_match(service)
-    steps = step_count(await service.reviews.record(match_id))
+    steps = step_count(await service.reviews.record(match_id, PLAYER))
     first, second = Progress(), Progress()
 
     reviews = await asyncio.gather(
-        service.reviews.review(match_id, first), service.reviews.review(match_id, second)
+        service.reviews.review(match_id, PLAYER, first),
+        service.reviews.review(match_id, PLAYER, second),
     )
 
     assert reviews[0] == reviews[1]
@@ -103,8 +106,8 @@ async def test_one_review_is_analysed_at_a_time_the_next_waits_at_zero(service, 
     heard: list[tuple[str, float]] = []
 
     await asyncio.gather(
-        service.reviews.review(first, Progress(heard, "first")),
-        service.reviews.review(second, Progress(heard, "second")),
+        service.reviews.review(first, PLAYER, Progress(heard, "first")),
+        service.reviews.review(second, PLAYER, Progress(heard, "second")),
     )
 
     leader = next(name for name, share in heard if share > 0)
@@ -123,11 +126,11 @@ async def test_a_failing_progress_callback_does_not_stop_the_analysis(service):
         if done > 0:
             raise RuntimeError("the message was deleted")
 
-    review = await service.reviews.review(match_id, broken)
+    review = await service.reviews.review(match_id, PLAYER, broken)
 
-    assert len(review.steps) == step_count(await service.reviews.record(match_id))
+    assert len(review.steps) == step_count(await service.reviews.record(match_id, PLAYER))
     assert len(told) == 2  # told 0, then failed once and was told no more
-    assert await service.reviews.stored(match_id) == review
+    assert await service.reviews.stored(match_id, PLAYER) == review
 
 
 async def test_a_progress_callback_that_never_returns_delays_no_one_else(service):
@@ -142,17 +145,17 @@ async def test_a_progress_callback_that_never_returns_delays_no_one_else(service
         stuck_on_its_first_edit.set()
         await edits_resume.wait()
 
-    slow = asyncio.create_task(service.reviews.review(first, stuck))
+    slow = asyncio.create_task(service.reviews.review(first, PLAYER, stuck))
     await stuck_on_its_first_edit.wait()
 
     # A guard, not a measurement: if the stuck edit held the analysis up again, this would
     # hang for ever instead of failing.
     async with asyncio.timeout(120):
-        shared = await service.reviews.review(first, Progress())
-        later = await service.reviews.review(queued, Progress())
+        shared = await service.reviews.review(first, PLAYER, Progress())
+        later = await service.reviews.review(queued, PLAYER, Progress())
 
-    assert await service.reviews.stored(first) == shared
-    assert await service.reviews.stored(queued) == later
+    assert await service.reviews.stored(first, PLAYER) == shared
+    assert await service.reviews.stored(queued, PLAYER) == later
     assert not slow.done()  # its caller still waits to be told 100%
     edits_resume.set()
     assert await slow == shared
@@ -163,9 +166,9 @@ async def test_a_stored_review_of_an_older_format_is_redone(service, worker):
     match_id = await finished_match(service)
     old = f'{{"format":{REVIEW_FORMAT - 1},"iterations":1,"steps":[]}}'
     await service.store.save_review(match_id, old, 0.0)
-    assert await service.reviews.stored(match_id) is None
+    assert await service.reviews.stored(match_id, PLAYER) is None
 
-    review = await service.reviews.review(match_id)
+    review = await service.reviews.review(match_id, PLAYER)
 
     assert worker.jobs["judge_step"] == len(review.steps) > 0
     assert MatchReview.from_json(await service.store.review_of(match_id)) == review
@@ -175,10 +178,10 @@ async def test_a_corrupt_stored_review_is_redone(service, worker):
     match_id = await finished_match(service)
     await service.store.save_review(match_id, "{not json", 0.0)
 
-    review = await service.reviews.review(match_id)
+    review = await service.reviews.review(match_id, PLAYER)
 
     assert worker.jobs["judge_step"] == len(review.steps) > 0
-    assert await service.reviews.stored(match_id) == review
+    assert await service.reviews.stored(match_id, PLAYER) == review
 
 
 async def test_a_match_not_finished_or_unknown_has_no_review(service, worker):
@@ -192,10 +195,10 @@ async def test_a_match_not_finished_or_unknown_has_no_review(service, worker):
         (9999, "there is no such match"),
     ]:
         with pytest.raises(ReviewUnavailable) as raised:
-            await service.reviews.review(match_id)
+            await service.reviews.review(match_id, PLAYER)
         assert (raised.value.match_id, raised.value.reason) == (match_id, why)
         with pytest.raises(ReviewUnavailable):
-            await service.reviews.record(match_id)
+            await service.reviews.record(match_id, PLAYER)
     assert worker.jobs["judge_step"] == 0
 
 
@@ -206,7 +209,7 @@ async def test_a_resigned_match_is_reviewed_up_to_its_last_decision(service):
     await service.commands.resign(match.match_id, 101)
     progress = Progress()
 
-    review = await service.reviews.review(match.match_id, progress)
+    review = await service.reviews.review(match.match_id, PLAYER, progress)
 
     assert [s.step for s in review.steps] == [1, 2, 3]
     assert progress.shares[-1] == 1.0
@@ -222,8 +225,8 @@ async def test_judgements_are_made_from_each_movers_own_view(service, seat):
     assert twin.rounds[-1].deal != record.rounds[-1].deal
     first, second = await stored_finished(service, record), await stored_finished(service, twin)
 
-    judged = (await service.reviews.review(first)).steps[step.index - 1]
-    judged_twin = (await service.reviews.review(second)).steps[step.index - 1]
+    judged = (await service.reviews.review(first, PLAYER)).steps[step.index - 1]
+    judged_twin = (await service.reviews.review(second, PLAYER)).steps[step.index - 1]
 
     assert (judged.step, judged.player, judged.move) == (step.index, seat, str(step.decision))
     assert judged_twin == judged
@@ -266,13 +269,13 @@ async def test_a_dead_worker_fails_the_review_and_stores_nothing(service, worker
     worker.failing = BrokenProcessPool("the worker process died")
 
     with pytest.raises(ReviewFailed) as raised:
-        await service.reviews.review(match_id)
+        await service.reviews.review(match_id, PLAYER)
 
     assert "BrokenProcessPool" in raised.value.reason
     assert await service.store.review_of(match_id) is None
     worker.failing = None
-    review = await service.reviews.review(match_id)  # asking again starts afresh
-    assert await service.reviews.stored(match_id) == review
+    review = await service.reviews.review(match_id, PLAYER)  # asking again starts afresh
+    assert await service.reviews.stored(match_id, PLAYER) == review
 
 
 async def test_a_database_that_refuses_the_review_fails_it(service, monkeypatch):
@@ -284,7 +287,7 @@ async def test_a_database_that_refuses_the_review_fails_it(service, monkeypatch)
     monkeypatch.setattr(service.store, "save_review", full)
 
     with pytest.raises(ReviewFailed):
-        await service.reviews.review(match_id)
+        await service.reviews.review(match_id, PLAYER)
     assert await service.store.review_of(match_id) is None
 
 
@@ -296,14 +299,14 @@ async def test_closing_the_service_stops_an_analysis_and_stores_nothing(service,
         if done > 0:
             under_way.set()
 
-    review = asyncio.create_task(service.reviews.review(match_id, progress))
+    review = asyncio.create_task(service.reviews.review(match_id, PLAYER, progress))
     await under_way.wait()
     await service.close()
 
     with pytest.raises(ServiceClosed):
         await review
     with pytest.raises(ServiceClosed):
-        await service.reviews.review(match_id)
+        await service.reviews.review(match_id, PLAYER)
     store = SqliteMatchStore(db_path)
     await store.open()
     try:
@@ -327,7 +330,7 @@ async def test_reviews_and_hints_run_in_a_real_worker_process(make_service):
         assert hint is not None and hint.decision in seen.legal
         await play_to_end(service, match.match_id, random.Random(6))
 
-        review = await service.reviews.review(match.match_id)
+        review = await service.reviews.review(match.match_id, PLAYER)
 
-        assert len(review.steps) == step_count(await service.reviews.record(match.match_id))
+        assert len(review.steps) == step_count(await service.reviews.record(match.match_id, PLAYER))
         await service.close()

@@ -285,10 +285,10 @@ async def test_a_hint_match_and_a_review_are_shared_by_both_processes(process):
     assert hint is not None and hint.decision in seen.legal
 
     await play_to_end(one, match.match_id, random.Random(3))
-    review = await one.reviews.review(match.match_id)
+    review = await one.reviews.review(match.match_id, 101)
     judged = worker.jobs["judge_step"]
     assert judged == len(review.steps) > 0
-    assert await two.reviews.review(match.match_id) == review
+    assert await two.reviews.review(match.match_id, 101) == review
     assert worker.jobs["judge_step"] == judged
 
 

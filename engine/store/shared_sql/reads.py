@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.model import DecisionRow, FinishedMatch, GuildSettings, MatchInfo, UserSettings
 from engine.ratings import RatingChange, Standing
-from engine.store.tables import matches, rematches, results, reviews, settings
-from engine.store.tables.sql import Row
+from engine.store.shared_sql import matches, rematches, results, reviews, settings
+from engine.store.shared_sql.sql import Row
 
 
 class OneQueryReads:

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.model import DecisionRow, ExpiryPolicy, MatchInfo, MatchStatus, Placement
 from engine.rules.state import Variant
-from engine.store.tables.sql import Row, insert, select
+from engine.store.shared_sql.sql import Row, insert, select
 
 MATCH_COLUMNS = (
     "id",

@@ -1,42 +1,10 @@
-"""Who sees what of a finished match, and the progress line's pace."""
+"""The progress line's pace, and the Review buttons of the history (who sees what of a
+finished match is the engine's: tests/engine/service/test_sight.py)."""
 
 from __future__ import annotations
 
-import pytest
-
 from bot.review.progress_line import ProgressLine
 from bot.stats.commands import _export_view
-from engine.model import AI_USER_ID, MatchInfo, MatchStatus
-from engine.service.sight import Sight, sight_of
-from tests.bot.fakes import FakeSettings
-from tests.builders import match_info
-
-ANA, BEN, CARA = 11, 12, 13
-
-
-def finished(players: tuple[int, int]) -> MatchInfo:
-    return match_info(5, players, MatchStatus.FINISHED)
-
-
-@pytest.mark.parametrize(
-    ("players", "sharing", "viewer", "sight"),
-    [
-        ((ANA, BEN), set(), ANA, Sight.PLAYER),
-        ((ANA, BEN), set(), BEN, Sight.PLAYER),
-        ((ANA, BEN), set(), CARA, Sight.PUBLIC),
-        ((ANA, BEN), {ANA}, CARA, Sight.PUBLIC),  # one player cannot open the other's hand
-        ((ANA, BEN), {BEN}, CARA, Sight.PUBLIC),
-        ((ANA, BEN), {ANA, BEN}, CARA, Sight.SHARED),
-        ((ANA, AI_USER_ID), set(), CARA, Sight.PUBLIC),
-        ((ANA, AI_USER_ID), {ANA}, CARA, Sight.SHARED),  # the AI counts as agreeing
-    ],
-)
-async def test_a_spectator_sees_the_hidden_cards_only_when_both_players_share(
-    players, sharing, viewer, sight
-):
-    found = await sight_of(FakeSettings(sharing), finished(players), viewer)  # type: ignore[arg-type]
-    assert found is sight
-    assert found.full is (sight is not Sight.PUBLIC)
 
 
 async def test_the_progress_line_is_edited_at_most_once_a_second():

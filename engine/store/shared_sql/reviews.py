@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.store.tables.sql import insert
+from engine.store.shared_sql.sql import insert
 
 REVIEW_COLUMNS = ("match_id", "format", "body", "created_at")
 

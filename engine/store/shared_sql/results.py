@@ -16,7 +16,7 @@ from engine.ratings import (
 )
 from engine.rules.outcome import Termination
 from engine.rules.state import Variant
-from engine.store.tables.sql import Row, insert, select
+from engine.store.shared_sql.sql import Row, insert, select
 
 RESULT_COLUMNS = (
     "match_id",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.model import ExpiryPolicy, GuildSettings, UserSettings
-from engine.store.tables.sql import Row, insert, select
+from engine.store.shared_sql.sql import Row, insert, select
 
 GUILD_COLUMNS = (
     "guild_id",
