@@ -109,6 +109,7 @@ class MatchItem(
         try:
             info = await deps.queries.match_info(self.match_id)
         except REFUSED as error:
+            interaction.client.dispatch("refusal", error)  # counted, if metrics are on
             await reply_privately(interaction, refusal_text(lang, error))
             return False
         except Exception:
@@ -128,6 +129,7 @@ class MatchItem(
         try:
             await self.pressed(interaction, lang, self._info)
         except REFUSED as error:
+            interaction.client.dispatch("refusal", error)  # counted, if metrics are on
             names = await self.names_by_id(lang)
             await reply_privately(interaction, refusal_text(lang, error, names))
         except discord.HTTPException as error:

@@ -55,6 +55,7 @@ from engine.service.config import ServiceConfig
 from engine.service.context import ServiceContext
 from engine.service.event_bus import Subscriber
 from engine.service.events import Event, MatchResumed
+from engine.service.figures import ServiceFigures
 from engine.service.hints import MatchHints
 from engine.service.live_match import LiveMatch, ReplayError, replay_decisions
 from engine.service.placements import MatchPlacements
@@ -175,6 +176,20 @@ class MatchService:
         """The subscriber showing ``event`` in public is done with it: Discord took it, or
         refused it for good. Until then it is shown again after a restart (:mod:`.outbox`)."""
         self._ctx.outbox.announced(event)
+
+    def figures(self) -> ServiceFigures:
+        """Headline counts for metrics and health checks, from memory."""
+        ctx = self._ctx
+        pending = sum(1 for live in ctx.matches if live.state is None)
+        waiting, oldest = ctx.outbox.waiting()
+        return ServiceFigures(
+            started=ctx.started and not ctx.closed,
+            challenges_open=pending,
+            matches_playing=len(ctx.matches) - pending,
+            announcements_waiting=waiting,
+            oldest_announcement_seconds=oldest,
+            reviews_running=self.reviews.running,
+        )
 
     async def wait_idle(self) -> None:
         """Wait until AI moves, timer actions and event deliveries under way are done."""

@@ -116,6 +116,11 @@ class MatchReviews:
         # the worker busier between the AI's live moves.
         self._one_at_a_time = asyncio.Semaphore(1)
 
+    @property
+    def running(self) -> int:
+        """Analyses under way now (one searches at a time; the others wait their turn)."""
+        return len(self._analyses)
+
     async def review(self, match_id: int, progress: ReviewProgress | None = None) -> MatchReview:
         """The match's review: the stored one at once, else analysed now and stored.
 
