@@ -270,6 +270,11 @@ class HanamikojiBot(commands.AutoShardedBot):
 
     # -- metrics and health (bot.operations); only with [metrics] port --------------------
 
+    @property
+    def operations_port(self) -> int | None:
+        """The port /metrics, /healthz and /readyz listen on, once open (None: off)."""
+        return None if self._operations is None else self._operations.port
+
     def shard_states(self) -> list[ShardState]:
         """Each shard this process runs: connected or not, its last heartbeat's latency."""
         running = self.shards
