@@ -94,7 +94,7 @@ async def test_metrics_move_as_a_match_is_played(emulator, start_bot):
 
     applied = count("hanamikoji_decisions_applied_total")
     assert applied == count("hanamikoji_decisions_applied_total", by="player") == len(decisions)
-    started = dict(variant="standard", opponent="player")
+    started = {"variant": "standard", "opponent": "player"}
     assert count("hanamikoji_matches_started_total", **started) == 1
     assert count("hanamikoji_matches_finished_total", **started, end="result") == 1
     assert count("hanamikoji_matches_open", state="playing") == 0
