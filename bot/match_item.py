@@ -22,6 +22,7 @@ from bot.custom_ids import UNREADABLE, is_id, is_version
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, fitting_response
 from bot.discord_plumbing.pages import reply_privately
 from bot.features import feature_deps
+from bot.operations.json_logs import bind_log_fields
 from bot.words.i18n import language_of, text
 from bot.words.player_names import PlayerNames
 from bot.words.refusals import REFUSED, refusal_text
@@ -95,6 +96,10 @@ class MatchItem(
         if not self.readable():
             await refuse_unreadable(interaction, self.custom_id)
             return False
+        guild = interaction.guild
+        shard_id = guild.shard_id if guild is not None else None
+        # For JSON log lines (bot.operations.json_logs): this task handles this match.
+        bind_log_fields(match_id=self.match_id, guild_id=interaction.guild_id, shard_id=shard_id)
         deps = cast(DepsT, feature_deps(interaction.client, self.deps_kind))
         user = interaction.user
         deps.names.remember(user, interaction.locale)
