@@ -28,7 +28,7 @@ from bot.discord_plumbing.worker_processes import DRAWING, THINKING
 from bot.features import HanamikojiGroup, SharedParts, command_group, features
 from bot.operations.counted_executor import CountedExecutor
 from bot.operations.http_endpoints import OperationsServer
-from bot.operations.metrics import BotMetrics, DatabaseState, ShardState
+from bot.operations.metrics import BotMetrics, ShardState
 from bot.operations.readiness import Readiness
 from bot.operations.recorder import ServiceRecorder
 from bot.operations.rest_trace import FirstResponses, measure_requests
@@ -40,7 +40,6 @@ from bot.words.server_language import ServerLanguages
 from engine.ai import agent_for_level
 from engine.service.clock import Clock
 from engine.service.match_service import MatchService
-from engine.store.health import StoreHealth
 from engine.store.identify_gate import IdentifyGate, IdentifyTurnUnknown, LocalIdentifyGate
 from engine.store.match_store import MatchStore
 from engine.store.sqlite import SqliteMatchStore
@@ -171,10 +170,13 @@ class HanamikojiBot(commands.AutoShardedBot):
             self._recorder = ServiceRecorder(metrics, self.service.queries)
             metrics.sources.service = self.service.figures
             metrics.sources.shards = self.shard_states
-            metrics.sources.database = self._database_state
             self._operations = OperationsServer(
                 metrics,
-                Readiness(self.shard_states, lambda: self.service.figures().started, self._ping),
+                Readiness(
+                    self.shard_states,
+                    lambda: self.service.figures().started,
+                    self.service.ping_database,
+                ),
                 config.metrics.address,
                 config.metrics.port or 0,
             )
@@ -224,6 +226,13 @@ class HanamikojiBot(commands.AutoShardedBot):
         self.tree.add_command(HanamikojiGroup(self.parts.names))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        dev_guild_id = self.config.discord.dev_guild_id
+        if dev_guild_id is not None:
+            # In every process, which answers the dev guild's commands whoever synced them.
+            guild = discord.Object(dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            if self.metrics is not None:
+                self._add_status_command(guild, self.metrics)
         # Start the service only once every feature listens: a deadline that passed while
         # the bot was down fires at start, and its event must find its subscribers.
         await self.service.start()
@@ -246,9 +255,6 @@ class HanamikojiBot(commands.AutoShardedBot):
         await sync_if_changed(self.tree, marker)
         if discord_settings.dev_guild_id is not None:
             guild = discord.Object(discord_settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            if self.metrics is not None:
-                self._add_status_command(guild, self.metrics)
             await sync_if_changed(self.tree, marker, guild)
         log.info("commands synced")
 
@@ -286,17 +292,6 @@ class HanamikojiBot(commands.AutoShardedBot):
             latency = info.latency if info is not None else float("nan")
             states.append(ShardState(shard_id, connected, latency))
         return states
-
-    def _database_state(self) -> DatabaseState:
-        store = self.service.store
-        if not isinstance(store, StoreHealth):
-            return DatabaseState(down=False, disk_full=False, connections_in_use=0)
-        return DatabaseState(store.database_down, store.disk_full, store.connections_in_use)
-
-    async def _ping(self) -> None:
-        store = self.service.store
-        if isinstance(store, StoreHealth):
-            await store.ping()
 
     async def _interaction_arrived(self, interaction: discord.Interaction[Any]) -> None:
         if self._first_responses is not None:

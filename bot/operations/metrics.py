@@ -3,7 +3,7 @@ several bots in one process, and prometheus_client's default registry is global)
 
 Labels are bounded: kinds, variants, route families, store operations; never a user, a
 match, a server or a channel id. The counts the service holds anyway (open matches, the
-outbox, shards, the database's state) are read when scraped, not kept twice
+outbox, the database's state) and the shards' state are read when scraped, not kept twice
 (:class:`LiveFigures`); the rest is recorded as it happens by the bot's hooks
 (:mod:`bot.operations.recorder`, :mod:`bot.operations.rest_trace`,
 :mod:`bot.operations.timed_store`, :mod:`bot.operations.counted_executor`).
@@ -49,20 +49,12 @@ class ShardState:
     """The last heartbeat's round trip; NaN before the first."""
 
 
-@dataclass(frozen=True, slots=True)
-class DatabaseState:
-    down: bool
-    disk_full: bool
-    connections_in_use: int
-
-
 @dataclass(slots=True)
 class Sources:
     """Where the figures read at scrape time come from (set once the bot has built them)."""
 
     service: Callable[[], ServiceFigures] | None = None
     shards: Callable[[], Iterable[ShardState]] | None = None
-    database: Callable[[], DatabaseState] | None = None
 
 
 class LiveFigures(Collector):
@@ -73,19 +65,16 @@ class LiveFigures(Collector):
 
     def describe(self) -> Iterable[Metric]:
         # Named up front, so the registry refuses a clash at registration, not per scrape.
-        return list(self._families(None, [], None))
+        return list(self._families(None, []))
 
     def collect(self) -> Iterable[Metric]:
         sources = self._sources
         service = sources.service() if sources.service else None
         shards = list(sources.shards()) if sources.shards else []
-        database = sources.database() if sources.database else None
-        return list(self._families(service, shards, database))
+        return list(self._families(service, shards))
 
     @staticmethod
-    def _families(
-        service: ServiceFigures | None, shards: list[ShardState], database: DatabaseState | None
-    ) -> Iterator[Metric]:
+    def _families(service: ServiceFigures | None, shards: list[ShardState]) -> Iterator[Metric]:
         open_matches = GaugeMetricFamily(
             PREFIX + "matches_open",
             "Open matches this process holds: challenges waiting for an answer, matches "
@@ -135,10 +124,10 @@ class LiveFigures(Collector):
             PREFIX + "database_connections_in_use",
             "Database connections running a call (PostgreSQL: of the pool; SQLite: 0 or 1).",
         )
-        if database is not None:
-            down.add_metric([], int(database.down))
-            full.add_metric([], int(database.disk_full))
-            in_use.add_metric([], database.connections_in_use)
+        if service is not None:
+            down.add_metric([], int(service.database_down))
+            full.add_metric([], int(service.disk_full))
+            in_use.add_metric([], service.connections_in_use)
         yield from (down, full, in_use)
 
 

@@ -83,6 +83,7 @@ class Readiness:
             return Check("database", True, "not probed")
         if self._probe is None or self._probe.done():
             self._probe = asyncio.ensure_future(self._ping())
+            self._probe.add_done_callback(_seen)  # read here even if no /readyz asks again
             self._probe_started = time.monotonic()
         waited = time.monotonic() - self._probe_started
         done, _ = await asyncio.wait(
@@ -97,3 +98,8 @@ class Readiness:
         if isinstance(error, StoreError):
             return Check("database", False, str(error))
         return Check("database", False, f"{type(error).__name__}: {error}")
+
+
+def _seen(probe: asyncio.Future[None]) -> None:
+    if not probe.cancelled():
+        probe.exception()

@@ -24,3 +24,9 @@ class ServiceFigures:
     """How long the oldest of them has waited since this process published it (0: none)."""
     reviews_running: int
     """Review analyses under way (:mod:`.reviews`)."""
+    database_down: bool
+    """Database calls fail for want of an answer (:mod:`engine.store.outage`)."""
+    disk_full: bool
+    """Writes are refused for a full disk (SQLite)."""
+    connections_in_use: int
+    """Database connections running a call (PostgreSQL: of the pool; SQLite: 0 or 1)."""

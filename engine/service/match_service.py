@@ -64,6 +64,7 @@ from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, MatchTurns, random_agent_factory
+from engine.store.health import StoreHealth
 from engine.store.match_store import MatchStore
 from engine.store.rows import MatchStatus
 
@@ -182,6 +183,8 @@ class MatchService:
         ctx = self._ctx
         pending = sum(1 for live in ctx.matches if live.state is None)
         waiting, oldest = ctx.outbox.waiting()
+        store = self.store
+        health = store if isinstance(store, StoreHealth) else None
         return ServiceFigures(
             started=ctx.started and not ctx.closed,
             challenges_open=pending,
@@ -189,7 +192,17 @@ class MatchService:
             announcements_waiting=waiting,
             oldest_announcement_seconds=oldest,
             reviews_running=self.reviews.running,
+            database_down=health is not None and health.database_down,
+            disk_full=health is not None and health.disk_full,
+            connections_in_use=0 if health is None else health.connections_in_use,
         )
+
+    async def ping_database(self) -> None:
+        """Return once the database answers a write round trip (for a readiness check);
+        raise :class:`~engine.store.errors.DatabaseUnavailable` if it does not in time."""
+        store = self.store
+        if isinstance(store, StoreHealth):
+            await store.ping()
 
     async def wait_idle(self) -> None:
         """Wait until AI moves, timer actions and event deliveries under way are done."""
