@@ -2,7 +2,7 @@
 
     python bench/bot_load.py [--profile human|capacity] [--matches 200] [--seed 1]
                              [--duration 300] [--ramp 60] [--limit N] [--think-ms 500]
-                             [--timeout 900]
+                             [--timeout 900] [--metrics]
 
 The emulator enforces Discord's rate limits (the global 50 requests/s, per-route buckets,
 see tests/discord_emulator/README.md), so the figures are those the bot would reach on
@@ -44,6 +44,11 @@ message shows the new state; the failed interactions (everything the emulator re
 3-second misses included); and where the CPU went. Targets: p99 first response < 250 ms,
 p99 board update < 2 s, no failed interaction, no global 429. Exit status 1 if a target is
 missed or a match broke.
+
+``--metrics`` runs the bot with ``[metrics] port = 0`` and scrapes its /metrics every 5 s
+(bench/load/metrics_scrape.py), then prints the bot's own count of decisions and p99 first
+response beside the benchmark's: run the same options with and without to see what
+measuring costs.
 
 ``BOT_LOAD_PROFILE=DIR`` runs the bot under cProfile (``DIR/bot.prof``, written when it
 exits on SIGTERM) and profiles this process too (``DIR/bench.prof``); cProfile slows both,

@@ -15,6 +15,8 @@ import aiohttp
 import discord
 
 from bot.config import NO_TOKEN, BotConfig, ConfigError, load_config, masked_url
+from bot.operations.http_endpoints import MetricsPortRefused
+from bot.operations.json_logs import configure_logging
 from engine.command_line import CommandLineParser, count
 from engine.service import StoreError
 
@@ -94,9 +96,7 @@ def database_name(config: BotConfig) -> str:
 
 
 async def run(config: BotConfig) -> int:
-    logging.basicConfig(
-        level=config.logging.level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(config.logging.level, config.logging.format)
     try:
         # Before logging in, so a bad path stops the bot without a trip to Discord.
         await open_database(config)
@@ -120,6 +120,9 @@ async def run(config: BotConfig) -> int:
         return 1
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN (developer portal → Bot)")
+        return 1
+    except MetricsPortRefused as error:
+        log.error("%s", error)
         return 1
     except (OSError, aiohttp.ClientError) as error:
         log.error("cannot reach Discord at %s: %s", config.discord.api_base, error)

@@ -25,7 +25,15 @@ from bot.discord_plumbing.places import Places
 from bot.discord_plumbing.retrier import Retrier
 from bot.discord_plumbing.translator import CatalogueTranslator
 from bot.discord_plumbing.worker_processes import DRAWING, THINKING
-from bot.features import HanamikojiGroup, SharedParts, features
+from bot.features import HanamikojiGroup, SharedParts, command_group, features
+from bot.operations.counted_executor import CountedExecutor
+from bot.operations.http_endpoints import OperationsServer
+from bot.operations.metrics import BotMetrics, ShardState
+from bot.operations.readiness import Readiness
+from bot.operations.recorder import ServiceRecorder
+from bot.operations.rest_trace import FirstResponses, measure_requests
+from bot.operations.status_command import status_command
+from bot.operations.timed_store import timed_store
 from bot.request_pacing import RequestPacer, pacing_trace
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
@@ -95,17 +103,26 @@ def build_store(config: BotConfig) -> MatchStore:
 
 
 def build_service(
-    config: BotConfig, clock: Clock | None = None, rng: random.Random | None = None
+    config: BotConfig,
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+    metrics: BotMetrics | None = None,
 ) -> MatchService:
     """The match service the bot runs on; ``clock`` and ``rng`` (deals, who starts) are
-    the system's unless a test fixes them."""
+    the system's unless a test fixes them. With ``metrics``, its database calls are timed
+    and its AI worker's queue counted."""
+    store = build_store(config)
+    executor = THINKING.executor()
+    if metrics is not None:
+        store = timed_store(store, metrics.database_calls)
+        executor = CountedExecutor(executor, metrics.ai_jobs_waiting, metrics.ai_job_seconds)
     return MatchService(
-        build_store(config),
+        store,
         config.matches,
         clock=clock,
         rng=rng,
         agent_factory=agent_for_level,
-        agent_executor=THINKING.executor(),
+        agent_executor=executor,
     )
 
 
@@ -114,12 +131,25 @@ class HanamikojiBot(commands.AutoShardedBot):
 
     Runs the shards ``[discord] shards`` names, else every shard Discord recommends."""
 
-    def __init__(self, config: BotConfig, service: MatchService | None = None) -> None:
+    def __init__(
+        self,
+        config: BotConfig,
+        service: MatchService | None = None,
+        metrics: BotMetrics | None = None,
+    ) -> None:
+        """``metrics``: where to record (a test's); by default a registry of its own when
+        ``[metrics] port`` is set, else nothing is measured."""
         intents = discord.Intents.default()
         intents.message_content = False
         intents.members = False
         intents.presences = False
         pacer = RequestPacer(config.discord.pace)
+        trace = pacing_trace(pacer)
+        if metrics is None and config.metrics.enabled:
+            metrics = BotMetrics()
+        self._first_responses = None if metrics is None else FirstResponses(metrics)
+        if metrics is not None and self._first_responses is not None:
+            measure_requests(trace, metrics, self._first_responses)
         # Without shard ids discord.py runs every shard, counted by Discord unless given.
         sharding: dict[str, Any] = {"shard_count": config.discord.shard_count}
         if config.discord.shard_ids is not None:
@@ -129,11 +159,28 @@ class HanamikojiBot(commands.AutoShardedBot):
             help_command=None,
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
-            http_trace=pacing_trace(pacer),
+            http_trace=trace,
             **sharding,
         )
         self.config = config
-        self.service = service or build_service(config)
+        self.metrics = metrics
+        self.service = service or build_service(config, metrics=metrics)
+        self._operations: OperationsServer | None = None
+        self._recorder: ServiceRecorder | None = None
+        if metrics is not None:
+            self._recorder = ServiceRecorder(metrics, self.service.queries)
+            metrics.sources.service = self.service.figures
+            metrics.sources.shards = self.shard_states
+            self._operations = OperationsServer(
+                metrics,
+                Readiness(
+                    self.shard_states,
+                    lambda: self.service.figures().started,
+                    self.service.ping_database,
+                ),
+                config.metrics.address,
+                config.metrics.port or 0,
+            )
         store = self.service.store
         # On PostgreSQL every process takes its turn through the database; on SQLite the
         # bot is one process, whose shards take turns here.
@@ -169,10 +216,24 @@ class HanamikojiBot(commands.AutoShardedBot):
         return self._fetched_locales[guild_id]
 
     async def setup_hook(self) -> None:
+        if self._operations is not None and self._recorder is not None:
+            # Up first: /healthz answers while the service starts, /readyz says it has not.
+            await self._operations.start()
+            self.service.subscribe(self._recorder.on_event)
+            self.add_listener(self._interaction_arrived, "on_interaction")
+            self.add_listener(self._board_shown, "on_board_shown")
+            self.add_listener(self._refused, "on_refusal")
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(HanamikojiGroup(self.parts.names))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        dev_guild_id = self.config.discord.dev_guild_id
+        if dev_guild_id is not None:
+            # In every process, which answers the dev guild's commands whoever synced them.
+            guild = discord.Object(dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            if self.metrics is not None:
+                self._add_status_command(guild, self.metrics)
         # Start the service only once every feature listens: a deadline that passed while
         # the bot was down fires at start, and its event must find its subscribers.
         await self.service.start()
@@ -195,9 +256,55 @@ class HanamikojiBot(commands.AutoShardedBot):
         await sync_if_changed(self.tree, marker)
         if discord_settings.dev_guild_id is not None:
             guild = discord.Object(discord_settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
             await sync_if_changed(self.tree, marker, guild)
         log.info("commands synced")
+
+    def _add_status_command(self, guild: discord.Object, metrics: BotMetrics) -> None:
+        """``/hanamikoji status`` in the dev guild only: its ``/hanamikoji`` becomes a group
+        of its own, holding the global group's commands and the status."""
+        shared = command_group(self)
+        group = HanamikojiGroup(self.parts.names)
+        for command in shared.commands:
+            group.add_command(command)
+            # add_command makes the dev guild's group the parent; the global group, the
+            # same in every way, stays the parent the global commands answer through.
+            command.parent = shared
+        group.add_command(status_command(metrics, self._may_see_status))
+        self.tree.add_command(group, guild=guild, override=True)
+
+    async def _may_see_status(self, user: discord.abc.User) -> bool:
+        return user.id in self.config.metrics.admin_user_ids or await self.is_owner(user)
+
+    # -- metrics and health (bot.operations); only with [metrics] port --------------------
+
+    @property
+    def operations_port(self) -> int | None:
+        """The port /metrics, /healthz and /readyz listen on, once open (None: off)."""
+        return None if self._operations is None else self._operations.port
+
+    def shard_states(self) -> list[ShardState]:
+        """Each shard this process runs: connected or not, its last heartbeat's latency."""
+        running = self.shards
+        expected = self.shard_ids if self.shard_ids is not None else range(self.shard_count or 0)
+        states = []
+        for shard_id in sorted({*expected, *running}):
+            info = running.get(shard_id)
+            connected = info is not None and not info.is_closed()
+            latency = info.latency if info is not None else float("nan")
+            states.append(ShardState(shard_id, connected, latency))
+        return states
+
+    async def _interaction_arrived(self, interaction: discord.Interaction[Any]) -> None:
+        if self._first_responses is not None:
+            self._first_responses.arrived(interaction.id, interaction.type.name)
+
+    async def _board_shown(self, match_id: int, version: int) -> None:
+        if self._recorder is not None:
+            self._recorder.board_shown(match_id, version)
+
+    async def _refused(self, error: Exception) -> None:
+        if self._recorder is not None:
+            self._recorder.refused(error)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for this shard's IDENTIFY turn: one per 5 s per bucket of Discord's
@@ -260,3 +367,5 @@ class HanamikojiBot(commands.AutoShardedBot):
         # A job under way finishes first (a picture, an AI move: a second at most).
         await asyncio.gather(asyncio.to_thread(DRAWING.stop), asyncio.to_thread(THINKING.stop))
         await super().close()
+        if self._operations is not None:
+            await self._operations.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import enum
+import ipaddress
 import math
 import os
 import re
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_FORMATS = ("text", "json")
+LOOPBACK = "127.0.0.1"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 NO_TOKEN = (
     "no bot token: set DISCORD_TOKEN or [discord] token (from the Discord developer portal, "
@@ -207,12 +210,50 @@ class LoggingSettings:
 
     level: str = "INFO"
     """One of :data:`LOG_LEVELS`, in any case."""
+    format: str = "text"
+    """``"text"``: one readable line per record; ``"json"``: one JSON object per line, for a
+    log collector (:mod:`bot.operations.json_logs`)."""
 
     def __post_init__(self) -> None:
         level = self.level.upper()
         if level not in LOG_LEVELS:
             raise ValueError(f"level must be one of {', '.join(LOG_LEVELS)}, got {self.level!r}")
         object.__setattr__(self, "level", level)
+        if self.format not in LOG_FORMATS:
+            raise ValueError(
+                f"format must be one of {', '.join(map(repr, LOG_FORMATS))}, got {self.format!r}"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class MetricsSettings:
+    """``[metrics]``: Prometheus metrics and health checks on an HTTP port of their own."""
+
+    port: int | None = None
+    """The port of ``/metrics``, ``/healthz`` and ``/readyz``; none: no metrics, no port
+    (0: any free port, for tests)."""
+    address: str = LOOPBACK
+    """Where the port listens: loopback unless a scraper on another host must reach it."""
+    admin_user_ids: tuple[int, ...] = ()
+    """Users besides the application's owner who may use ``/hanamikoji status``."""
+
+    def __post_init__(self) -> None:
+        if self.port is not None and not 0 <= self.port <= 65535:
+            raise ValueError(f"port must be from 0 to 65535, got {self.port!r}")
+        try:
+            ipaddress.ip_address(self.address)
+        except ValueError:
+            if not re.fullmatch(r"[A-Za-z0-9.-]{1,253}", self.address):
+                raise ValueError(
+                    f"address must be an IP address or a host name, got {self.address!r}"
+                ) from None
+        for user_id in self.admin_user_ids:
+            if user_id <= 0:
+                raise ValueError(f"admin_user_ids must be Discord user ids, got {user_id!r}")
+
+    @property
+    def enabled(self) -> bool:
+        return self.port is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +289,7 @@ class BotConfig:
     matches: ServiceConfig = field(default_factory=ServiceConfig)
     """Defaults for every server; ``/hanamikoji settings`` overrides some per server."""
     logging: LoggingSettings = field(default_factory=LoggingSettings)
+    metrics: MetricsSettings = field(default_factory=MetricsSettings)
     ai: AiSettings = field(default_factory=AiSettings)
 
     def __post_init__(self) -> None:

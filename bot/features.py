@@ -116,6 +116,7 @@ class HanamikojiGroup(app_commands.Group):
         lang = language_of(interaction.locale)
         original = getattr(error, "original", error)
         if isinstance(original, REFUSED):
+            interaction.client.dispatch("refusal", original)  # counted, if metrics are on
             message = refusal_text(lang, original)
         elif isinstance(error, app_commands.MissingPermissions):
             message = text(lang, "commands.settings_forbidden")

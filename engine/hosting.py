@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.store.errors import DatabaseUnavailable, StorageFull, StoreError
+from engine.store.health import StoreHealth
 from engine.store.identify_gate import IdentifyGate, IdentifyTurnUnknown, LocalIdentifyGate
 from engine.store.match_store import MatchStore
 from engine.store.timeouts import DEFAULT_SECONDS, DatabaseTimeouts
@@ -25,6 +26,7 @@ __all__ = [
     "MatchStore",
     "StorageFull",
     "StoreError",
+    "StoreHealth",
     "open_store",
 ]
 

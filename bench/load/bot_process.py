@@ -15,7 +15,9 @@ SYNC_TIMEOUT = 60.0
 STOP_TIMEOUT = 60.0
 
 
-def write_config(emulator: DiscordEmulator, scratch: Path, matches: int, pace: int) -> Path:
+def write_config(
+    emulator: DiscordEmulator, scratch: Path, matches: int, pace: int, metrics: bool = False
+) -> Path:
     """The production TOML format (see config.example.toml and tests/e2e/conftest.py)."""
     path = scratch / "config.toml"
     path.write_text(
@@ -35,6 +37,8 @@ def write_config(emulator: DiscordEmulator, scratch: Path, matches: int, pace: i
                 # Scripted members play match after match; the abuse limits would stop them.
                 "max_new_matches_per_hour = 1000000",
                 "challenge_cooldown_seconds = 0",
+                # Any free loopback port; its address is read from the bot's log.
+                *(["[metrics]", "port = 0"] if metrics else []),
             ]
         )
         + "\n"

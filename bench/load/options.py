@@ -71,6 +71,11 @@ def parse_options(description: str, argv: Sequence[str] | None = None) -> argpar
         ),
     )
     parser.add_argument(
+        "--metrics",
+        action="store_true",
+        help="run the bot with [metrics] on, scraped every 5 s (to compare with a run without)",
+    )
+    parser.add_argument(
         "--timeout",
         type=amount(1, LONGEST_SECONDS, unit="s"),
         default=900.0,

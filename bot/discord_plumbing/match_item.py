@@ -22,6 +22,7 @@ from bot.custom_ids import UNREADABLE, is_id, is_version
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, fitting_response
 from bot.discord_plumbing.pages import reply_privately
 from bot.features import feature_deps
+from bot.operations.json_logs import bind_log_fields
 from bot.words.i18n import language_of, text
 from bot.words.player_names import PlayerNames
 from bot.words.refusals import REFUSED, refusal_text
@@ -95,6 +96,10 @@ class MatchItem(
         if not self.readable():
             await refuse_unreadable(interaction, self.custom_id)
             return False
+        guild = interaction.guild
+        shard_id = guild.shard_id if guild is not None else None
+        # For JSON log lines (bot.operations.json_logs): this task handles this match.
+        bind_log_fields(match_id=self.match_id, guild_id=interaction.guild_id, shard_id=shard_id)
         deps = cast(DepsT, feature_deps(interaction.client, self.deps_kind))
         user = interaction.user
         deps.names.remember(user, interaction.locale)
@@ -109,6 +114,7 @@ class MatchItem(
         try:
             info = await deps.queries.match_info(self.match_id)
         except REFUSED as error:
+            interaction.client.dispatch("refusal", error)  # counted, if metrics are on
             await reply_privately(interaction, refusal_text(lang, error))
             return False
         except Exception:
@@ -128,6 +134,7 @@ class MatchItem(
         try:
             await self.pressed(interaction, lang, self._info)
         except REFUSED as error:
+            interaction.client.dispatch("refusal", error)  # counted, if metrics are on
             names = await self.names_by_id(lang)
             await reply_privately(interaction, refusal_text(lang, error, names))
         except discord.HTTPException as error:

@@ -40,6 +40,10 @@ class Places:
         """Channels and threads deleted under the bot (Discord said so, by an event or a
         404): never asked for again, so a lost place costs no request."""
 
+    def tell(self, event: str, /, *args: object) -> None:
+        """Dispatch ``on_<event>(*args)`` to whoever listens on the client (the metrics)."""
+        self._client.dispatch(event, *args)
+
     def forget(self, channel_id: int) -> None:
         """The channel or thread was deleted: it is gone for good (ids are never reused)."""
         self._fetched.pop(channel_id, None)

@@ -143,6 +143,7 @@ class BoardEditor:
             return
         self._shown.shown(board_id, page, fitted)
         self._boards[board_id] = match_id
+        self._place.places.tell("board_shown", match_id, table.version)  # for metrics
         if (await self._queries.public_view(match_id)).version != table.version:
             # Another bot process may have moved the match on and edited the board while
             # this edit was on its way, and landed first: edit once more, so the last

@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 import discord
 
 from bot.custom_ids import Verb, game_id
-from bot.discord_plumbing.places import Places
 from bot.discord_plumbing.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
+from bot.discord_plumbing.places import Places
 from bot.seats.seat_message import SeatMessages
 from bot.words.server_language import ServerLanguages
 from engine.service import MatchPlacements, SeatCommands

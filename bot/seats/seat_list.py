@@ -11,9 +11,9 @@ import discord
 
 from bot.custom_ids import is_id, is_page
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, send_private
+from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.features import feature_deps
-from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
 from bot.seats.buttons import JoinButton
 from bot.seats.deps import SeatsDeps
 from bot.seats.seat_message import terms

@@ -13,6 +13,8 @@ from engine.store.errors import DatabaseUnavailable
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[Event], Awaitable[None]]
+Tap = Callable[[Event], None]
+"""Told of each event as it is published, before any subscriber: bookkeeping only."""
 
 
 class _Subscription:
@@ -29,7 +31,12 @@ class _Subscription:
 class EventBus:
     def __init__(self, warn_backlog: int = 1000) -> None:
         self._subscriptions: list[_Subscription] = []
+        self._taps: list[Tap] = []
         self._warn_backlog = warn_backlog
+
+    def tap(self, callback: Tap) -> None:
+        """Call ``callback`` with every later event as it is published (it must not wait)."""
+        self._taps.append(callback)
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Deliver every later event to ``callback``, in order; returns an unsubscribe."""
@@ -46,6 +53,8 @@ class EventBus:
 
     def publish(self, event: Event) -> None:
         """Queue ``event`` for every subscriber; never waits."""
+        for tap in self._taps:
+            tap(event)
         for subscription in self._subscriptions:
             subscription.queue.put_nowait(event)
             subscription.pending += 1

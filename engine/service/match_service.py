@@ -57,6 +57,7 @@ from engine.service.config import ServiceConfig
 from engine.service.context import ServiceContext
 from engine.service.event_bus import Subscriber
 from engine.service.events import Event, MatchResumed
+from engine.service.figures import ServiceFigures
 from engine.service.hints import MatchHints
 from engine.service.live_match import LiveMatch, ReplayError, replay_decisions
 from engine.service.placements import MatchPlacements
@@ -66,6 +67,7 @@ from engine.service.reviews import MatchReviews
 from engine.service.seats import SeatCommands
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, MatchTurns, random_agent_factory
+from engine.store.health import StoreHealth
 from engine.store.match_store import MatchStore
 
 log = logging.getLogger(__name__)
@@ -178,6 +180,32 @@ class MatchService:
         """The subscriber showing ``event`` in public is done with it: Discord took it, or
         refused it for good. Until then it is shown again after a restart (:mod:`.outbox`)."""
         self._ctx.outbox.announced(event)
+
+    def figures(self) -> ServiceFigures:
+        """Headline counts for metrics and health checks, from memory."""
+        ctx = self._ctx
+        pending = sum(1 for live in ctx.matches if live.state is None)
+        waiting, oldest = ctx.outbox.waiting()
+        store = self.store
+        health = store if isinstance(store, StoreHealth) else None
+        return ServiceFigures(
+            started=ctx.started and not ctx.closed,
+            challenges_open=pending,
+            matches_playing=len(ctx.matches) - pending,
+            announcements_waiting=waiting,
+            oldest_announcement_seconds=oldest,
+            reviews_running=self.reviews.running,
+            database_down=health is not None and health.database_down,
+            disk_full=health is not None and health.disk_full,
+            connections_in_use=0 if health is None else health.connections_in_use,
+        )
+
+    async def ping_database(self) -> None:
+        """Return once the database answers a write round trip (for a readiness check);
+        raise :class:`~engine.store.errors.DatabaseUnavailable` if it does not in time."""
+        store = self.store
+        if isinstance(store, StoreHealth):
+            await store.ping()
 
     async def wait_idle(self) -> None:
         """Wait until AI moves, timer actions and event deliveries under way are done."""

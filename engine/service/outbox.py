@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Iterable
 
 from engine.service import event_codec
@@ -81,6 +82,22 @@ class Outbox:
         self._confirmed: list[tuple[int, str]] = []
         self._writing: asyncio.Task[None] | None = None
         self._closing = False
+        self._waiting: dict[tuple[int, str], float] = {}
+        """Announcements published and not yet shown: (match, key) -> when first published
+        (``time.monotonic``); oldest first, since a dict keeps its insertion order."""
+        bus.tap(self._published)
+
+    def waiting(self) -> tuple[int, float]:
+        """How many announcements wait to be shown, and how long the oldest has (seconds;
+        0 when none waits)."""
+        oldest = next(iter(self._waiting.values()), None)
+        age = 0.0 if oldest is None else time.monotonic() - oldest
+        return len(self._waiting), age
+
+    def _published(self, event: Event) -> None:
+        key = announcement_key(event)
+        if key is not None:
+            self._waiting.setdefault((event.match_id, key), time.monotonic())
 
     @staticmethod
     def announcements(events: Iterable[Event], at: float) -> list[Announcement]:
@@ -107,6 +124,7 @@ class Outbox:
         """The Discord layer showed ``event`` (or Discord refused it for good)."""
         key = announcement_key(event)
         if key is not None:
+            self._waiting.pop((event.match_id, key), None)
             self._confirm((event.match_id, key))
 
     async def close(self) -> None:

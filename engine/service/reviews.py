@@ -123,6 +123,11 @@ class MatchReviews:
         # the worker busier between the AI's live moves.
         self._one_at_a_time = asyncio.Semaphore(1)
 
+    @property
+    def running(self) -> int:
+        """Analyses under way now (one searches at a time; the others wait their turn)."""
+        return len(self._analyses)
+
     async def seen(self, match_id: int, viewer_id: int, guild_id: int | None) -> SeenMatch:
         """The finished match of server ``guild_id`` as ``viewer_id`` may see it
         (:meth:`MatchQueries.seen_match`), with its stored judgement when they may see the

@@ -77,6 +77,8 @@ class FakeInteraction:
     user: FakeUser = field(default_factory=lambda: FakeUser(11))
     locale: str | discord.Locale = "en-US"
     guild_id: int | None = 1
+    guild: Any = None
+    """The cached guild (None: not cached, as for a server on another shard)."""
     client: Any = None
     message: Any = None
     """The message the pressed component is on (None: a slash command): one with

@@ -104,7 +104,8 @@ NOT_DEFAULT = {
         "ai_move_delay_seconds": "0",
         "event_queue_warn": "50",
     },
-    "logging": {"level": '"DEBUG"'},
+    "logging": {"level": '"DEBUG"', "format": '"json"'},
+    "metrics": {"port": "9108", "address": '"0.0.0.0"', "admin_user_ids": "[1234, 5678]"},
     "ai": {"review_iterations": "50", "hint_iterations": "40"},
 }
 
@@ -222,6 +223,43 @@ def test_a_wrong_type_is_refused_quoting_the_value(tmp_path, line, message):
     assert str(error.value) == message
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[logging]\nformat = "JSON"', "logging.format must be one of 'text', 'json', got 'JSON'"),
+        ("[logging]\nformat = 1", "logging.format must be a string, got 1"),
+        ("[metrics]\nport = 70000", "metrics.port must be from 0 to 65535, got 70000"),
+        ("[metrics]\nport = -1", "metrics.port must be from 0 to 65535, got -1"),
+        ('[metrics]\nport = "9108"', "metrics.port must be a whole number, got '9108'"),
+        (
+            '[metrics]\naddress = "local host"',
+            "metrics.address must be an IP address or a host name, got 'local host'",
+        ),
+        (
+            "[metrics]\nadmin_user_ids = [0]",
+            "metrics.admin_user_ids must be Discord user ids, got 0",
+        ),
+        (
+            '[metrics]\nadmin_user_ids = ["me"]',
+            "metrics.admin_user_ids[0] must be a whole number, got 'me'",
+        ),
+        (
+            "[metrics]\nprot = 1",
+            "unknown setting metrics.prot in FILE (did you mean metrics.port?)",
+        ),
+    ],
+)
+def test_bad_metrics_and_logging_settings_are_refused_quoting_the_value(tmp_path, text, message):
+    with pytest.raises(ConfigError) as error:
+        load(tmp_path, text)
+    assert str(error.value).replace(str(tmp_path / "config.toml"), "FILE") == message
+
+
+def test_metrics_are_off_by_default_and_listen_on_loopback():
+    metrics = BotConfig(discord=DiscordSettings(token="t")).metrics
+    assert (metrics.enabled, metrics.port, metrics.address) == (False, None, "127.0.0.1")
+
+
 def test_an_enum_is_read_from_its_value(tmp_path):
     loaded = load(tmp_path, '[matches]\nexpiry_policy = "forfeit"')
     assert loaded.matches.expiry_policy is ExpiryPolicy.FORFEIT
@@ -276,7 +314,7 @@ def test_an_unknown_key_is_refused_naming_the_nearest_known_one(tmp_path, text, 
         (
             "[web]\nport = 80",
             "unknown section [web] in FILE "
-            "(the sections are [discord], [database], [matches], [logging], [ai])",
+            "(the sections are [discord], [database], [matches], [logging], [metrics], [ai])",
         ),
     ],
 )

@@ -11,6 +11,7 @@ import pytest
 
 from bot.client import HanamikojiBot, build_service
 from bot.config import AI_FIELDS, BotConfig, load_config
+from bot.operations.metrics import BotMetrics
 from engine.service.clock import Clock
 from tests.discord_emulator.clients import RunningClient, start_client
 from tests.discord_emulator.fixtures import emulator  # noqa: F401
@@ -25,11 +26,13 @@ def e2e_config(
     running: DiscordEmulator,
     database: Path,
     database_settings: dict[str, object] | None = None,
+    metrics_settings: dict[str, object] | None = None,
     **matches: object,
 ) -> BotConfig:
     """The settings file the bot is started with; ``matches`` are ``[matches]`` keys, but
     for the search budgets (``hint_iterations``, ``review_iterations``), which go to ``[ai]``;
-    ``database_settings`` more ``[database]`` keys (its timeouts)."""
+    ``database_settings`` more ``[database]`` keys (its timeouts), ``metrics_settings``
+    ``[metrics]`` keys (none: metrics off)."""
     matches = {"ai_move_delay_seconds": 0, **matches}
     ai = {key: matches.pop(key) for key in AI_FIELDS if key in matches}
     lines = [
@@ -46,6 +49,9 @@ def e2e_config(
         "[ai]",
         *(f"{key} = {toml_value(value)}" for key, value in ai.items()),
     ]
+    if metrics_settings is not None:
+        lines += ["[metrics]"]
+        lines += [f"{key} = {toml_value(value)}" for key, value in metrics_settings.items()]
     path = database.with_suffix(".toml")
     path.write_text("\n".join(lines) + "\n")
     return load_config(path, environ={})
@@ -69,11 +75,14 @@ async def start_bot(emulator: DiscordEmulator, tmp_path: Path) -> AsyncIterator[
         clock: Clock | None = None,
         database_settings: dict[str, object] | None = None,
         rng: random.Random | None = None,
+        metrics_settings: dict[str, object] | None = None,
         **matches: object,
     ) -> HanamikojiBot:
-        config = e2e_config(emulator, tmp_path / "matches.sqlite3", database_settings, **matches)
-        service = build_service(config, clock, rng)
-        client = await start_client(emulator, HanamikojiBot(config, service))
+        database = tmp_path / "matches.sqlite3"
+        config = e2e_config(emulator, database, database_settings, metrics_settings, **matches)
+        metrics = BotMetrics() if config.metrics.enabled else None
+        service = build_service(config, clock, rng, metrics)
+        client = await start_client(emulator, HanamikojiBot(config, service, metrics))
         running.append(client)
         assert isinstance(client.client, HanamikojiBot)
         return client.client

@@ -84,6 +84,29 @@ class PostgresMatchStore(PostgresReads):
     def shared(self) -> bool:
         return True
 
+    # -- for an operator (engine.store.health.StoreHealth) ---------------------------------
+
+    @property
+    def kind(self) -> str:
+        return "postgres"
+
+    @property
+    def database_down(self) -> bool:
+        return self.outage.down
+
+    @property
+    def disk_full(self) -> bool:
+        return False  # the server's disk: watched on the server, not from here
+
+    @property
+    def connections_in_use(self) -> int:
+        pool = self._pool
+        return 0 if pool is None else int(pool.get_size() - pool.get_idle_size())
+
+    async def ping(self) -> None:
+        async with self._call() as call:
+            await call.conn.fetchval("SELECT 1")
+
     # -- opening and closing -------------------------------------------------------------
 
     async def open(self) -> None:

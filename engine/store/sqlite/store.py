@@ -103,6 +103,29 @@ class SqliteMatchStore(OneQueryReads):
             if not held.users:  # forgotten once nobody holds or waits for it
                 del self._held[key]
 
+    # -- for an operator (engine.store.health.StoreHealth) ---------------------------------
+
+    @property
+    def kind(self) -> str:
+        return "sqlite"
+
+    @property
+    def database_down(self) -> bool:
+        return self.outage.down
+
+    @property
+    def disk_full(self) -> bool:
+        return self._writer is not None and self._writer.disk_full
+
+    @property
+    def connections_in_use(self) -> int:
+        return 0 if self._writer is None else int(self._writer.busy)
+
+    async def ping(self) -> None:
+        """An empty write transaction: it needs the write lock, which a database frozen by
+        another connection (a backup, a script) refuses past the busy timeout."""
+        await self._open_writer().write([])
+
     @property
     def _busy_milliseconds(self) -> int:
         return max(1, round(self.timeouts.busy_seconds * 1000))

@@ -94,6 +94,16 @@ class GroupCommitWriter:
         """The database's path while the disk is full (from the first refused write)."""
         self._last_refused = 0.0
 
+    @property
+    def disk_full(self) -> bool:
+        """Writes were refused for a full disk, and none has succeeded since."""
+        return self._full_path is not None
+
+    @property
+    def busy(self) -> bool:
+        """A batch or a read is running on the connection now."""
+        return self._lock.locked()
+
     async def write(self, statements: list[Statement], prepare: Prepare | None = None) -> None:
         """Queue statements as one atomic write; return once they are committed.
 
