@@ -12,7 +12,7 @@ from engine.model.matches import (
     Placement,
 )
 from engine.model.results import FinishedMatch
-from engine.model.settings import ExpiryPolicy, GuildSettings, UserSettings
+from engine.model.settings import ExpiryPolicy, GuildSettings, SeasonLength, UserSettings
 
 __all__ = [
     "AI_USER_ID",
@@ -23,5 +23,6 @@ __all__ = [
     "MatchInfo",
     "MatchStatus",
     "Placement",
+    "SeasonLength",
     "UserSettings",
 ]

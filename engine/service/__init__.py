@@ -21,6 +21,7 @@ from engine.model import (
     MatchInfo,
     MatchStatus,
     Placement,
+    SeasonLength,
     UserSettings,
 )
 from engine.service.abandonment import MatchAbandonment
@@ -36,11 +37,14 @@ from engine.service.errors import (
     MatchNotActive,
     MatchNotFinished,
     MatchNotFound,
+    NoSeasonRunning,
     NotYourMatch,
     NotYourTurn,
     RematchAlreadyStarted,
     ReviewFailed,
     ReviewUnavailable,
+    SeasonAlreadyRunning,
+    SeasonNotFound,
     ServiceClosed,
     ServiceError,
     StaleVersion,
@@ -68,6 +72,7 @@ from engine.service.placements import MatchPlacements
 from engine.service.progress import SubmitResult
 from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews, ReviewProgress
+from engine.service.seasons import MatchSeasons
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, random_agent_factory
 
@@ -105,10 +110,12 @@ __all__ = [
     "MatchPlacements",
     "MatchQueries",
     "MatchReviews",
+    "MatchSeasons",
     "MatchService",
     "MatchSettings",
     "MatchStarted",
     "MatchStatus",
+    "NoSeasonRunning",
     "NotYourMatch",
     "NotYourTurn",
     "Placement",
@@ -119,6 +126,9 @@ __all__ = [
     "ReviewProgress",
     "ReviewUnavailable",
     "RoundScored",
+    "SeasonAlreadyRunning",
+    "SeasonLength",
+    "SeasonNotFound",
     "ServiceClosed",
     "ServiceConfig",
     "ServiceError",

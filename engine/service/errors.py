@@ -171,3 +171,26 @@ class HintFailed(ServiceError):
         self.match_id = match_id
         self.reason = reason
         super().__init__(f"no hint for match {match_id}: {reason}; try again in a moment")
+
+
+class NoSeasonRunning(ServiceError):
+    """A season ended (by hand) in a server where none runs: never started, or ended."""
+
+    def __init__(self, guild_id: int) -> None:
+        self.guild_id = guild_id
+        super().__init__(f"no season is running in server {guild_id}")
+
+
+class SeasonAlreadyRunning(ServiceError):
+    def __init__(self, guild_id: int, number: int) -> None:
+        self.guild_id = guild_id
+        self.number = number
+        super().__init__(f"season {number} is already running in server {guild_id}")
+
+
+class SeasonNotFound(ServiceError):
+    def __init__(self, guild_id: int, number: int | None) -> None:
+        self.guild_id = guild_id
+        self.number = number
+        what = "no season yet" if number is None else f"no season {number}"
+        super().__init__(f"server {guild_id} has {what}")

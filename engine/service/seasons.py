@@ -1,0 +1,386 @@
+"""Seasons of a server: started and ended by hand or at their length's boundary, their
+standings, and the end's podium announced once across processes.
+
+A season's standings are worked out from the rated matches that finished within it
+(:class:`~engine.seasons.SeasonTable`), the all-time ratings untouched. A running
+season's table is kept per process and brought up to date with the matches finished since
+(one query), so a leaderboard page does not replay the season; a season that ends is
+counted once more in full, and its final ranking stored with the end, in one commit.
+
+Ends fire once: every change to a server's seasons is made under its ``season:<guild>``
+key (:meth:`MatchStore.exclusive`, across processes on PostgreSQL), after reading the
+season again; a season due to end is first claimed from the database
+(:meth:`MatchStore.claim_due_seasons`), and the end keeps the claim for the process that
+made it, which tells its listeners (the bot posts the podium) and then marks the podium
+shown. A process that dies before that leaves the claim to run out; another (or the same,
+restarted) takes the podium over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+
+from engine.model import GuildSettings, SeasonLength
+from engine.seasons import (
+    PODIUM_PLACES,
+    MemberSeasons,
+    Season,
+    SeasonEnded,
+    SeasonPage,
+    SeasonResult,
+    SeasonTable,
+    announcement_channel,
+    season_end,
+)
+from engine.service.context import ServiceContext
+from engine.service.errors import (
+    InvalidRequest,
+    NoSeasonRunning,
+    SeasonAlreadyRunning,
+    SeasonNotFound,
+)
+from engine.service.settings import MatchSettings
+from engine.store.errors import DatabaseUnavailable
+
+log = logging.getLogger(__name__)
+
+SeasonListener = Callable[[SeasonEnded], Awaitable[None]]
+
+CLAIM_SECONDS = 60.0
+"""How long a claimed season is left to its process (to end it and show its podium)."""
+POLL_SECONDS = 1.0
+"""On a shared database, how often a process asks whether a season is due: another process
+may have started one that ends sooner than any this one knows of."""
+BATCH = 20
+LATE_SECONDS = 60.0
+"""A match's result may commit this long after a later-finished one (another process's
+commit, a retried write) and still be counted in a running season's table as it is."""
+NEVER = 1e18
+"""A bound later than any finish time (a running season has no end yet)."""
+MAX_PAGE = 100
+MAX_SEASONS_LISTED = 25
+
+
+@dataclass(slots=True)
+class _Cached:
+    """A running season's table in this process, and the matches it counted lately."""
+
+    season: Season
+    table: SeasonTable
+    recent: dict[int, float] = field(default_factory=dict)
+    """match id -> finish time, for the matches within LATE_SECONDS of the last counted."""
+
+
+class MatchSeasons:
+    """Every server's seasons; see the module docstring."""
+
+    def __init__(self, context: ServiceContext, settings: MatchSettings) -> None:
+        self._ctx = context
+        self._store = context.store
+        self._settings = settings
+        self._tables: dict[int, _Cached] = {}
+        """guild id -> its running season's table."""
+        self._listeners: list[SeasonListener] = []
+        self._runner: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    @property
+    def min_games(self) -> int:
+        return self._ctx.config.season_min_games
+
+    # -- who hears of an end -------------------------------------------------------------
+
+    def on_season_ended(self, listener: SeasonListener) -> Callable[[], None]:
+        """Call ``listener`` when a season this process ended is to be announced; it must
+        call :meth:`podium_shown` once the podium is shown (or refused for good). Returns
+        a function that stops it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    async def podium_shown(self, guild_id: int, number: int) -> None:
+        await self._store.season_podium_shown(guild_id, number)
+
+    # -- commands ------------------------------------------------------------------------
+
+    async def start(self, guild_id: int) -> Season:
+        """Start a season by hand now; it ends at its length's boundary if the server set a
+        length, else by hand. Raises :class:`SeasonAlreadyRunning`."""
+        async with self._ctx.operation(), self._store.exclusive(_key(guild_id)):
+            running = await self._store.running_season(guild_id)
+            if running is not None:
+                raise SeasonAlreadyRunning(guild_id, running.number)
+            season = await self._new_season(guild_id, self._ctx.clock.now())
+            await self._store.start_season(season)
+        self._wake.set()
+        return season
+
+    async def end(self, guild_id: int) -> SeasonEnded:
+        """End the running season by hand now (the next starts at once if the server set a
+        length). Raises :class:`NoSeasonRunning`, also to the second of two ends."""
+        async with self._ctx.operation():
+            running = await self._store.running_season(guild_id)
+            if running is None:
+                raise NoSeasonRunning(guild_id)
+            ended = await self._end(running, self._ctx.clock.now())
+            if ended is None:
+                raise NoSeasonRunning(guild_id)
+        self._wake.set()
+        self._ctx.spawn(self._announce(ended))
+        return ended
+
+    async def follow_length(self, guild_id: int) -> Season | None:
+        """After the server's season length changed: the running season now ends at the new
+        length's boundary (by hand for OFF); with no season running, a length starts one.
+        Returns the running season, if any."""
+        async with self._ctx.operation(), self._store.exclusive(_key(guild_id)):
+            length = await self._length(guild_id)
+            running = await self._store.running_season(guild_id)
+            if running is None:
+                if length is SeasonLength.OFF:
+                    return None
+                season = await self._new_season(guild_id, self._ctx.clock.now())
+                await self._store.start_season(season)
+            else:
+                ends_at = self._end_of(length, running.started_at, self._ctx.clock.now())
+                season = replace(running, length=length, ends_at=ends_at)
+                if season != running:
+                    await self._store.set_season_end(season)
+        self._wake.set()
+        return season
+
+    # -- queries -------------------------------------------------------------------------
+
+    async def current(self, guild_id: int) -> Season | None:
+        return await self._store.running_season(guild_id)
+
+    async def past(self, guild_id: int) -> list[Season]:
+        """The server's ended seasons, newest first (the latest 25)."""
+        found = await self._store.seasons_of(guild_id, MAX_SEASONS_LISTED + 1)
+        return [s for s in found if not s.running][:MAX_SEASONS_LISTED]
+
+    async def leaderboard(
+        self, guild_id: int, number: int | None = None, *, offset: int = 0, limit: int = 10
+    ) -> SeasonPage:
+        """A page of the running season's ranking (``number`` None), or of season
+        ``number``'s, running or ended. Raises :class:`SeasonNotFound`."""
+        if offset < 0 or not 1 <= limit <= MAX_PAGE:
+            raise InvalidRequest(
+                f"season leaderboard of offset={offset!r}, limit={limit!r} "
+                f"(offset not negative; limit 1 to {MAX_PAGE})"
+            )
+        if number is None:
+            season = await self._store.running_season(guild_id)
+        else:
+            season = await self._store.season(guild_id, number)
+        if season is None:
+            raise SeasonNotFound(guild_id, number)
+        if season.running:
+            ranking = (await self._running_table(season)).ranking()
+            entries = ranking[offset : offset + limit]
+            return SeasonPage(season, entries, offset, len(ranking), self.min_games)
+        rows, total = await self._store.season_ranking(
+            guild_id, season.number, offset=offset, limit=limit
+        )
+        return SeasonPage(season, tuple(rows), offset, total, self.min_games)
+
+    async def member(self, guild_id: int, user_id: int) -> MemberSeasons:
+        """The member's line in the running season and their best finish in an ended one."""
+        season = await self._store.running_season(guild_id)
+        standing = None
+        if season is not None:
+            standing = (await self._running_table(season)).standing_of(user_id)
+        best = await self._store.best_season(guild_id, user_id)
+        return MemberSeasons(season, standing, self.min_games, best)
+
+    # -- the alarm -----------------------------------------------------------------------
+
+    def start_alarms(self) -> None:
+        self._runner = asyncio.create_task(self._run())
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+
+    async def _run(self) -> None:
+        clock = self._ctx.clock
+        while not self._ctx.closed:
+            self._wake.clear()
+            now = clock.now()
+            # Background work like any timer action: wait_idle() waits for it.
+            await self._ctx.spawn(self._poll(now))
+            try:
+                wake_at = await self._store.next_season_alarm()
+            except Exception:
+                wake_at = now + POLL_SECONDS  # told by _poll; try again soon
+            if self._ctx.shared:
+                wake_at = min(wake_at or NEVER, now + POLL_SECONDS)
+            await self._sleep(wake_at)
+
+    async def _sleep(self, until: float | None) -> None:
+        """Until ``until`` (forever if None), or until a season changes here."""
+        woken: asyncio.Task[object] = asyncio.create_task(self._wake.wait())
+        waits: set[asyncio.Task[object]] = {woken}
+        if until is not None:
+            waits.add(asyncio.create_task(self._ctx.clock.sleep_until(until)))
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in waits:
+                task.cancel()
+
+    async def _poll(self, now: float) -> None:
+        try:
+            due = await self._store.claim_due_seasons(now, now + CLAIM_SECONDS, BATCH)
+        except DatabaseUnavailable:
+            return  # the store tells of the outage itself
+        except Exception:
+            log.exception("cannot ask the database for seasons due to end; trying again")
+            return
+        for season in due:
+            try:
+                if season.running:
+                    assert season.ends_at is not None
+                    ended = await self._end(season, season.ends_at)
+                else:
+                    ended = await self._ended(season)
+            except Exception:
+                # Its claim runs out and it is tried again.
+                log.exception(
+                    "season %d of server %d could not end", season.number, season.guild_id
+                )
+                continue
+            if ended is not None:
+                self._ctx.spawn(self._announce(ended))
+
+    # -- ending --------------------------------------------------------------------------
+
+    async def _end(self, season: Season, at: float) -> SeasonEnded | None:
+        """End ``season`` as of ``at`` if it still runs (None otherwise): count it in full,
+        keep its ranking, start the next if the server set a length."""
+        guild_id = season.guild_id
+        async with self._store.exclusive(_key(guild_id)):
+            running = await self._store.running_season(guild_id)
+            if running is None or running.number != season.number:
+                return None
+            results = await self._store.season_results(guild_id, running.started_at, at)
+            table = SeasonTable(self.min_games)
+            table.add_all(results)
+            ranking = table.ranking()
+            ended = replace(running, ended_at=at)
+            settings = await self._guild_settings(guild_id)
+            length = settings.season_length or SeasonLength.OFF
+            now = self._ctx.clock.now()
+            next_season = None
+            if length is not SeasonLength.OFF:
+                next_season = Season(
+                    guild_id,
+                    running.number + 1,
+                    started_at=at,
+                    ends_at=self._end_of(length, at, now),
+                    length=length,
+                )
+            channel = announcement_channel(settings)
+            await self._store.end_season(ended, ranking, now + CLAIM_SECONDS, next_season)
+            self._tables.pop(guild_id, None)
+        log.info(
+            "season %d of server %d ended: %d ranked of %d members, %d matches",
+            ended.number,
+            guild_id,
+            len(ranking),
+            table.members,
+            table.count,
+        )
+        return SeasonEnded(ended, ranking[:PODIUM_PLACES], channel, settings.language, next_season)
+
+    async def _ended(self, season: Season) -> SeasonEnded:
+        """An ended season whose podium was never shown, as it ended."""
+        guild_id = season.guild_id
+        podium, _ = await self._store.season_ranking(
+            guild_id, season.number, offset=0, limit=PODIUM_PLACES
+        )
+        settings = await self._guild_settings(guild_id)
+        running = await self._store.running_season(guild_id)
+        next_season = running if running is not None and running.number > season.number else None
+        channel = announcement_channel(settings)
+        return SeasonEnded(season, tuple(podium), channel, settings.language, next_season)
+
+    async def _announce(self, ended: SeasonEnded) -> None:
+        """Tell the listeners; with nowhere to announce, or nobody listening, it is done."""
+        season = ended.season
+        if ended.channel_id is None or not self._listeners:
+            await self.podium_shown(season.guild_id, season.number)
+            return
+        for listener in list(self._listeners):
+            try:
+                await listener(ended)
+            except Exception:
+                log.exception("a listener failed on the end of season %d", season.number)
+
+    # -- helpers -------------------------------------------------------------------------
+
+    async def _guild_settings(self, guild_id: int) -> GuildSettings:
+        """Read afresh, not from the settings' cache: another process may have changed
+        the length or the channel."""
+        return await self._store.guild_settings(guild_id) or GuildSettings(guild_id)
+
+    async def _length(self, guild_id: int) -> SeasonLength:
+        settings = await self._guild_settings(guild_id)
+        return settings.season_length or SeasonLength.OFF
+
+    async def _new_season(self, guild_id: int, now: float) -> Season:
+        length = await self._length(guild_id)
+        latest = await self._store.seasons_of(guild_id, 1)
+        number = latest[0].number + 1 if latest else 1
+        return Season(guild_id, number, now, self._end_of(length, now, now), length)
+
+    def _end_of(self, length: SeasonLength, started_at: float, now: float) -> float | None:
+        """When a season of ``length`` started at ``started_at`` ends. One that would
+        already be over (the bot was down across boundaries) runs to the next one."""
+        if length is SeasonLength.OFF:
+            return None
+        seconds = self._ctx.config.season_seconds
+        if seconds is not None:
+            ends_at = started_at + seconds
+            return ends_at if ends_at > now else now + seconds
+        ends = season_end(length, started_at)
+        assert ends is not None
+        return ends if ends > now else season_end(length, now)
+
+    async def _running_table(self, season: Season) -> SeasonTable:
+        """The running season's table, brought up to date with one read."""
+        cached = self._tables.get(season.guild_id)
+        if cached is None or cached.season.number != season.number:
+            cached = _Cached(season, SeasonTable(self.min_games))
+            self._tables[season.guild_id] = cached
+        last = cached.table.last
+        since = (
+            season.started_at if last is None else max(season.started_at, last[0] - LATE_SECONDS)
+        )
+        rows = await self._store.season_results(season.guild_id, since, NEVER)
+        if last is not None and any(
+            (r.finished_at, r.match_id) <= last and r.match_id not in cached.recent for r in rows
+        ):
+            # A result committed late, before what was counted: count the season again.
+            del self._tables[season.guild_id]
+            return await self._running_table(season)
+        fresh = [r for r in rows if last is None or (r.finished_at, r.match_id) > last]
+        _count(cached, fresh)
+        return cached.table
+
+
+def _count(cached: _Cached, fresh: list[SeasonResult]) -> None:
+    cached.table.add_all(fresh)
+    cached.recent.update((r.match_id, r.finished_at) for r in fresh)
+    if cached.table.last is not None:
+        horizon = cached.table.last[0] - LATE_SECONDS
+        cached.recent = {m: at for m, at in cached.recent.items() if at >= horizon}
+
+
+def _key(guild_id: int) -> str:
+    return f"season:{guild_id}"
