@@ -38,6 +38,8 @@ class SeasonTable:
         self.min_games = min_games
         self._lines: dict[int, _Line] = {}
         self._ranking: tuple[SeasonStanding, ...] | None = None
+        self._ranked: dict[int, SeasonStanding] = {}
+        """user id -> their line in :meth:`ranking`, made with it."""
         self.last: tuple[float, int] | None = None
         """(finished_at, match_id) of the last match added: matches come in that order."""
         self.count = 0
@@ -80,6 +82,7 @@ class SeasonTable:
                 _standing(user_id, line, rank)
                 for rank, (user_id, line) in enumerate(ranked, start=1)
             )
+            self._ranked = {s.user_id: s for s in self._ranking}
         return self._ranking
 
     def standing_of(self, user_id: int) -> SeasonStanding | None:
@@ -88,7 +91,8 @@ class SeasonTable:
         if line is None:
             return None
         if line.games >= self.min_games:
-            return next(s for s in self.ranking() if s.user_id == user_id)
+            self.ranking()
+            return self._ranked[user_id]
         return _standing(user_id, line, None)
 
     @property

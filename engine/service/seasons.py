@@ -86,7 +86,8 @@ class MatchSeasons:
         """guild id -> its running season's table."""
         self._listeners: list[SeasonListener] = []
         self._runner: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
+        self._armed: float | None = None
+        """When the runner wakes (None: when re-armed)."""
 
     @property
     def min_games(self) -> int:
@@ -115,7 +116,7 @@ class MatchSeasons:
                 raise SeasonAlreadyRunning(guild_id, running.number)
             season = await self._new_season(guild_id, self._ctx.clock.now())
             await self._store.start_season(season)
-        self._wake.set()
+        await self._rearm()
         return season
 
     async def end(self, guild_id: int) -> SeasonEnded:
@@ -128,7 +129,7 @@ class MatchSeasons:
             ended = await self._end(running, self._ctx.clock.now())
             if ended is None:
                 raise NoSeasonRunning(guild_id)
-        self._wake.set()
+            await self._rearm()
         self._ctx.spawn(self._announce(ended))
         return ended
 
@@ -149,7 +150,7 @@ class MatchSeasons:
                 season = replace(running, length=length, ends_at=ends_at)
                 if season != running:
                     await self._store.set_season_end(season)
-        self._wake.set()
+            await self._rearm()
         return season
 
     # -- queries -------------------------------------------------------------------------
@@ -199,7 +200,9 @@ class MatchSeasons:
     # -- the alarm -----------------------------------------------------------------------
 
     def start_alarms(self) -> None:
-        self._runner = asyncio.create_task(self._run())
+        """Look for due seasons now (the bot may have been down at a boundary), then at
+        each next alarm."""
+        self._arm(self._ctx.clock.now())
 
     async def close(self) -> None:
         if self._runner is not None:
@@ -207,41 +210,55 @@ class MatchSeasons:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._runner
 
-    async def _run(self) -> None:
-        clock = self._ctx.clock
-        while not self._ctx.closed:
-            self._wake.clear()
-            now = clock.now()
-            # Background work like any timer action: wait_idle() waits for it.
-            await self._ctx.spawn(self._poll(now))
-            try:
-                wake_at = await self._store.next_season_alarm()
-            except Exception:
-                wake_at = now + POLL_SECONDS  # told by _poll; try again soon
-            if self._ctx.shared:
-                wake_at = min(wake_at or NEVER, now + POLL_SECONDS)
-            await self._sleep(wake_at)
+    def _arm(self, at: float | None) -> None:
+        """Wake at ``at`` (never, if None) unless already waking no later. A wake that
+        comes too early only looks and re-arms, so the earliest asked for always wins."""
+        if self._ctx.closed:
+            return
+        if self._ctx.shared:
+            # Another process may start a season that ends sooner than any known here.
+            soon = self._ctx.clock.now() + POLL_SECONDS
+            at = soon if at is None else min(at, soon)
+        if self._runner is not None and not self._runner.done():
+            if self._armed is not None and (at is None or self._armed <= at):
+                return
+            self._runner.cancel()
+        self._armed = at
+        # A task that sleeps and nothing else, so it is safe to cancel: the work it starts is
+        # background work (spawned) that wait_idle() waits for, and that arms the next wake.
+        self._runner = asyncio.create_task(self._sleep_then_poll(at))
 
-    async def _sleep(self, until: float | None) -> None:
-        """Until ``until`` (forever if None), or until a season changes here."""
-        woken: asyncio.Task[object] = asyncio.create_task(self._wake.wait())
-        waits: set[asyncio.Task[object]] = {woken}
-        if until is not None:
-            waits.add(asyncio.create_task(self._ctx.clock.sleep_until(until)))
+    async def _sleep_then_poll(self, at: float | None) -> None:
+        if at is None:
+            await asyncio.Event().wait()  # until re-armed (cancelled)
+            return
+        await self._ctx.clock.sleep_until(at)
+        self._armed = None
+        self._ctx.spawn(self._poll(self._ctx.clock.now()))
+
+    async def _rearm(self) -> None:
+        """Arm the next wake from the database (after a change here, or a poll)."""
         try:
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in waits:
-                task.cancel()
+            at = await self._store.next_season_alarm()
+        except Exception:
+            at = self._ctx.clock.now() + POLL_SECONDS  # the failure is told by its caller
+        self._arm(at)
 
     async def _poll(self, now: float) -> None:
         try:
             due = await self._store.claim_due_seasons(now, now + CLAIM_SECONDS, BATCH)
         except DatabaseUnavailable:
-            return  # the store tells of the outage itself
+            due = []  # the store tells of the outage itself
         except Exception:
             log.exception("cannot ask the database for seasons due to end; trying again")
-            return
+            due = []
+        await self._handle(due)
+        if len(due) == BATCH:
+            self._arm(now)  # more are due
+        else:
+            await self._rearm()
+
+    async def _handle(self, due: list[Season]) -> None:
         for season in due:
             try:
                 if season.running:
