@@ -17,13 +17,17 @@ from bot.settings.deps import SettingsDeps
 from bot.words.durations import duration_text
 from bot.words.i18n import language_of, languages, text
 from bot.words.server_language import chosen_language
-from engine.model import ExpiryPolicy, GuildSettings
+from engine.model import ExpiryPolicy, GuildSettings, SeasonLength
 
 Command = app_commands.Command[Any, ..., None]
 
 POLICY_CHOICES = [
     app_commands.Choice(name=localised("slash.choice_policy_ai"), value="ai"),
     app_commands.Choice(name=localised("slash.choice_policy_forfeit"), value="forfeit"),
+]
+SEASON_CHOICES = [
+    app_commands.Choice(name=localised(f"slash.choice_season_{length}"), value=str(length))
+    for length in SeasonLength
 ]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=localised("slash.choice_language_auto"), value="auto"),
@@ -64,6 +68,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         threads=localised("names.threads"),
         three_rounds=localised("names.three_rounds"),
         language=localised("names.language"),
+        season_length=localised("names.season_length"),
+        season_channel=localised("names.season_channel"),
     )
     @app_commands.describe(
         turn_timer=localised("slash.settings_turn_timer"),
@@ -71,9 +77,14 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         threads=localised("slash.settings_threads"),
         three_rounds=localised("slash.settings_three_rounds"),
         language=localised("slash.settings_language"),
+        season_length=localised("slash.settings_season_length"),
+        season_channel=localised("slash.settings_season_channel"),
     )
     @app_commands.choices(
-        turn_timer=TIMER_CHOICES, expiry=POLICY_CHOICES, language=LANGUAGE_CHOICES
+        turn_timer=TIMER_CHOICES,
+        expiry=POLICY_CHOICES,
+        language=LANGUAGE_CHOICES,
+        season_length=SEASON_CHOICES,
     )
     # Refused in the user's language by the group's error handler. (default_permissions
     # would hide the command from others, but Discord takes it on top-level commands only.)
@@ -85,6 +96,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         threads: bool | None = None,
         three_rounds: bool | None = None,
         language: app_commands.Choice[str] | None = None,
+        season_length: app_commands.Choice[str] | None = None,
+        season_channel: discord.TextChannel | None = None,
     ) -> None:
         lang = language_of(interaction.locale)
         assert interaction.guild_id is not None
@@ -99,11 +112,21 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
             if three_rounds is None
             else three_rounds,
             language=current.language if language is None else chosen_language(language.value),
+            season_length=current.season_length
+            if season_length is None
+            else SeasonLength(season_length.value),
+            season_channel_id=current.season_channel_id
+            if season_channel is None
+            else season_channel.id,
         )
         if changed != current:
             # One write for every change: a database that stops answering cannot leave
             # some saved while the user is told that nothing was changed.
             changed = await deps.settings.set_guild_settings(changed)
+        if changed.season_length != current.season_length:
+            # The running season now ends at the new length's boundary (or a length starts
+            # one); the engine decides which.
+            await deps.seasons.follow_length(interaction.guild_id)
         override = changed.language
         updated = changed != current or language is not None
         title = text(lang, "commands.settings_updated" if updated else "commands.settings_title")
@@ -144,5 +167,17 @@ def settings_lines(
             value=text(override, "language_name")
             if override
             else text(lang, "commands.server_language"),
+        ),
+        text(
+            lang,
+            "seasons.settings_length",
+            value=text(lang, f"seasons.length_{settings.season_length or SeasonLength.OFF}"),
+        ),
+        text(
+            lang,
+            "seasons.settings_channel",
+            channel=f"<#{settings.season_channel_id}>"
+            if settings.season_channel_id is not None
+            else text(lang, "seasons.no_channel"),
         ),
     ]
