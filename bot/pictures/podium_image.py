@@ -1,6 +1,7 @@
 """The podium of a season that ended: its number, and its best three members on steps of
 three heights, each step carrying its place as a big digit (the first signal; its colour
-is the second), the member's name, season rating and record above it.
+is the second), the member's name, season rating and record above it (an empty place,
+when fewer were ranked, is an outline).
 
 Drawn from engine values only (:class:`~engine.seasons.SeasonStanding`), on the board's
 table, with the board's font and palette; every text reads on a phone (360 px wide), as
@@ -15,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from bot.discord_plumbing.worker_processes import DRAWING
 from bot.pictures.lettering import Lettering, Written, min_size
-from bot.pictures.palette import GEISHA_COLOURS, GOLD, MUTED, PANEL, TABLE, TABLE_EDGE, TEXT
+from bot.pictures.palette import DIM, GEISHA_COLOURS, GOLD, MUTED, TABLE, TABLE_EDGE, TEXT
 from bot.pictures.palette import darker as darker_colour
 from bot.pictures.png import to_png
 from bot.words.i18n import text
@@ -55,21 +56,19 @@ def podium_image(
         found = shown.get(place)
         if found is None:
             # An empty place (fewer were ranked) is an outline, so the shape still reads.
-            draw.rectangle((left, top, left + _COLUMN, _FLOOR), outline=PANEL, width=3)
-            pen.write((centre, top + height // 2), str(place), 48, PANEL, anchor="mm")
+            draw.rectangle((left, top, left + _COLUMN, _FLOOR), outline=DIM, width=3)
+            pen.write((centre, top + height // 2), str(place), 48, DIM, anchor="mm")
             continue
         standing, name = found
         draw.rectangle((left, top, left + _COLUMN, _FLOOR), fill=colour)
         pen.write((centre, top + height // 2), str(place), 56, TABLE, anchor="mm")
-        numbers = text(
-            lang,
-            "seasons.podium_numbers",
-            rating=round(standing.rating.rating),
-            wins=standing.wins,
-            games=standing.games,
+        record_text = text(lang, "seasons.podium_record", wins=standing.wins, games=standing.games)
+        pen.write(
+            (centre, top - 20), record_text, SMALLEST + 1, MUTED, anchor="mm", max_width=_COLUMN
         )
-        pen.write((centre, top - 24), numbers, SMALLEST + 1, MUTED, anchor="mm", max_width=_COLUMN)
-        pen.write((centre, top - 60), name, 30, TEXT, anchor="mm", max_width=_COLUMN)
+        rating = str(round(standing.rating.rating))
+        pen.write((centre, top - 52), rating, 28, GOLD, anchor="mm")
+        pen.write((centre, top - 90), name, 30, TEXT, anchor="mm", max_width=_COLUMN)
     return image
 
 

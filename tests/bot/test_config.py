@@ -103,6 +103,8 @@ NOT_DEFAULT = {
         "ai_levels": '["normal", "hard"]',
         "ai_move_delay_seconds": "0",
         "event_queue_warn": "50",
+        "season_min_games": "3",
+        "season_seconds": "120",
     },
     "logging": {"level": '"DEBUG"'},
     "ai": {"review_iterations": "50", "hint_iterations": "40"},
