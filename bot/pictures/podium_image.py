@@ -15,11 +15,20 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.discord_plumbing.worker_processes import DRAWING
+from bot.pictures.alt_text import DESCRIPTION_LIMIT
 from bot.pictures.lettering import Lettering, Written, min_size
-from bot.pictures.palette import DIM, GEISHA_COLOURS, GOLD, MUTED, TABLE, TABLE_EDGE, TEXT
-from bot.pictures.palette import darker as darker_colour
+from bot.pictures.palette import (
+    DIM,
+    GEISHA_COLOURS,
+    GOLD,
+    MUTED,
+    TABLE,
+    TABLE_EDGE,
+    TEXT,
+    darker,
+)
 from bot.pictures.png import to_png
-from bot.words.i18n import text
+from bot.words.i18n import shortened, text
 from engine.seasons import SeasonStanding
 
 PODIUM_FILE = "podium.png"
@@ -30,7 +39,7 @@ _COLUMN = 220
 _FLOOR = HEIGHT - 24
 _STEPS = {1: (WIDTH // 2, 150), 2: (WIDTH // 2 - 232, 105), 3: (WIDTH // 2 + 232, 70)}
 """Place -> (centre x, step height): the winner in the middle, highest."""
-_STEP_COLOURS = {1: GOLD, 2: MUTED, 3: darker_colour(GEISHA_COLOURS[4], 0.8)}
+_STEP_COLOURS = {1: GOLD, 2: MUTED, 3: darker(GEISHA_COLOURS[4], 0.8)}
 
 
 def podium_image(
@@ -98,4 +107,5 @@ def podium_alt_text(lang: str, number: int, podium: Sequence[tuple[SeasonStandin
         )
         for standing, name in podium
     ]
-    return text(lang, "seasons.podium_alt", number=number, places="; ".join(places))
+    said = text(lang, "seasons.podium_alt", number=number, places="; ".join(places))
+    return shortened(said, DESCRIPTION_LIMIT)
