@@ -31,7 +31,6 @@ from engine.seasons import (
     Season,
     SeasonEnded,
     SeasonPage,
-    SeasonResult,
     SeasonTable,
     announcement_channel,
     season_end,
@@ -56,23 +55,19 @@ POLL_SECONDS = 1.0
 """On a shared database, how often a process asks whether a season is due: another process
 may have started one that ends sooner than any this one knows of."""
 BATCH = 20
-LATE_SECONDS = 60.0
-"""A match's result may commit this long after a later-finished one (another process's
-commit, a retried write) and still be counted in a running season's table as it is."""
 NEVER = 1e18
 """A bound later than any finish time (a running season has no end yet)."""
 MAX_PAGE = 100
 MAX_SEASONS_LISTED = 25
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Cached:
-    """A running season's table in this process, and the matches it counted lately."""
+    """A running season's table in this process."""
 
     season: Season
     table: SeasonTable
-    recent: dict[int, float] = field(default_factory=dict)
-    """match id -> finish time, for the matches within LATE_SECONDS of the last counted."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class MatchSeasons:
@@ -370,33 +365,35 @@ class MatchSeasons:
         return ends if ends > now else season_end(length, now)
 
     async def _running_table(self, season: Season) -> SeasonTable:
-        """The running season's table, brought up to date with one read."""
+        """The running season's table, brought up to date (:meth:`_catch_up`); counted
+        again from the season's start if a result was committed late."""
         cached = self._tables.get(season.guild_id)
         if cached is None or cached.season.number != season.number:
             cached = _Cached(season, SeasonTable(self.min_games))
             self._tables[season.guild_id] = cached
-        last = cached.table.last
-        since = (
-            season.started_at if last is None else max(season.started_at, last[0] - LATE_SECONDS)
-        )
-        rows = await self._store.season_results(season.guild_id, since, NEVER)
-        if last is not None and any(
-            (r.finished_at, r.match_id) <= last and r.match_id not in cached.recent for r in rows
-        ):
-            # A result committed late, before what was counted: count the season again.
+        async with cached.lock:  # readers at once would count the same matches twice
+            if await self._catch_up(cached):
+                return cached.table
+        if self._tables.get(season.guild_id) is cached:
             del self._tables[season.guild_id]
-            return await self._running_table(season)
-        fresh = [r for r in rows if last is None or (r.finished_at, r.match_id) > last]
-        _count(cached, fresh)
-        return cached.table
+        return await self._running_table(season)
 
-
-def _count(cached: _Cached, fresh: list[SeasonResult]) -> None:
-    cached.table.add_all(fresh)
-    cached.recent.update((r.match_id, r.finished_at) for r in fresh)
-    if cached.table.last is not None:
-        horizon = cached.table.last[0] - LATE_SECONDS
-        cached.recent = {m: at for m, at in cached.recent.items() if at >= horizon}
+    async def _catch_up(self, cached: _Cached) -> bool:
+        """Count the matches finished since the last one counted (one query), and check
+        with another that none finished earlier was committed since (another process's
+        result, after a stall): False if one was, and the table is no good."""
+        season, table = cached.season, cached.table
+        guild_id, last = season.guild_id, table.last
+        if last is None:
+            table.add_all(await self._store.season_results(guild_id, season.started_at, NEVER))
+            return True
+        rows = await self._store.season_results(guild_id, last[0], NEVER)
+        fresh = [r for r in rows if (r.finished_at, r.match_id) > last]
+        counted = await self._store.count_season_results(guild_id, season.started_at, last[0])
+        if counted != table.count + sum(r.finished_at == last[0] for r in fresh):
+            return False
+        table.add_all(fresh)
+        return True
 
 
 def _key(guild_id: int) -> str:

@@ -341,6 +341,11 @@ class MatchStore(Protocol):
         the order a season counts them (finish time, then match id)."""
         ...
 
+    async def count_season_results(self, guild_id: int, since: float, until: float) -> int:
+        """How many of :meth:`season_results` finished from ``since`` to ``until``, both
+        included."""
+        ...
+
     async def season_ranking(
         self, guild_id: int, number: int, *, offset: int, limit: int
     ) -> tuple[list[SeasonStanding], int]:

@@ -120,6 +120,11 @@ class OneQueryReads:
         rows = await self._fetch(seasons.SELECT_RESULTS, params)
         return [seasons.result_from_row(row) for row in rows]
 
+    async def count_season_results(self, guild_id: int, since: float, until: float) -> int:
+        params = {"guild_id": guild_id, "since": since, "until": until}
+        row = await self._fetch_one(seasons.COUNT_RESULTS, params)
+        return 0 if row is None else int(row["total"])
+
     async def season_ranking(
         self, guild_id: int, number: int, *, offset: int, limit: int
     ) -> tuple[list[SeasonStanding], int]:

@@ -83,6 +83,13 @@ SELECT_RESULTS = (
     " ORDER BY r.finished_at, r.match_id"
 )
 
+# How many there are up to a time: a running season's table checks it counted them all.
+COUNT_RESULTS = (
+    "SELECT COUNT(*) AS total FROM results r"
+    " WHERE r.guild_id = :guild_id AND r.finished_at >= :since AND r.finished_at <= :until"
+    " AND EXISTS (SELECT 1 FROM rating_changes c WHERE c.match_id = r.match_id AND c.seat = 0)"
+)
+
 _SELECT_STANDING = select("season_standings", STANDING_COLUMNS)
 SELECT_PAGE = (
     f"{_SELECT_STANDING} WHERE guild_id = :guild_id AND number = :number"

@@ -3,11 +3,13 @@ end fired once (also across a restart at the boundary), standings that start ane
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
 
 from engine.model import SeasonLength
+from engine.ratings import rate_finished_match
 from engine.seasons import SeasonEnded
 from engine.service import (
     ManualClock,
@@ -16,6 +18,7 @@ from engine.service import (
     SeasonAlreadyRunning,
     SeasonNotFound,
 )
+from tests.builders import match_info, match_result
 from tests.engine.service.conftest import ServiceFactory, new_match
 
 GUILD = 1  # new_match's server
@@ -180,3 +183,47 @@ async def test_an_unknown_season_is_refused_clearly(service: MatchService):
         await service.seasons.leaderboard(GUILD)
     with pytest.raises(SeasonNotFound, match="server 1 has no season 4"):
         await service.seasons.leaderboard(GUILD, 4)
+
+
+async def late_result(service: MatchService, players: tuple[int, int], finished_at: float) -> None:
+    """A rated result written with an earlier finish than results already counted, as
+    another process's write that stalled would be."""
+    store = service.store
+    info = await store.create_match(
+        match_info(0, players, guild_id=GUILD, created_at=finished_at - 60)
+    )
+    await store.start_match(
+        info.match_id, seed=1, first_player=0, started_at=finished_at - 60, turn_deadline=None
+    )
+    result = match_result(info.match_id, players, guild_id=GUILD, finished_at=finished_at)
+    await store.finish_match(
+        result, None, lambda before: rate_finished_match(result, before), version=0
+    )
+
+
+async def test_a_result_committed_late_is_still_counted_in_the_running_season(
+    make_service: ServiceFactory, clock: ManualClock
+):
+    service = await make_service(season_min_games=1)
+    season = await service.seasons.start(GUILD)
+    await clock.advance(10.0, settle=service.wait_idle)
+    await win(service, 101, 202)
+    assert (await service.seasons.leaderboard(GUILD)).total == 2
+
+    await late_result(service, (303, 404), season.started_at + 5)
+
+    page = await service.seasons.leaderboard(GUILD)
+    assert page.total == 4 and {s.user_id for s in page.entries} == {101, 202, 303, 404}
+
+
+async def test_readers_at_once_count_each_match_once(
+    make_service: ServiceFactory, clock: ManualClock
+):
+    service = await make_service(season_min_games=1)
+    await service.seasons.start(GUILD)
+    await clock.advance(1.0, settle=service.wait_idle)
+    await win(service, 101, 202)
+
+    pages = await asyncio.gather(*(service.seasons.leaderboard(GUILD) for _ in range(5)))
+
+    assert {(p.total, p.entries[0].games) for p in pages} == {(2, 1)}

@@ -118,6 +118,8 @@ async def test_a_season_counts_the_rated_matches_that_finished_within_it(
         SeasonResult(first, (1, 2), 0, 300.0),
     ]
     assert before not in [r.match_id for r in found]
+    assert await store.count_season_results(GUILD, 100.0, 1000.0) == 3  # the end included
+    assert await store.count_season_results(GUILD, 100.0, 299.0) == 1
 
 
 async def test_the_season_settings_of_a_server_round_trip(store: MatchStore):  # noqa: F811
