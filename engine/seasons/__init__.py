@@ -11,7 +11,6 @@ from engine.seasons.calendar import season_end
 from engine.seasons.season import (
     DEFAULT_MIN_GAMES,
     PODIUM_PLACES,
-    TOP_PLACES,
     BestSeason,
     MemberSeasons,
     Season,
@@ -25,7 +24,6 @@ from engine.seasons.standings import SeasonTable
 __all__ = [
     "DEFAULT_MIN_GAMES",
     "PODIUM_PLACES",
-    "TOP_PLACES",
     "BestSeason",
     "MemberSeasons",
     "Season",

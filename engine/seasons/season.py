@@ -10,8 +10,6 @@ from engine.ratings import Glicko2Rating
 DEFAULT_MIN_GAMES = 5
 """Rated matches a member plays in a season before they are ranked in it (the service's
 ``season_min_games`` may set another)."""
-TOP_PLACES = 10
-"""The top of a season: what a finished season keeps of its standings for everyone."""
 PODIUM_PLACES = 3
 
 

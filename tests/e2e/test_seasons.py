@@ -48,6 +48,8 @@ async def test_a_season_ends_on_the_clock_its_podium_is_posted_once_and_stays_re
     match = await challenge_and_accept(emulator, bot)
     await _resign(emulator, bot, match, ana)  # ben wins season 1
 
+    all_time = await answered(await ana.slash("hanamikoji leaderboard"))
+    assert "Season 1 is running: `/hanamikoji leaderboard season:1`" in all_time.text()
     running = await answered(await ana.slash("hanamikoji leaderboard", season=1))
     assert "Season 1 standings" in running.text() and "Running" in running.text()
     assert running.text().index(f"<@{ben.id}>") < running.text().index(f"<@{ana.id}>")
