@@ -261,6 +261,8 @@ class MatchSeasons:
                     ended = await self._end(season, season.ends_at)
                 else:
                     ended = await self._ended(season)
+            except DatabaseUnavailable:
+                continue  # the store tells of the outage; the claim runs out, and it is retried
             except Exception:
                 # Its claim runs out and it is tried again.
                 log.exception(
@@ -323,16 +325,20 @@ class MatchSeasons:
         return SeasonEnded(season, tuple(podium), channel, settings.language, next_season)
 
     async def _announce(self, ended: SeasonEnded) -> None:
-        """Tell the listeners; with nowhere to announce, or nobody listening, it is done."""
+        """Tell the listeners; with nowhere to announce, or nobody listening, it is done.
+        Whatever fails here leaves the podium unshown: once the claim runs out, it is
+        announced again."""
         season = ended.season
-        if ended.channel_id is None or not self._listeners:
-            await self.podium_shown(season.guild_id, season.number)
-            return
-        for listener in list(self._listeners):
-            try:
+        try:
+            if ended.channel_id is None or not self._listeners:
+                await self.podium_shown(season.guild_id, season.number)
+                return
+            for listener in list(self._listeners):
                 await listener(ended)
-            except Exception:
-                log.exception("a listener failed on the end of season %d", season.number)
+        except DatabaseUnavailable:
+            pass  # the store tells of the outage
+        except Exception:
+            log.exception("the end of season %d could not be announced", season.number)
 
     # -- helpers -------------------------------------------------------------------------
 
