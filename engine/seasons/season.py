@@ -105,6 +105,4 @@ class SeasonEnded:
     """Up to three ranked members, best first (fewer when fewer were ranked)."""
     channel_id: int | None
     """Where to announce it (:func:`~engine.seasons.announcement_channel`); None: nowhere."""
-    language: str | None
-    """The server's chosen language for public messages, if it chose one."""
     next_season: Season | None

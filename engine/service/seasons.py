@@ -310,7 +310,7 @@ class MatchSeasons:
             table.members,
             table.count,
         )
-        return SeasonEnded(ended, ranking[:PODIUM_PLACES], channel, settings.language, next_season)
+        return SeasonEnded(ended, ranking[:PODIUM_PLACES], channel, next_season)
 
     async def _ended(self, season: Season) -> SeasonEnded:
         """An ended season whose podium was never shown, as it ended."""
@@ -322,7 +322,7 @@ class MatchSeasons:
         running = await self._store.running_season(guild_id)
         next_season = running if running is not None and running.number > season.number else None
         channel = announcement_channel(settings)
-        return SeasonEnded(season, tuple(podium), channel, settings.language, next_season)
+        return SeasonEnded(season, tuple(podium), channel, next_season)
 
     async def _announce(self, ended: SeasonEnded) -> None:
         """Tell the listeners; with nowhere to announce, or nobody listening, it is done.

@@ -51,8 +51,14 @@ def test_a_season_leaderboard_says_its_state_and_who_is_ranked():
 
 
 def test_ending_by_hand_says_where_the_podium_goes_and_what_follows():
-    ended = SeasonEnded(Season(1, 4, 1_000.0, None, ended_at=1_500.0), (), 55, None, RUNNING)
+    following = Season(1, 5, 1_500.0, 2_000.0, SeasonLength.MONTHLY)
+    ended = SeasonEnded(Season(1, 4, 1_000.0, None, ended_at=1_500.0), (), 55, following)
     assert ended_text("en", ended) == (
         "Season 4 has ended; its podium is announced in <#55>. "
-        "Season 4 has started; it ends <t:2000:f>."
+        "Season 5 has started; it ends <t:2000:f>."
+    )
+    nowhere = SeasonEnded(ended.season, (), None, None)
+    assert ended_text("en", nowhere).startswith("Season 4 has ended. No channel is chosen")
+    assert ended_text("en", nowhere).endswith(
+        "No new season starts by itself (season length: off)."
     )
