@@ -55,6 +55,7 @@ EXTENSIONS = (
     "bot.settings",
     "bot.review",
     "bot.seats",
+    "bot.seasons",
 )
 """The features, each a discord.py extension (a package with ``setup(bot)``)."""
 

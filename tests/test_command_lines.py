@@ -27,6 +27,7 @@ import bench.pacer_arrivals
 import bench.render_speed
 import bench.review_figures
 import bench.review_losses
+import bench.season_standings
 import bench.service_load
 import bot.__main__
 import engine.__main__
@@ -55,6 +56,7 @@ MAINS: dict[str, Main] = {
     "python -m engine.review.fit_chances": engine.review.fit_chances.main,
     "bench/engine_speed.py": bench.engine_speed.main,
     "bench/render_speed.py": bench.render_speed.main,
+    "bench/season_standings.py": bench.season_standings.main,
     "bench/ai_decision_time.py": bench.ai_decision_time.main,
     "python -m bench.review_figures": bench.review_figures.main,
     "python -m bench.review_losses": bench.review_losses.main,
@@ -96,6 +98,9 @@ BAD: list[tuple[str, list[str], str]] = [
     ("bench/engine_speed.py", ["--games", HUGE], f"got '{HUGE}'"),
     ("bench/render_speed.py", ["--boards", "0"], "--boards: must be from 1 to 100,000, got '0'"),
     ("bench/render_speed.py", ["--boards", "-1"], "got '-1'"),
+    ("bench/season_standings.py", ["--members", "1"], "--members: must be from 2 to 1,000,000"),
+    ("bench/season_standings.py", ["--matches", HUGE], f"got '{HUGE}'"),
+    ("bench/season_standings.py", ["--members", "2", "--matches", "4"], "--matches 4 is too few"),
     ("bench/ai_decision_time.py", ["--games", "0"], "--games: must be from 1 to 10,000, got '0'"),
     ("bench/ai_decision_time.py", ["--levels", "godlike"], "invalid choice: 'godlike'"),
     ("python -m bench.review_figures", ["--matches", "0"], "--matches: must be from 1 to 1,000"),
@@ -221,6 +226,15 @@ def test_render_speed_with_one_board(capsys: pytest.CaptureFixture[str]) -> None
     assert status == 0
     assert printed.startswith("boards: 1\n")
     assert re.search(r"^board ms: [\d.]+  bytes: \d+$", printed, re.MULTILINE)
+
+
+def test_season_standings_with_two_members(capsys: pytest.CaptureFixture[str]) -> None:
+    status, printed = outcome(
+        capsys, bench.season_standings.main, ["--members", "2", "--matches", "5"]
+    )
+    assert status == 0, printed
+    assert "first page ms: " in printed and "(2 ranked)" in printed
+    assert re.search(r"^end ms: \d+ \(2 on the podium\)$", printed, re.MULTILINE)
 
 
 def test_ai_decision_time_with_one_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,13 +17,17 @@ from bot.settings.deps import SettingsDeps
 from bot.words.durations import duration_text
 from bot.words.i18n import language_of, languages, text
 from bot.words.server_language import chosen_language
-from engine.model import ExpiryPolicy, GuildSettings
+from engine.model import ExpiryPolicy, GuildSettings, SeasonLength
 
 Command = app_commands.Command[Any, ..., None]
 
 POLICY_CHOICES = [
     app_commands.Choice(name=localised("slash.choice_policy_ai"), value="ai"),
     app_commands.Choice(name=localised("slash.choice_policy_forfeit"), value="forfeit"),
+]
+SEASON_CHOICES = [
+    app_commands.Choice(name=localised(f"slash.choice_season_{length}"), value=str(length))
+    for length in SeasonLength
 ]
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=localised("slash.choice_language_auto"), value="auto"),
@@ -66,6 +70,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         language=localised("names.language"),
         lobby_channel=localised("seats.name_lobby_channel"),
         lobby_off=localised("seats.name_lobby_off"),
+        season_length=localised("names.season_length"),
+        season_channel=localised("names.season_channel"),
     )
     @app_commands.describe(
         turn_timer=localised("slash.settings_turn_timer"),
@@ -75,9 +81,14 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         language=localised("slash.settings_language"),
         lobby_channel=localised("seats.slash_lobby_channel"),
         lobby_off=localised("seats.slash_lobby_off"),
+        season_length=localised("slash.settings_season_length"),
+        season_channel=localised("slash.settings_season_channel"),
     )
     @app_commands.choices(
-        turn_timer=TIMER_CHOICES, expiry=POLICY_CHOICES, language=LANGUAGE_CHOICES
+        turn_timer=TIMER_CHOICES,
+        expiry=POLICY_CHOICES,
+        language=LANGUAGE_CHOICES,
+        season_length=SEASON_CHOICES,
     )
     # Refused in the user's language by the group's error handler. (default_permissions
     # would hide the command from others, but Discord takes it on top-level commands only.)
@@ -91,6 +102,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         language: app_commands.Choice[str] | None = None,
         lobby_channel: discord.TextChannel | None = None,
         lobby_off: bool = False,
+        season_length: app_commands.Choice[str] | None = None,
+        season_channel: discord.TextChannel | None = None,
     ) -> None:
         lang = language_of(interaction.locale)
         assert interaction.guild_id is not None
@@ -108,11 +121,21 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
             lobby_channel_id=None
             if lobby_off
             else (lobby_channel.id if lobby_channel else current.lobby_channel_id),
+            season_length=current.season_length
+            if season_length is None
+            else SeasonLength(season_length.value),
+            season_channel_id=current.season_channel_id
+            if season_channel is None
+            else season_channel.id,
         )
         if changed != current:
             # One write for every change: a database that stops answering cannot leave
             # some saved while the user is told that nothing was changed.
             changed = await deps.settings.set_guild_settings(changed)
+        if changed.season_length != current.season_length:
+            # The running season now ends at the new length's boundary (or a length starts
+            # one); the engine decides which.
+            await deps.seasons.follow_length(interaction.guild_id)
         override = changed.language
         updated = changed != current or language is not None
         title = text(lang, "commands.settings_updated" if updated else "commands.settings_title")
@@ -160,5 +183,17 @@ def settings_lines(
             value=f"<#{settings.lobby_channel_id}>"
             if settings.lobby_channel_id
             else text(lang, "seats.settings_no_lobby"),
+        ),
+        text(
+            lang,
+            "seasons.settings_length",
+            value=text(lang, f"seasons.length_{settings.season_length or SeasonLength.OFF}"),
+        ),
+        text(
+            lang,
+            "seasons.settings_channel",
+            channel=f"<#{settings.season_channel_id}>"
+            if settings.season_channel_id is not None
+            else text(lang, "seasons.no_channel"),
         ),
     ]

@@ -1,4 +1,5 @@
-"""Stats: `/hanamikoji stats`, `leaderboard` and `history`, the leaderboard's paging and
+"""Stats: `/hanamikoji stats`, `leaderboard` and `history`, the leaderboards' paging (all
+time and per season) and
 the record export buttons, and the rating line under a finished match.
 
 A discord.py extension: :func:`setup` adds the commands to `/hanamikoji` and registers
@@ -12,6 +13,7 @@ from bot.stats.commands import stats_commands
 from bot.stats.deps import StatsDeps
 from bot.stats.leaderboard_button import LeaderboardPageButton
 from bot.stats.record_button import RecordExportButton
+from bot.stats.season_leaderboard import SeasonPageButton
 
 
 class Stats(Feature):
@@ -20,9 +22,9 @@ class Stats(Feature):
 
 async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
-    deps = StatsDeps(parts.service.queries, parts.names)
+    deps = StatsDeps(parts.service.queries, parts.names, parts.service.seasons)
     await bot.add_cog(Stats(deps))
     group = command_group(bot)
     for command in stats_commands(deps):
         group.add_command(command)
-    bot.add_dynamic_items(LeaderboardPageButton, RecordExportButton)
+    bot.add_dynamic_items(LeaderboardPageButton, RecordExportButton, SeasonPageButton)

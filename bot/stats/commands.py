@@ -20,6 +20,8 @@ from bot.discord_plumbing.translator import localised
 from bot.stats.deps import StatsDeps
 from bot.stats.leaderboard_button import show_leaderboard
 from bot.stats.record_button import RecordExportButton
+from bot.stats.season_leaderboard import MAX_SEASON, season_choices, show_season_leaderboard
+from bot.stats.season_text import member_seasons_text
 from bot.stats.stats_text import history_text, mention, stats_text
 from bot.words.i18n import language_of, text
 from bot.words.player_names import markdown_safe
@@ -53,9 +55,12 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
         who = member or interaction.user
         name = markdown_safe(who.display_name)
         numbers = await deps.queries.player_stats(interaction.guild_id, who.id)
+        seasons = await deps.seasons.member(interaction.guild_id, who.id)
         embed = discord.Embed(
             title=text(lang, "stats.title", name=name),
-            description=stats_text(lang, numbers, name),
+            description="\n".join(
+                [stats_text(lang, numbers, name), *member_seasons_text(lang, seasons)]
+            ),
             colour=EMBED_COLOUR,
         )
         await send_private(interaction, embed=embed)
@@ -63,8 +68,22 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
     @app_commands.command(
         name=localised("names.leaderboard"), description=localised("slash.leaderboard")
     )
-    async def leaderboard(interaction: discord.Interaction[Any]) -> None:
-        await show_leaderboard(deps, interaction)
+    @app_commands.rename(season=localised("names.season"))
+    @app_commands.describe(season=localised("slash.leaderboard_season"))
+    async def leaderboard(
+        interaction: discord.Interaction[Any],
+        season: app_commands.Range[int, 1, MAX_SEASON] | None = None,
+    ) -> None:
+        if season is None:
+            await show_leaderboard(deps, interaction)
+        else:
+            await show_season_leaderboard(deps, interaction, season)
+
+    @leaderboard.autocomplete("season")
+    async def season_autocomplete(
+        interaction: discord.Interaction[Any], typed: str
+    ) -> list[app_commands.Choice[int]]:
+        return await season_choices(deps, interaction, typed)
 
     @app_commands.command(name=localised("names.history"), description=localised("slash.history"))
     @app_commands.rename(member=localised("names.member"))

@@ -86,10 +86,13 @@ async def show_leaderboard(
             offset=page * LEADERBOARD_PAGE_SIZE,
             limit=LEADERBOARD_PAGE_SIZE,
         )
+    description = leaderboard_text(lang, board, LEADERBOARD_MIN_GAMES, LEADERBOARD_PAGE_SIZE)
+    season = await deps.seasons.current(guild_id)
+    if season is not None:  # the all-time board points to the season's own
+        hint = text(lang, "seasons.leaderboard_hint", number=season.number)
+        description = f"{description}\n\n{hint}"
     embed = discord.Embed(
-        title=text(lang, "stats.leaderboard_title"),
-        description=leaderboard_text(lang, board, LEADERBOARD_MIN_GAMES, LEADERBOARD_PAGE_SIZE),
-        colour=EMBED_COLOUR,
+        title=text(lang, "stats.leaderboard_title"), description=description, colour=EMBED_COLOUR
     )
     view = _paging_view(lang, guild_id, page, last)
     if turning:

@@ -13,7 +13,7 @@ from engine.model.matches import (
     Placement,
 )
 from engine.model.results import FinishedMatch
-from engine.model.settings import ExpiryPolicy, GuildSettings, UserSettings
+from engine.model.settings import ExpiryPolicy, GuildSettings, SeasonLength, UserSettings
 
 __all__ = [
     "AI_USER_ID",
@@ -25,5 +25,6 @@ __all__ = [
     "MatchInfo",
     "MatchStatus",
     "Placement",
+    "SeasonLength",
     "UserSettings",
 ]

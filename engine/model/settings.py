@@ -15,6 +15,15 @@ class ExpiryPolicy(enum.StrEnum):
     """The absent player forfeits the match."""
 
 
+class SeasonLength(enum.StrEnum):
+    """How long a server's seasons last (:mod:`engine.seasons.calendar` says when one ends);
+    with OFF a season starts and ends only by hand."""
+
+    OFF = "off"
+    MONTHLY = "monthly"
+    QUARTERLY = "quarterly"
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """Per-guild overrides; None means "use the service's configured default"."""
@@ -26,9 +35,14 @@ class GuildSettings:
     three_rounds_default: bool | None = None
     language: str | None = None
     """The language of public match messages; None follows the server's Discord locale."""
+    # Seasons (issue 27).
+    season_length: SeasonLength | None = None
+    """None is OFF: seasons start and end by hand."""
+    season_channel_id: int | None = None
+    """The channel a season's podium is announced in (see ``announcement_channel``)."""
     lobby_channel_id: int | None = None
-    """Where the server's open seats are announced and played (None: where each is opened);
-    seasons announce their podium there too."""
+    """The server's lobby channel (open seats); the podium goes there when no season
+    channel is named."""
 
 
 @dataclass(frozen=True, slots=True)

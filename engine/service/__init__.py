@@ -22,6 +22,7 @@ from engine.model import (
     MatchInfo,
     MatchStatus,
     Placement,
+    SeasonLength,
     UserSettings,
 )
 from engine.service.abandonment import MatchAbandonment
@@ -39,11 +40,14 @@ from engine.service.errors import (
     MatchNotActive,
     MatchNotFinished,
     MatchNotFound,
+    NoSeasonRunning,
     NotYourMatch,
     NotYourTurn,
     RematchAlreadyStarted,
     ReviewFailed,
     ReviewUnavailable,
+    SeasonAlreadyRunning,
+    SeasonNotFound,
     SeatAlreadyOpen,
     SeatClosed,
     SeatTaken,
@@ -74,6 +78,7 @@ from engine.service.placements import MatchPlacements
 from engine.service.progress import SubmitResult
 from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews, ReviewProgress
+from engine.service.seasons import MatchSeasons
 from engine.service.seats import SeatCommands
 from engine.service.settings import MatchSettings
 from engine.service.sight import Sight
@@ -118,10 +123,12 @@ __all__ = [
     "MatchPlacements",
     "MatchQueries",
     "MatchReviews",
+    "MatchSeasons",
     "MatchService",
     "MatchSettings",
     "MatchStarted",
     "MatchStatus",
+    "NoSeasonRunning",
     "NotYourMatch",
     "NotYourTurn",
     "Placement",
@@ -132,6 +139,9 @@ __all__ = [
     "ReviewProgress",
     "ReviewUnavailable",
     "RoundScored",
+    "SeasonAlreadyRunning",
+    "SeasonLength",
+    "SeasonNotFound",
     "SeatAlreadyOpen",
     "SeatClosed",
     "SeatCommands",

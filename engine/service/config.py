@@ -14,6 +14,7 @@ from engine.model import ExpiryPolicy
 from engine.review.hint import HINT_ITERATIONS
 from engine.review.judge import REVIEW_ITERATIONS
 from engine.review.search import MOST_ITERATIONS
+from engine.seasons.season import DEFAULT_MIN_GAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,11 @@ class ServiceConfig:
     """The search's play-outs per decision when a finished match is reviewed."""
     hint_iterations: int = HINT_ITERATIONS
     """The search's play-outs behind one hint in a match against the AI."""
+    season_min_games: int = DEFAULT_MIN_GAMES
+    """Rated matches a member plays in a season before they are ranked in it."""
+    season_seconds: float | None = None
+    """For tests only: a season with a length (monthly, quarterly) ends this many seconds
+    after it starts instead of at the calendar boundary. Unset in production."""
 
     def __post_init__(self) -> None:
         for setting in fields(self):
@@ -81,6 +87,7 @@ class ServiceConfig:
             "event_queue_warn",
             "review_iterations",
             "hint_iterations",
+            "season_min_games",
         ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
@@ -90,6 +97,8 @@ class ServiceConfig:
                     f"{name} must be at most {MOST_ITERATIONS:,} play-outs per decision, "
                     f"got {getattr(self, name)!r}"
                 )
+        if self.season_seconds is not None and self.season_seconds <= 0:
+            raise ValueError(f"season_seconds must be positive, got {self.season_seconds!r}")
         if not self.ai_levels:
             raise ValueError("ai_levels must name at least one level")
         unknown = [level for level in self.ai_levels if level not in LEVELS]

@@ -13,7 +13,8 @@ integers. The Discord layer calls the coroutines of its parts and subscribes to
 - ``service.abandonment`` (:mod:`.abandonment`): ending the open matches of a deleted
   channel or of a server that removed the bot;
 - ``service.reviews`` (:mod:`.reviews`): the review of a finished match, analysed once;
-- ``service.hints`` (:mod:`.hints`): the AI's suggestion in a hint match against it.
+- ``service.hints`` (:mod:`.hints`): the AI's suggestion in a hint match against it;
+- ``service.seasons`` (:mod:`.seasons`): a server's seasons, their standings and podiums.
 
 Deadlines, reminders, expiry and the AI are :mod:`.turns`; the steps that change a match
 are :mod:`.progress`; the open matches shared by all are :mod:`.open_matches`.
@@ -64,6 +65,7 @@ from engine.service.placements import MatchPlacements
 from engine.service.progress import MatchProgress
 from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews
+from engine.service.seasons import MatchSeasons
 from engine.service.seats import SeatCommands
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, MatchTurns, random_agent_factory
@@ -104,6 +106,7 @@ class MatchService:
         # own moves wait behind at most one of their jobs.
         self.reviews = MatchReviews(self._ctx, self.queries, agent_executor)
         self.hints = MatchHints(self._ctx, self.queries, agent_executor)
+        self.seasons = MatchSeasons(self._ctx, self.settings)
         self.broken: dict[int, str] = {}
         """Matches set aside at start-up because they no longer replay: id -> reason."""
 
@@ -116,6 +119,7 @@ class MatchService:
             ctx.started = True
             ctx.outbox.publish(undelivered)
             self._turns.due_alarms.start()
+            self.seasons.start_alarms()
             log.info(
                 "match service started on a shared database, %d announcements to show",
                 len(undelivered),
@@ -146,6 +150,7 @@ class MatchService:
                 ctx.spawn(self._finish_replayed(live))
             else:
                 self._turns.resume(live)
+        self.seasons.start_alarms()
         log.info(
             "match service started with %d open matches, %d announcements to show",
             len(ctx.matches),
@@ -162,6 +167,7 @@ class MatchService:
         await self.reviews.close()
         await self.hints.close()
         await self._turns.due_alarms.close()
+        await self.seasons.close()
         await ctx.finish_work(_CLOSE_TIMEOUT)
         await ctx.operations_done()
         await ctx.bus.close(_CLOSE_TIMEOUT)

@@ -27,6 +27,7 @@ from engine.model import (
     UserSettings,
 )
 from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
+from engine.seasons import BestSeason, Season, SeasonResult, SeasonStanding
 from engine.store.announcement import Announcement
 
 Rater = Callable[[tuple[Standing, Standing]], RatedMatch]
@@ -290,4 +291,71 @@ class MatchStore(Protocol):
     async def review_of(self, match_id: int) -> str | None:
         """The review saved for ``match_id`` (its JSON, of whatever format it was saved
         in), or None."""
+        ...
+
+    # -- seasons (issue 27) --------------------------------------------------------------
+
+    async def start_season(self, season: Season) -> None:
+        """Insert a new running season. :class:`~engine.store.errors.StoreError` (an
+        integrity error) if the server has one running or the number is taken: callers
+        hold the server's ``season:<guild>`` key (:meth:`exclusive`) and check first."""
+        ...
+
+    async def set_season_end(self, season: Season) -> None:
+        """Change when the running ``season`` ends by itself (and the length behind it)."""
+        ...
+
+    async def end_season(
+        self,
+        season: Season,
+        ranking: Sequence[SeasonStanding],
+        claimed_until: float,
+        next_season: Season | None,
+    ) -> None:
+        """In one commit: end ``season`` (its ``ended_at`` set), keep its final ``ranking``
+        (ranked members only), hold its claim until ``claimed_until`` (the caller shows
+        its podium), and start ``next_season`` if given. Callers hold ``season:<guild>``."""
+        ...
+
+    async def season_podium_shown(self, guild_id: int, number: int) -> None:
+        """The season's end was announced (or had nowhere to go): never shown again."""
+        ...
+
+    async def claim_due_seasons(self, now: float, until: float, limit: int) -> list[Season]:
+        """Claim up to ``limit`` seasons with work due at ``now`` until ``until``, skipping
+        those another process holds: a running season whose ``ends_at`` passed, and an
+        ended one whose podium was not shown and whose claim ran out."""
+        ...
+
+    async def next_season_alarm(self) -> float | None:
+        """When :meth:`claim_due_seasons` next has something (None: no season will end by
+        itself and every podium was shown)."""
+        ...
+
+    async def running_season(self, guild_id: int) -> Season | None: ...
+
+    async def season(self, guild_id: int, number: int) -> Season | None: ...
+
+    async def seasons_of(self, guild_id: int, limit: int) -> list[Season]:
+        """The server's seasons, newest first."""
+        ...
+
+    async def season_results(self, guild_id: int, since: float, until: float) -> list[SeasonResult]:
+        """The server's rated matches finished at ``since`` or later and before ``until``, in
+        the order a season counts them (finish time, then match id)."""
+        ...
+
+    async def count_season_results(self, guild_id: int, since: float, until: float) -> int:
+        """How many of :meth:`season_results` finished from ``since`` to ``until``, both
+        included."""
+        ...
+
+    async def season_ranking(
+        self, guild_id: int, number: int, *, offset: int, limit: int
+    ) -> tuple[list[SeasonStanding], int]:
+        """A page of an ended season's final ranking, and how many were ranked."""
+        ...
+
+    async def best_season(self, guild_id: int, user_id: int) -> BestSeason | None:
+        """The member's best finish in the server's ended seasons, if ever ranked."""
         ...

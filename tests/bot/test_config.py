@@ -103,6 +103,8 @@ NOT_DEFAULT = {
         "ai_levels": '["normal", "hard"]',
         "ai_move_delay_seconds": "0",
         "event_queue_warn": "50",
+        "season_min_games": "3",
+        "season_seconds": "120",
     },
     "logging": {"level": '"DEBUG"', "format": '"json"'},
     "metrics": {"port": "9108", "address": '"0.0.0.0"', "admin_user_ids": "[1234, 5678]"},

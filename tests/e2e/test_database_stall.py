@@ -152,6 +152,9 @@ def test_the_database_lines_read_plainly_in_english_and_spanish():
         ("hanamikoji notify", {"dm": False}),
         ("hanamikoji settings", {}),
         ("hanamikoji review", {}),
+        ("hanamikoji leaderboard", {"season": 1}),
+        ("hanamikoji season start", {}),
+        ("hanamikoji season end", {}),
     ],
 )
 async def test_every_command_that_asks_the_database_is_acknowledged_first(

@@ -22,6 +22,7 @@ from engine.model import (
     UserSettings,
 )
 from engine.ratings import Standing
+from engine.seasons import Season, SeasonStanding
 from engine.store import shared_sql
 from engine.store.announcement import Announcement
 from engine.store.errors import MatchConflict
@@ -39,7 +40,7 @@ from engine.store.postgres.connection import (
 )
 from engine.store.postgres.identify_gate import take_identify_turn
 from engine.store.postgres.reads import PostgresReads
-from engine.store.postgres.sql import execute, fetchrow
+from engine.store.postgres.sql import execute, execute_many, fetch, fetchrow
 from engine.store.timeouts import DatabaseTimeouts
 
 LOCK_POOL_SIZE = 4
@@ -323,6 +324,60 @@ class PostgresMatchStore(PostgresReads):
     async def save_review(self, match_id: int, body: str, at: float) -> None:
         async with self._connection() as conn:
             await reviews.save(conn, match_id, body, at)
+
+    # -- seasons -------------------------------------------------------------------------
+
+    async def start_season(self, season: Season) -> None:
+        async with self._connection() as conn:
+            await execute(
+                conn, shared_sql.seasons.INSERT_SEASON, shared_sql.seasons.season_params(season)
+            )
+
+    async def set_season_end(self, season: Season) -> None:
+        async with self._connection() as conn:
+            await execute(
+                conn, shared_sql.seasons.SET_END, shared_sql.seasons.season_params(season)
+            )
+
+    async def end_season(
+        self,
+        season: Season,
+        ranking: Sequence[SeasonStanding],
+        claimed_until: float,
+        next_season: Season | None,
+    ) -> None:
+        async with self._transaction() as conn:
+            params = shared_sql.seasons.end_params(season, claimed_until)
+            await execute(conn, shared_sql.seasons.END_SEASON, params)
+            ranked = shared_sql.seasons.ranked_params(season, ranking)
+            await execute_many(conn, shared_sql.seasons.INSERT_STANDING, ranked)
+            if next_season is not None:
+                next_params = shared_sql.seasons.season_params(next_season)
+                await execute(conn, shared_sql.seasons.INSERT_SEASON, next_params)
+
+    async def season_podium_shown(self, guild_id: int, number: int) -> None:
+        params = {"guild_id": guild_id, "number": number, "shown": True}
+        async with self._connection() as conn:
+            await execute(conn, shared_sql.seasons.PODIUM_SHOWN, params)
+
+    async def claim_due_seasons(self, now: float, until: float, limit: int) -> list[Season]:
+        params = {"now": now, "until": until, "limit": limit}
+        async with self._connection() as conn:
+            rows = await fetch(conn, _CLAIM_DUE_SEASONS, params)
+        due = [shared_sql.seasons.season_from_row(row) for row in rows]
+        return sorted(due, key=lambda s: (s.guild_id, s.number))
+
+
+# Seasons another process is claiming right now are locked: SKIP LOCKED passes them by.
+_CLAIM_DUE_SEASONS = (
+    "WITH due AS ("
+    f" SELECT guild_id, number FROM seasons WHERE {shared_sql.seasons.DUE_WHERE}"
+    " ORDER BY guild_id, number LIMIT :limit FOR UPDATE SKIP LOCKED)"
+    " UPDATE seasons s SET claimed_until = :until FROM due"
+    " WHERE s.guild_id = due.guild_id AND s.number = due.number"
+    " RETURNING "
+    + ", ".join(f"s.{column} AS {column}" for column in shared_sql.seasons.SEASON_COLUMNS)
+)
 
 
 async def _standings_before(conn: Any, result: FinishedMatch) -> tuple[Standing, Standing]:

@@ -5,6 +5,6 @@ that are one query each (:mod:`.reads`). No database driver is imported here: bo
 write ``:name`` parameters and both drivers' rows are read as ``row["column"]``
 (:mod:`.sql`)."""
 
-from engine.store.shared_sql import matches, rematches, results, reviews, settings
+from engine.store.shared_sql import matches, rematches, results, reviews, seasons, settings
 
-__all__ = ["matches", "rematches", "results", "reviews", "settings"]
+__all__ = ["matches", "rematches", "results", "reviews", "seasons", "settings"]

@@ -9,7 +9,8 @@ from typing import Any
 
 from engine.model import DecisionRow, FinishedMatch, GuildSettings, MatchInfo, UserSettings
 from engine.ratings import RatingChange, Standing
-from engine.store.shared_sql import matches, rematches, results, reviews, settings
+from engine.seasons import BestSeason, Season, SeasonResult, SeasonStanding
+from engine.store.shared_sql import matches, rematches, results, reviews, seasons, settings
 from engine.store.shared_sql.sql import Row
 
 
@@ -98,3 +99,51 @@ class OneQueryReads:
     async def review_of(self, match_id: int) -> str | None:
         row = await self._fetch_one(reviews.SELECT_REVIEW, {"match_id": match_id})
         return None if row is None else str(row["body"])
+
+    # -- seasons -------------------------------------------------------------------------
+
+    async def running_season(self, guild_id: int) -> Season | None:
+        row = await self._fetch_one(seasons.SELECT_RUNNING, {"guild_id": guild_id})
+        return None if row is None else seasons.season_from_row(row)
+
+    async def season(self, guild_id: int, number: int) -> Season | None:
+        params = {"guild_id": guild_id, "number": number}
+        row = await self._fetch_one(seasons.SELECT_SEASON, params)
+        return None if row is None else seasons.season_from_row(row)
+
+    async def seasons_of(self, guild_id: int, limit: int) -> list[Season]:
+        rows = await self._fetch(seasons.SELECT_SEASONS, {"guild_id": guild_id, "limit": limit})
+        return [seasons.season_from_row(row) for row in rows]
+
+    async def season_results(self, guild_id: int, since: float, until: float) -> list[SeasonResult]:
+        params = {"guild_id": guild_id, "since": since, "until": until}
+        rows = await self._fetch(seasons.SELECT_RESULTS, params)
+        return [seasons.result_from_row(row) for row in rows]
+
+    async def count_season_results(self, guild_id: int, since: float, until: float) -> int:
+        params = {"guild_id": guild_id, "since": since, "until": until}
+        row = await self._fetch_one(seasons.COUNT_RESULTS, params)
+        return 0 if row is None else int(row["total"])
+
+    async def season_ranking(
+        self, guild_id: int, number: int, *, offset: int, limit: int
+    ) -> tuple[list[SeasonStanding], int]:
+        params = {"guild_id": guild_id, "number": number, "offset": offset, "limit": limit}
+        rows = await self._fetch(seasons.SELECT_PAGE, params)
+        total = await self._fetch_one(seasons.COUNT_RANKED, params)
+        return [seasons.standing_from_row(row) for row in rows], (
+            0 if total is None else int(total["total"])
+        )
+
+    async def best_season(self, guild_id: int, user_id: int) -> BestSeason | None:
+        params = {"guild_id": guild_id, "user_id": user_id}
+        row = await self._fetch_one(seasons.SELECT_BEST, params)
+        return None if row is None else seasons.best_from_row(row)
+
+    async def next_season_alarm(self) -> float | None:
+        ending = await self._fetch_one(seasons.NEXT_ENDING)
+        unshown = await self._fetch_one(seasons.NEXT_UNSHOWN)
+        times = [
+            row["at"] for row in (ending, unshown) if row is not None and row["at"] is not None
+        ]
+        return min(times) if times else None

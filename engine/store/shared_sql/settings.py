@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.model import ExpiryPolicy, GuildSettings, UserSettings
+from engine.model import ExpiryPolicy, GuildSettings, SeasonLength, UserSettings
 from engine.store.shared_sql.sql import Row, insert, select
 
 GUILD_COLUMNS = (
@@ -15,6 +15,8 @@ GUILD_COLUMNS = (
     "thread_per_match",
     "three_rounds_default",
     "language",
+    "season_length",
+    "season_channel_id",
     "lobby_channel_id",
 )
 USER_COLUMNS = ("user_id", "dm_notifications", "share_reviews")
@@ -35,6 +37,8 @@ def guild_params(s: GuildSettings) -> dict[str, Any]:
         "thread_per_match": s.thread_per_match,
         "three_rounds_default": s.three_rounds_default,
         "language": s.language,
+        "season_length": None if s.season_length is None else str(s.season_length),
+        "season_channel_id": s.season_channel_id,
         "lobby_channel_id": s.lobby_channel_id,
     }
 
@@ -56,6 +60,8 @@ def guild_from_row(row: Row) -> GuildSettings:
         thread_per_match=_flag(row["thread_per_match"]),
         three_rounds_default=_flag(row["three_rounds_default"]),
         language=row["language"],
+        season_length=None if row["season_length"] is None else SeasonLength(row["season_length"]),
+        season_channel_id=row["season_channel_id"],
         lobby_channel_id=row["lobby_channel_id"],
     )
 

@@ -30,6 +30,7 @@ from engine.model import (
     UserSettings,
 )
 from engine.ratings import LeaderboardPage, PlayerStats, Standing
+from engine.seasons import Season, SeasonStanding
 from engine.store import shared_sql
 from engine.store.announcement import Announcement
 from engine.store.errors import MatchConflict, StoreError
@@ -412,6 +413,54 @@ class SqliteMatchStore(OneQueryReads):
 
     async def save_review(self, match_id: int, body: str, at: float) -> None:
         await self._write([reviews.save(match_id, body, at)])
+
+    # -- seasons (the writer is the only writer: a read then a write is not raced) --------
+
+    async def start_season(self, season: Season) -> None:
+        await self._write(
+            [(shared_sql.seasons.INSERT_SEASON, shared_sql.seasons.season_params(season))]
+        )
+
+    async def set_season_end(self, season: Season) -> None:
+        await self._write([(shared_sql.seasons.SET_END, shared_sql.seasons.season_params(season))])
+
+    async def end_season(
+        self,
+        season: Season,
+        ranking: Sequence[SeasonStanding],
+        claimed_until: float,
+        next_season: Season | None,
+    ) -> None:
+        statements: list[Statement] = [
+            (shared_sql.seasons.END_SEASON, shared_sql.seasons.end_params(season, claimed_until))
+        ]
+        statements += [
+            (shared_sql.seasons.INSERT_STANDING, params)
+            for params in shared_sql.seasons.ranked_params(season, ranking)
+        ]
+        if next_season is not None:
+            statements.append(
+                (shared_sql.seasons.INSERT_SEASON, shared_sql.seasons.season_params(next_season))
+            )
+        await self._write(statements)
+
+    async def season_podium_shown(self, guild_id: int, number: int) -> None:
+        params = {"guild_id": guild_id, "number": number, "shown": True}
+        await self._write([(shared_sql.seasons.PODIUM_SHOWN, params)])
+
+    async def claim_due_seasons(self, now: float, until: float, limit: int) -> list[Season]:
+        rows = await self._fetch(shared_sql.seasons.SELECT_DUE, {"now": now, "limit": limit})
+        due = [shared_sql.seasons.season_from_row(row) for row in rows]
+        claims: list[Statement] = [
+            (
+                shared_sql.seasons.CLAIM,
+                {"guild_id": s.guild_id, "number": s.number, "until": until, "now": now},
+            )
+            for s in due
+        ]
+        if claims:
+            await self._write(claims)
+        return due
 
     # -- reads (those of one query come from OneQueryReads) -------------------------------
 

@@ -12,11 +12,20 @@ from pathlib import Path
 from PIL import Image
 
 from bot.pictures import render_board, render_hand
+from bot.pictures.podium_image import render_podium
+from engine.ratings import Glicko2Rating
 from engine.rules import view
+from engine.seasons import SeasonStanding
 from tests.bot.pictures.stages import SHORT_NAMES, play_until, stages
 
 DOCS = Path(__file__).parents[3] / "docs"
 DEADLINE = datetime(2026, 11, 23, 14, 5, tzinfo=UTC)
+SAMPLE_PODIUM = (
+    (SeasonStanding(1, Glicko2Rating(1724.6, 92.0), 14, 11, 3, 0, 1), "Tomoe Gozen"),
+    (SeasonStanding(2, Glicko2Rating(1651.2, 101.0), 12, 8, 4, 0, 2), "ben"),
+    (SeasonStanding(3, Glicko2Rating(1598.9, 120.0), 9, 6, 3, 0, 3), "Murasaki Shikibu the Elder"),
+)
+"""The podium of a season, with a long name to show how one is cut."""
 
 
 def phone(png: bytes) -> bytes:
@@ -49,6 +58,8 @@ def main() -> None:
     state = play_until(lambda s: s.secret[s.to_move] is not None and len(s.log[-1]) == 4)
     written["hand.png"] = render_hand("en", view(state, state.current_player))
     written["hand-phone.png"] = phone(written["hand.png"])
+    written["season-podium.png"] = render_podium("en", 3, SAMPLE_PODIUM)
+    written["season-podium-phone.png"] = phone(written["season-podium.png"])
     for name, data in written.items():
         (DOCS / name).write_bytes(data)
         print(DOCS / name, len(data))

@@ -28,7 +28,7 @@ async def _press(
     "data"), after a private "thinking…" sent before the database was asked."""
     finished = match_info(MATCH, players, MatchStatus.FINISHED)
     queries = FakeQueries(finished, RECORD, settings=FakeSettings(sharing))
-    deps = StatsDeps(queries, None)  # type: ignore[arg-type]
+    deps = StatsDeps(queries, None, None)  # type: ignore[arg-type]
     interaction = FakeInteraction.by(presser, locale=locale, guild_id=GUILD)
     await send_record(deps, interaction, MATCH)  # type: ignore[arg-type]
     assert interaction.response.deferred == [{"ephemeral": True, "thinking": True}]

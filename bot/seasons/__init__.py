@@ -1,0 +1,26 @@
+"""Seasons: `/hanamikoji season start` and `end` (Manage Server), and the podium posted in
+the server's announcement channel when a season ends (the engine decides when, and where:
+:func:`engine.seasons.announcement_channel`).
+
+A discord.py extension: :func:`setup` adds the `season` commands to `/hanamikoji` and
+listens for the ends of seasons. The season leaderboard and stats lines are the stats
+feature's (:mod:`bot.stats`); the season settings are the settings feature's.
+"""
+
+from __future__ import annotations
+
+from bot.features import AnyBot, Feature, command_group, shared_parts
+from bot.seasons._commands import season_group
+from bot.seasons._podium import PodiumPoster
+
+
+class Seasons(Feature):
+    """Holds the seasons feature's parts."""
+
+
+async def setup(bot: AnyBot) -> None:
+    parts = shared_parts(bot)
+    poster = PodiumPoster(parts.service.seasons, parts.places, parts.names, parts.languages)
+    unsubscribe = parts.service.seasons.on_season_ended(poster.post)
+    await bot.add_cog(Seasons(poster, unsubscribe=unsubscribe))
+    command_group(bot).add_command(season_group(parts.service.seasons))
