@@ -28,6 +28,7 @@ import bench.render_speed
 import bench.review_figures
 import bench.review_losses
 import bench.service_load
+import bench.tournament_pairing
 import bot.__main__
 import engine.__main__
 import engine.review.fit_chances
@@ -55,6 +56,7 @@ MAINS: dict[str, Main] = {
     "python -m engine.review.fit_chances": engine.review.fit_chances.main,
     "bench/engine_speed.py": bench.engine_speed.main,
     "bench/render_speed.py": bench.render_speed.main,
+    "bench/tournament_pairing.py": bench.tournament_pairing.main,
     "bench/ai_decision_time.py": bench.ai_decision_time.main,
     "python -m bench.review_figures": bench.review_figures.main,
     "python -m bench.review_losses": bench.review_losses.main,
@@ -96,6 +98,8 @@ BAD: list[tuple[str, list[str], str]] = [
     ("bench/engine_speed.py", ["--games", HUGE], f"got '{HUGE}'"),
     ("bench/render_speed.py", ["--boards", "0"], "--boards: must be from 1 to 100,000, got '0'"),
     ("bench/render_speed.py", ["--boards", "-1"], "got '-1'"),
+    ("bench/tournament_pairing.py", ["--players", "1"], "--players: must be from 2 to 5,000"),
+    ("bench/tournament_pairing.py", ["--rounds", HUGE], f"got '{HUGE}'"),
     ("bench/ai_decision_time.py", ["--games", "0"], "--games: must be from 1 to 10,000, got '0'"),
     ("bench/ai_decision_time.py", ["--levels", "godlike"], "invalid choice: 'godlike'"),
     ("python -m bench.review_figures", ["--matches", "0"], "--matches: must be from 1 to 1,000"),
@@ -221,6 +225,13 @@ def test_render_speed_with_one_board(capsys: pytest.CaptureFixture[str]) -> None
     assert status == 0
     assert printed.startswith("boards: 1\n")
     assert re.search(r"^board ms: [\d.]+  bytes: \d+$", printed, re.MULTILINE)
+
+
+def test_tournament_pairing_of_two_players(capsys: pytest.CaptureFixture[str]) -> None:
+    status, printed = outcome(capsys, bench.tournament_pairing.main, ["--players", "2"])
+    assert status == 0
+    assert printed.startswith("round 1: ")
+    assert re.search(r"^pairing ms: median \d+  max \d+$", printed, re.MULTILINE)
 
 
 def test_ai_decision_time_with_one_game(capsys: pytest.CaptureFixture[str]) -> None:
