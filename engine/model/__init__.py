@@ -13,6 +13,12 @@ from engine.model.matches import (
 )
 from engine.model.results import FinishedMatch
 from engine.model.settings import ExpiryPolicy, GuildSettings, UserSettings
+from engine.model.tournaments import (
+    Tournament,
+    TournamentEntry,
+    TournamentGame,
+    TournamentStatus,
+)
 
 __all__ = [
     "AI_USER_ID",
@@ -23,5 +29,9 @@ __all__ = [
     "MatchInfo",
     "MatchStatus",
     "Placement",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentGame",
+    "TournamentStatus",
     "UserSettings",
 ]

@@ -32,14 +32,15 @@ from engine.model import (
 from engine.ratings import LeaderboardPage, PlayerStats, Standing
 from engine.store import tables
 from engine.store.announcement import Announcement
-from engine.store.errors import MatchConflict, StoreError
+from engine.store.errors import DuplicateKey, MatchConflict, StoreError
 from engine.store.match_store import Rater
 from engine.store.outage import OutageLog
 from engine.store.sqlite import announcements as outbox
 from engine.store.sqlite import matches, rematches, results, reviews, settings
 from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrate, is_in_memory
 from engine.store.sqlite.writer import GroupCommitWriter, Params, Prepare, Statement
-from engine.store.tables.reads import OneQueryReads
+from engine.store.tables import tournaments
+from engine.store.tables.tournament_records import TournamentRecords
 from engine.store.timeouts import DatabaseTimeouts
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ class _Held:
     users: int = 0
 
 
-class SqliteMatchStore(OneQueryReads):
+class SqliteMatchStore(TournamentRecords):
     """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``).
 
     A write waits at most ``timeouts.busy_seconds`` for a lock another connection holds,
@@ -82,6 +83,7 @@ class SqliteMatchStore(OneQueryReads):
         self._conn: aiosqlite.Connection | None = None
         self._writer: GroupCommitWriter | None = None
         self._next_id = 1
+        self._next_tournament_id: int | None = None
         self._closing = False
         self._held: dict[str, _Held] = {}
 
@@ -388,6 +390,27 @@ class SqliteMatchStore(OneQueryReads):
 
     async def save_review(self, match_id: int, body: str, at: float) -> None:
         await self._write([reviews.save(match_id, body, at)])
+
+    # -- the hooks of TournamentRecords ---------------------------------------------------
+
+    async def _write_all(self, statements: Sequence[Statement], what: str) -> None:
+        try:
+            await self._write(list(statements))
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" not in str(error):
+                raise
+            raise DuplicateKey(what) from error
+
+    async def _insert_tournament(self, params: dict[str, object]) -> int:
+        # One process owns the file: ids from a counter, as for matches.
+        async with self.exclusive("tournament-ids"):
+            if self._next_tournament_id is None:
+                [row] = await self._fetch(tournaments.SELECT_MAX_ID)
+                self._next_tournament_id = int(row["max_id"]) + 1
+            tournament_id = self._next_tournament_id
+            self._next_tournament_id += 1
+        await self._write([(tournaments.INSERT_TOURNAMENT, {**params, "id": tournament_id})])
+        return tournament_id
 
     # -- reads (those of one query come from OneQueryReads) -------------------------------
 
