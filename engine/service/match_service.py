@@ -12,7 +12,9 @@ integers. The Discord layer calls the coroutines of its parts and subscribes to
 - ``service.abandonment`` (:mod:`.abandonment`): ending the open matches of a deleted
   channel or of a server that removed the bot;
 - ``service.reviews`` (:mod:`.reviews`): the review of a finished match, analysed once;
-- ``service.hints`` (:mod:`.hints`): the AI's suggestion in a hint match against it.
+- ``service.hints`` (:mod:`.hints`): the AI's suggestion in a hint match against it;
+- ``service.tournaments`` (:mod:`.tournaments`): Swiss, round-robin and knockout events,
+  each round's matches started when the last round's have all ended.
 
 Deadlines, reminders, expiry and the AI are :mod:`.turns`; the steps that change a match
 are :mod:`.progress`; the open matches shared by all are :mod:`.open_matches`.
@@ -63,6 +65,7 @@ from engine.service.progress import MatchProgress
 from engine.service.queries import MatchQueries
 from engine.service.reviews import MatchReviews
 from engine.service.settings import MatchSettings
+from engine.service.tournaments import TournamentService
 from engine.service.turns import AgentFactory, MatchTurns, random_agent_factory
 from engine.store.match_store import MatchStore
 
@@ -99,6 +102,7 @@ class MatchService:
         # own moves wait behind at most one of their jobs.
         self.reviews = MatchReviews(self._ctx, self.queries, agent_executor)
         self.hints = MatchHints(self._ctx, self.queries, agent_executor)
+        self.tournaments = TournamentService(self._ctx, self.commands)
         self.broken: dict[int, str] = {}
         """Matches set aside at start-up because they no longer replay: id -> reason."""
 
@@ -111,6 +115,7 @@ class MatchService:
             ctx.started = True
             ctx.outbox.publish(undelivered)
             self._turns.due_alarms.start()
+            await self.tournaments.start()
             log.info(
                 "match service started on a shared database, %d announcements to show",
                 len(undelivered),
@@ -141,6 +146,7 @@ class MatchService:
                 ctx.spawn(self._finish_replayed(live))
             else:
                 self._turns.resume(live)
+        await self.tournaments.start()
         log.info(
             "match service started with %d open matches, %d announcements to show",
             len(ctx.matches),
@@ -154,6 +160,7 @@ class MatchService:
             return
         ctx.closed = True
         self._turns.close()
+        self.tournaments.close()
         await self.reviews.close()
         await self.hints.close()
         await self._turns.due_alarms.close()

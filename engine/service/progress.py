@@ -137,12 +137,14 @@ class MatchProgress:
             self._ctx.bus.publish(event)
         self._ctx.matches.remove(live)
 
-    async def start_challenged(self, live: LiveMatch) -> None:
-        """The accepted challenge becomes a match: a seeded deal, a random first player."""
+    async def start_challenged(self, live: LiveMatch, first_player: int | None = None) -> None:
+        """The accepted challenge becomes a match: a seeded deal, a random first player
+        (or ``first_player``: a tournament's pairing says who starts)."""
         ctx = self._ctx
         now = ctx.clock.now()
         seed = ctx.rng.getrandbits(63)
-        first_player = ctx.rng.randrange(2)
+        if first_player is None:
+            first_player = ctx.rng.randrange(2)
         deadline = now + live.info.turn_seconds
         info = replace(
             live.info,
