@@ -42,6 +42,7 @@ EXTENSIONS = (
     "bot.stats",
     "bot.settings",
     "bot.review",
+    "bot.tournaments",
 )
 """The features, each a discord.py extension (a package with ``setup(bot)``)."""
 

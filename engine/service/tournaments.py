@@ -250,6 +250,10 @@ class TournamentService:
 
     # -- reads ---------------------------------------------------------------------------
 
+    def clock_now(self) -> float:
+        """The service's time (a start time is given from it)."""
+        return self._ctx.clock.now()
+
     async def tournament(self, tournament_id: int) -> Tournament:
         found = await self._ctx.store.get_tournament(tournament_id)
         if found is None:
