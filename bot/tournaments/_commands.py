@@ -1,4 +1,4 @@
-"""`/hanamikoji tournament create | standings | cancel | remove`.
+"""`/hanamikoji tournament create | standings | leave | cancel | remove`.
 
 Creating, cancelling and removing are for members who may Manage Server (the organiser
 may also cancel and remove in their own event). Discord applies a command's default
@@ -173,6 +173,22 @@ def tournament_group(deps: TournamentDeps) -> app_commands.Group:
             await send_private(interaction, tournament_refusal(lang, error))
             return
         said = text(lang, "tournaments.done.cancelled", name=tournament.name)
+        await send_private(interaction, said)
+
+    @group.command(
+        name=localised("tournaments.names.leave"),
+        description=localised("tournaments.slash.leave"),
+    )
+    async def leave(interaction: discord.Interaction[Any]) -> None:
+        lang = language_of(interaction.locale)
+        await think_privately(interaction)
+        try:
+            tournament = await _latest(deps, interaction)
+            await deps.tournaments.leave(tournament.tournament_id, interaction.user.id)
+        except REFUSED as error:
+            await send_private(interaction, tournament_refusal(lang, error))
+            return
+        said = text(lang, "tournaments.done.left", name=tournament.name)
         await send_private(interaction, said)
 
     @group.command(
