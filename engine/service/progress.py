@@ -125,7 +125,8 @@ class MatchProgress:
         ]
         announcements = self._ctx.outbox.announcements(events, now)
         # Rated in the store, under the guild's ratings key (see MatchStore.finish_match).
-        rate = (lambda before: rate_finished_match(result, before)) if is_rated(result) else None
+        rated = is_rated(result) and await self._rated_in_its_tournament(info.match_id)
+        rate = (lambda before: rate_finished_match(result, before)) if rated else None
         with self._ctx.unsure_unless_answered(live, announcements):
             await self._ctx.store.finish_match(
                 result, row, rate, announcements, version=live.version
@@ -136,6 +137,14 @@ class MatchProgress:
         for event in events:
             self._ctx.bus.publish(event)
         self._ctx.matches.remove(live)
+
+    async def _rated_in_its_tournament(self, match_id: int) -> bool:
+        """A tournament's match is rated unless its organiser said not; any other is."""
+        found = await self._ctx.store.tournament_game_of_match(match_id)
+        if found is None:
+            return True
+        event = await self._ctx.store.get_tournament(found[0])
+        return event is None or event.rated
 
     async def start_challenged(self, live: LiveMatch, first_player: int | None = None) -> None:
         """The accepted challenge becomes a match: a seeded deal, a random first player

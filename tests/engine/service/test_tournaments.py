@@ -286,3 +286,22 @@ async def test_two_processes_pair_each_round_once_and_start_each_match_once(
             assert game.match_id is not None
             ended = await one.queries.match_info(game.match_id)
             assert ended.status.value == "active"
+
+
+async def test_an_unrated_event_leaves_ratings_alone_and_a_rated_one_moves_them(
+    service: MatchService,
+) -> None:
+    for rated in (False, True):
+        heard = Heard()
+        service.tournaments.subscribe(heard)
+        tid = await open_event(service, Format.KNOCKOUT, rated=rated)
+        for player in PLAYERS[:2]:
+            await service.tournaments.join(tid, player)
+        await service.tournaments.start_event(tid, ORGANISER)
+        await service.wait_idle()
+        [game] = heard.of(RoundPaired)[0].games
+        assert game.match_id is not None
+        await service.commands.resign(game.match_id, PLAYERS[1])
+        await service.wait_idle()
+        changes = await service.store.rating_changes(game.match_id)
+        assert bool(changes) is rated
