@@ -305,3 +305,25 @@ async def test_an_unrated_event_leaves_ratings_alone_and_a_rated_one_moves_them(
         await service.wait_idle()
         changes = await service.store.rating_changes(game.match_id)
         assert bool(changes) is rated
+
+
+async def test_a_round_robin_of_three_plays_everyone_once_with_a_bye_each(
+    service: MatchService,
+) -> None:
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    tid = await open_event(service, Format.ROUND_ROBIN)
+    for player in PLAYERS[:3]:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_event(tid, ORGANISER)
+    await service.wait_idle()
+    rng = random.Random(9)
+    while not heard.of(TournamentEnded):
+        await finish_round(service, await open_games(service, tid), rng)
+    games = await service.tournaments.games(tid)
+    assert max(g.round for g in games) == 3
+    played = Counter(frozenset((g.first, g.second)) for g in games if g.second is not None)
+    assert len(played) == 3 and set(played.values()) == {1}
+    assert Counter(g.first for g in games if g.second is None) == Counter(PLAYERS[:3])
+    [ended] = heard.of(TournamentEnded)
+    assert sum(line.points for line in ended.standings) == 3 + 3  # 3 games, 3 byes
