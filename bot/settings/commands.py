@@ -64,6 +64,7 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         threads=localised("names.threads"),
         three_rounds=localised("names.three_rounds"),
         language=localised("names.language"),
+        tournament_role=localised("tournaments.names.role"),
     )
     @app_commands.describe(
         turn_timer=localised("slash.settings_turn_timer"),
@@ -71,6 +72,7 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         threads=localised("slash.settings_threads"),
         three_rounds=localised("slash.settings_three_rounds"),
         language=localised("slash.settings_language"),
+        tournament_role=localised("tournaments.slash.role"),
     )
     @app_commands.choices(
         turn_timer=TIMER_CHOICES, expiry=POLICY_CHOICES, language=LANGUAGE_CHOICES
@@ -85,6 +87,7 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         threads: bool | None = None,
         three_rounds: bool | None = None,
         language: app_commands.Choice[str] | None = None,
+        tournament_role: discord.Role | None = None,
     ) -> None:
         lang = language_of(interaction.locale)
         assert interaction.guild_id is not None
@@ -99,6 +102,12 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
             if three_rounds is None
             else three_rounds,
             language=current.language if language is None else chosen_language(language.value),
+            tournament_role_id=current.tournament_role_id
+            if tournament_role is None
+            # @everyone clears it: only Manage Server then.
+            else None
+            if tournament_role.is_default()
+            else tournament_role.id,
         )
         if changed != current:
             # One write for every change: a database that stops answering cannot leave
@@ -121,6 +130,8 @@ def settings_lines(
     policy = deps.settings.expiry_policy(settings)
     policy_key = "commands.policy_ai" if policy is ExpiryPolicy.AI else "commands.policy_forfeit"
     yes_no = {True: text(lang, "commands.on"), False: text(lang, "commands.off")}
+    role = settings.tournament_role_id
+    tournaments = [] if role is None else [text(lang, "tournaments.lines.role", role=f"<@&{role}>")]
     return [
         text(
             lang,
@@ -145,4 +156,5 @@ def settings_lines(
             if override
             else text(lang, "commands.server_language"),
         ),
+        *tournaments,
     ]

@@ -88,11 +88,11 @@ def tournament_group(deps: TournamentDeps) -> app_commands.Group:
         lang = language_of(interaction.locale)
         if interaction.guild_id is None or interaction.channel_id is None:
             return
-        if not interaction.permissions.manage_guild:
-            await interaction.response.send_message(
-                text(lang, "tournaments.refusal.manage_server"), ephemeral=True
-            )
-            return
+        # Who may organise is the service's to say: Manage Server, or the server's
+        # tournament role (/hanamikoji settings).
+        moderator = bool(interaction.permissions.manage_guild)
+        member = interaction.user
+        roles = frozenset(r.id for r in getattr(member, "roles", ()))
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
 
         async def open_registration() -> tuple[Tournament, str]:
@@ -110,6 +110,8 @@ def tournament_group(deps: TournamentDeps) -> app_commands.Group:
                 max_players=max_players,
                 starts_at=None if starts is None else now + starts * 60,
                 rated=rated,
+                moderator=moderator,
+                roles=roles,
             )
             return tournament, public
 

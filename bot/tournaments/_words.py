@@ -27,6 +27,7 @@ _REFUSALS: dict[type[Exception], str] = {
     errors.OrganiserCannotLeave: "tournaments.refusal.organiser_leaving",
     errors.NotOrganiser: "tournaments.refusal.not_organiser",
     errors.NotEnoughPlayers: "tournaments.refusal.too_few",
+    errors.MayNotOrganise: "tournaments.refusal.manage_server",
     errors.TournamentNotRunning: "tournaments.refusal.not_running",
 }
 

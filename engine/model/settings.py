@@ -26,6 +26,9 @@ class GuildSettings:
     three_rounds_default: bool | None = None
     language: str | None = None
     """The language of public match messages; None follows the server's Discord locale."""
+    tournament_role_id: int | None = None
+    """Members with this role may create tournaments (as well as those who may Manage
+    Server); None: only those."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,6 +63,18 @@ class NotOrganiser(ServiceError):
         super().__init__(f"only the organiser of tournament {tournament_id} can {action}")
 
 
+class MayNotOrganise(ServiceError):
+    """Creating an event takes Manage Server or the server's tournament role."""
+
+    def __init__(self, guild_id: int, user_id: int) -> None:
+        self.guild_id = guild_id
+        self.user_id = user_id
+        super().__init__(
+            f"user {user_id} may not create tournaments in server {guild_id}: it takes"
+            " Manage Server or the server's tournament role"
+        )
+
+
 class NotEnoughPlayers(ServiceError):
     def __init__(self, tournament_id: int, players: int) -> None:
         self.tournament_id = tournament_id

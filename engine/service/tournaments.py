@@ -38,6 +38,7 @@ from engine.service.events import Event, MatchAbandoned, MatchEnded
 from engine.service.tournament_errors import (
     AlreadyRegistered,
     BadTournamentSettings,
+    MayNotOrganise,
     NotEnoughPlayers,
     NotOrganiser,
     NotRegistered,
@@ -125,9 +126,14 @@ class TournamentService:
         max_players: int | None = None,
         starts_at: float | None = None,
         rated: bool = True,
+        moderator: bool = False,
+        roles: frozenset[int] = frozenset(),
     ) -> Tournament:
         """A new event, open for registration (the organiser is not entered: they join
-        like anyone if they play)."""
+        like anyone if they play).
+
+        Only a ``moderator`` (who may Manage Server) or a member holding the server's
+        tournament role (``roles``: the member's role ids) may create one."""
         name = " ".join(name.split())
         if not 1 <= len(name) <= LONGEST_NAME:
             raise BadTournamentSettings(
@@ -149,6 +155,11 @@ class TournamentService:
         if turn_seconds is not None and turn_seconds <= 0:
             raise BadTournamentSettings(f"the turn timer must be positive, got {turn_seconds}")
         async with self._ctx.operation():
+            if not moderator:
+                settings = await self._ctx.store.guild_settings(guild_id)
+                role = None if settings is None else settings.tournament_role_id
+                if role is None or role not in roles:
+                    raise MayNotOrganise(guild_id, organiser_id)
             tournament = await self._ctx.store.create_tournament(
                 Tournament(
                     tournament_id=0,

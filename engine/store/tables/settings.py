@@ -15,6 +15,7 @@ GUILD_COLUMNS = (
     "thread_per_match",
     "three_rounds_default",
     "language",
+    "tournament_role_id",
 )
 USER_COLUMNS = ("user_id", "dm_notifications", "share_reviews")
 
@@ -34,6 +35,7 @@ def guild_params(s: GuildSettings) -> dict[str, Any]:
         "thread_per_match": s.thread_per_match,
         "three_rounds_default": s.three_rounds_default,
         "language": s.language,
+        "tournament_role_id": s.tournament_role_id,
     }
 
 
@@ -54,6 +56,7 @@ def guild_from_row(row: Row) -> GuildSettings:
         thread_per_match=_flag(row["thread_per_match"]),
         three_rounds_default=_flag(row["three_rounds_default"]),
         language=row["language"],
+        tournament_role_id=row["tournament_role_id"],
     )
 
 

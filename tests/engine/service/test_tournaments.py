@@ -8,6 +8,7 @@ import asyncio
 import random
 from collections import Counter
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
@@ -17,6 +18,7 @@ from engine.service import ManualClock, MatchService, ServiceConfig
 from engine.service.tournament_errors import (
     AlreadyRegistered,
     BadTournamentSettings,
+    MayNotOrganise,
     NotEnoughPlayers,
     NotOrganiser,
     OrganiserCannotLeave,
@@ -55,7 +57,7 @@ class Heard:
 
 async def open_event(service: MatchService, format: Format = Format.SWISS, **options) -> int:
     created = await service.tournaments.create(
-        ORGANISER, GUILD, CHANNEL, "Autumn  Cup", format, **options
+        ORGANISER, GUILD, CHANNEL, "Autumn  Cup", format, moderator=True, **options
     )
     assert created.name == "Autumn Cup"  # spaces tidied
     return created.tournament_id
@@ -79,12 +81,16 @@ async def open_games(service: MatchService, tournament_id: int) -> list[Tourname
 
 async def test_registration_refuses_what_it_must(service: MatchService) -> None:
     with pytest.raises(BadTournamentSettings, match="1 to 100 characters"):
-        await service.tournaments.create(ORGANISER, GUILD, CHANNEL, "   ", Format.SWISS)
+        await service.tournaments.create(
+            ORGANISER, GUILD, CHANNEL, "   ", Format.SWISS, moderator=True
+        )
     with pytest.raises(BadTournamentSettings, match="only a Swiss event takes"):
-        await service.tournaments.create(ORGANISER, GUILD, CHANNEL, "K", Format.KNOCKOUT, rounds=3)
+        await service.tournaments.create(
+            ORGANISER, GUILD, CHANNEL, "K", Format.KNOCKOUT, rounds=3, moderator=True
+        )
     with pytest.raises(BadTournamentSettings, match="max players must be 2 to 256, got 500"):
         await service.tournaments.create(
-            ORGANISER, GUILD, CHANNEL, "K", Format.SWISS, max_players=500
+            ORGANISER, GUILD, CHANNEL, "K", Format.SWISS, max_players=500, moderator=True
         )
     tid = await open_event(service, max_players=3)
     await service.tournaments.join(tid, 101)
@@ -327,3 +333,17 @@ async def test_a_round_robin_of_three_plays_everyone_once_with_a_bye_each(
     assert Counter(g.first for g in games if g.second is None) == Counter(PLAYERS[:3])
     [ended] = heard.of(TournamentEnded)
     assert sum(line.points for line in ended.standings) == 3 + 3  # 3 games, 3 byes
+
+
+async def test_manage_server_or_the_servers_tournament_role_may_create(
+    service: MatchService,
+) -> None:
+    create = service.tournaments.create
+    with pytest.raises(MayNotOrganise):
+        await create(101, GUILD, CHANNEL, "Cup", Format.SWISS, roles=frozenset({77}))
+    settings = await service.settings.guild_settings(GUILD)
+    await service.settings.set_guild_settings(replace(settings, tournament_role_id=77))
+    with pytest.raises(MayNotOrganise):
+        await create(101, GUILD, CHANNEL, "Cup", Format.SWISS, roles=frozenset({78}))
+    made = await create(101, GUILD, CHANNEL, "Cup", Format.SWISS, roles=frozenset({77, 78}))
+    assert made.organiser_id == 101
