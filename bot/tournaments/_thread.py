@@ -39,6 +39,7 @@ class EventThread:
     async def on_event(self, event: TournamentEvent) -> None:
         try:
             await self._show(event)
+            await self._deps.tournaments.shown(event)
         except discord.HTTPException as error:
             log.warning(
                 "tournament %d: %s not shown: %s",

@@ -97,13 +97,52 @@ class TournamentService:
     # -- life of the service -------------------------------------------------------------
 
     async def start(self) -> None:
-        """Listen for tournament matches ending; pick up every event under way."""
+        """Listen for tournament matches ending, then :meth:`resume`."""
         self._ctx.bus.subscribe(self._on_match_event)
-        for tournament in await self._ctx.store.open_tournaments():
+        await self.resume()
+
+    async def resume(self) -> None:
+        """Pick up every event under way, and show again what a process stopped before
+        showing (pairings, an end).
+
+        Shown at least once: another process may be posting the same round at that
+        moment, and then it shows twice rather than never."""
+        store = self._ctx.store
+        for tournament in await store.open_tournaments():
             if tournament.status is TournamentStatus.RUNNING:
                 await self.advance(tournament.tournament_id)
+                await self._publish(await self._unshown_rounds(tournament.tournament_id))
             else:
                 self._arm(tournament)
+        for ended in await store.ended_unshown():
+            standings = (
+                ()
+                if ended.status is TournamentStatus.CANCELLED
+                else await self.standings(ended.tournament_id)
+            )
+            await self._publish([TournamentEnded(ended, standings)])
+
+    async def shown(self, event: TournamentEvent) -> None:
+        """The Discord layer showed ``event``: a round's pairings or the end are not shown
+        again after a restart."""
+        now = self._ctx.clock.now()
+        tournament_id = event.tournament.tournament_id
+        if isinstance(event, RoundPaired):
+            await self._ctx.store.round_shown(tournament_id, event.round, now)
+        elif isinstance(event, TournamentEnded):
+            await self._ctx.store.end_shown(tournament_id, now)
+
+    async def _unshown_rounds(self, tournament_id: int) -> list[TournamentEvent]:
+        store = self._ctx.store
+        unshown = await store.unshown_rounds(tournament_id)
+        tournament = await store.get_tournament(tournament_id)
+        if not unshown or tournament is None:
+            return []
+        games = await store.tournament_games(tournament_id)
+        return [
+            RoundPaired(tournament, number, tuple(g for g in games if g.round == number))
+            for number in unshown
+        ]
 
     def close(self) -> None:
         for timer in self._timers.values():

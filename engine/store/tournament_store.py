@@ -74,7 +74,23 @@ class TournamentStore(Protocol):
         """Finish or cancel an open event (an event already over is left as it is)."""
         ...
 
+    async def round_shown(self, tournament_id: int, round_number: int, at: float) -> None:
+        """The Discord layer posted the round's pairings (see :meth:`unshown_rounds`)."""
+        ...
+
+    async def end_shown(self, tournament_id: int, at: float) -> None:
+        """The Discord layer showed the event's end (see :meth:`ended_unshown`)."""
+        ...
+
     # -- reads ---------------------------------------------------------------------------
+
+    async def unshown_rounds(self, tournament_id: int) -> list[int]:
+        """Rounds paired but not confirmed posted (a process stopped in between)."""
+        ...
+
+    async def ended_unshown(self) -> list[Tournament]:
+        """Events finished or cancelled whose end was not confirmed shown."""
+        ...
 
     async def get_tournament(self, tournament_id: int) -> Tournament | None: ...
 

@@ -23,7 +23,9 @@ CREATE TABLE tournaments (
     thread_id       INTEGER,
     message_id      INTEGER,
     started_at      REAL,
-    ended_at        REAL
+    ended_at        REAL,
+    -- When the Discord layer confirmed showing the end (the podium, or the cancellation).
+    end_shown_at    REAL
 );
 CREATE INDEX tournaments_open ON tournaments (status) WHERE status IN ('registering', 'running');
 CREATE INDEX tournaments_by_guild ON tournaments (guild_id, created_at);
@@ -42,6 +44,9 @@ CREATE TABLE tournament_rounds (
     tournament_id   INTEGER NOT NULL REFERENCES tournaments (id),
     round           INTEGER NOT NULL,
     paired_at       REAL    NOT NULL,
+    -- When the Discord layer confirmed posting the pairings: a round paired by a process
+    -- that stopped before posting them is posted at the next start.
+    shown_at        REAL,
     PRIMARY KEY (tournament_id, round)
 );
 

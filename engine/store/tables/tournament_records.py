@@ -120,7 +120,22 @@ class TournamentRecords(OneQueryReads):
         params = {"tournament_id": tournament_id, "status": str(status), "ended_at": at}
         await self._write_all([(sql.END, params)], "end")
 
+    async def round_shown(self, tournament_id: int, round_number: int, at: float) -> None:
+        params = {"tournament_id": tournament_id, "round": round_number, "shown_at": at}
+        await self._write_all([(sql.ROUND_SHOWN, params)], "round shown")
+
+    async def end_shown(self, tournament_id: int, at: float) -> None:
+        params = {"tournament_id": tournament_id, "shown_at": at}
+        await self._write_all([(sql.END_SHOWN, params)], "end shown")
+
     # -- reads ---------------------------------------------------------------------------
+
+    async def unshown_rounds(self, tournament_id: int) -> list[int]:
+        rows = await self._fetch(sql.SELECT_UNSHOWN_ROUNDS, {"tournament_id": tournament_id})
+        return [row["round"] for row in rows]
+
+    async def ended_unshown(self) -> list[Tournament]:
+        return [sql.tournament_from_row(row) for row in await self._fetch(sql.SELECT_ENDED_UNSHOWN)]
 
     async def get_tournament(self, tournament_id: int) -> Tournament | None:
         rows = await self._fetch(sql.SELECT_TOURNAMENT, {"tournament_id": tournament_id})

@@ -81,6 +81,22 @@ SELECT_ENTRIES = (
 )
 
 INSERT_ROUND = insert("tournament_rounds", ("tournament_id", "round", "paired_at"))
+SELECT_UNSHOWN_ROUNDS = (
+    "SELECT round FROM tournament_rounds WHERE tournament_id = :tournament_id"
+    " AND shown_at IS NULL ORDER BY round"
+)
+ROUND_SHOWN = (
+    "UPDATE tournament_rounds SET shown_at = :shown_at"
+    " WHERE tournament_id = :tournament_id AND round = :round AND shown_at IS NULL"
+)
+END_SHOWN = (
+    "UPDATE tournaments SET end_shown_at = :shown_at"
+    " WHERE id = :tournament_id AND end_shown_at IS NULL"
+)
+SELECT_ENDED_UNSHOWN = (
+    f"{select('tournaments', COLUMNS)} WHERE status IN ('finished', 'cancelled')"
+    " AND end_shown_at IS NULL ORDER BY id"
+)
 INSERT_GAME = insert("tournament_games", GAME_COLUMNS)
 SELECT_GAMES = (
     f"{select('tournament_games', GAME_COLUMNS)} WHERE tournament_id = :tournament_id"

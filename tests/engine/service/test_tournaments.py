@@ -347,3 +347,25 @@ async def test_manage_server_or_the_servers_tournament_role_may_create(
         await create(101, GUILD, CHANNEL, "Cup", Format.SWISS, roles=frozenset({78}))
     made = await create(101, GUILD, CHANNEL, "Cup", Format.SWISS, roles=frozenset({77, 78}))
     assert made.organiser_id == 101
+
+
+async def test_pairings_nobody_confirmed_showing_are_shown_again_after_a_restart(
+    make_service: ServiceFactory,
+) -> None:
+    service = await make_service()
+    tid = await open_event(service)
+    for player in PLAYERS[:4]:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_event(tid, ORGANISER)  # nobody listens: not shown
+    await service.wait_idle()
+    await service.close()
+    service = await make_service()
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    await service.tournaments.resume()  # as at start-up, now with a listener
+    [again] = heard.of(RoundPaired)
+    assert again.round == 1 and len(again.games) == 2
+    await service.tournaments.shown(again)
+    heard.events.clear()
+    await service.tournaments.resume()
+    assert heard.of(RoundPaired) == []

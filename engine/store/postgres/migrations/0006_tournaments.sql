@@ -22,7 +22,9 @@ CREATE TABLE tournaments (
     thread_id       BIGINT,
     message_id      BIGINT,
     started_at      DOUBLE PRECISION,
-    ended_at        DOUBLE PRECISION
+    ended_at        DOUBLE PRECISION,
+    -- When the Discord layer confirmed showing the end (the podium, or the cancellation).
+    end_shown_at    DOUBLE PRECISION
 );
 CREATE INDEX tournaments_open ON tournaments (status) WHERE status IN ('registering', 'running');
 CREATE INDEX tournaments_by_guild ON tournaments (guild_id, created_at);
@@ -41,6 +43,9 @@ CREATE TABLE tournament_rounds (
     tournament_id   BIGINT  NOT NULL REFERENCES tournaments (id),
     round           INTEGER NOT NULL,
     paired_at       DOUBLE PRECISION NOT NULL,
+    -- When the Discord layer confirmed posting the pairings: a round paired by a process
+    -- that stopped before posting them is posted at the next start.
+    shown_at        DOUBLE PRECISION,
     PRIMARY KEY (tournament_id, round)
 );
 
