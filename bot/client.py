@@ -56,6 +56,7 @@ EXTENSIONS = (
     "bot.review",
     "bot.seats",
     "bot.seasons",
+    "bot.tournaments",
 )
 """The features, each a discord.py extension (a package with ``setup(bot)``)."""
 

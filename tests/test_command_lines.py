@@ -29,6 +29,7 @@ import bench.review_figures
 import bench.review_losses
 import bench.season_standings
 import bench.service_load
+import bench.tournament_pairing
 import bot.__main__
 import engine.__main__
 import engine.review.fit_chances
@@ -57,6 +58,7 @@ MAINS: dict[str, Main] = {
     "bench/engine_speed.py": bench.engine_speed.main,
     "bench/render_speed.py": bench.render_speed.main,
     "bench/season_standings.py": bench.season_standings.main,
+    "bench/tournament_pairing.py": bench.tournament_pairing.main,
     "bench/ai_decision_time.py": bench.ai_decision_time.main,
     "python -m bench.review_figures": bench.review_figures.main,
     "python -m bench.review_losses": bench.review_losses.main,
@@ -101,6 +103,8 @@ BAD: list[tuple[str, list[str], str]] = [
     ("bench/season_standings.py", ["--members", "1"], "--members: must be from 2 to 1,000,000"),
     ("bench/season_standings.py", ["--matches", HUGE], f"got '{HUGE}'"),
     ("bench/season_standings.py", ["--members", "2", "--matches", "4"], "--matches 4 is too few"),
+    ("bench/tournament_pairing.py", ["--players", "1"], "--players: must be from 2 to 5,000"),
+    ("bench/tournament_pairing.py", ["--rounds", HUGE], f"got '{HUGE}'"),
     ("bench/ai_decision_time.py", ["--games", "0"], "--games: must be from 1 to 10,000, got '0'"),
     ("bench/ai_decision_time.py", ["--levels", "godlike"], "invalid choice: 'godlike'"),
     ("python -m bench.review_figures", ["--matches", "0"], "--matches: must be from 1 to 1,000"),
@@ -235,6 +239,13 @@ def test_season_standings_with_two_members(capsys: pytest.CaptureFixture[str]) -
     assert status == 0, printed
     assert "first page ms: " in printed and "(2 ranked)" in printed
     assert re.search(r"^end ms: \d+ \(2 on the podium\)$", printed, re.MULTILINE)
+
+
+def test_tournament_pairing_of_two_players(capsys: pytest.CaptureFixture[str]) -> None:
+    status, printed = outcome(capsys, bench.tournament_pairing.main, ["--players", "2"])
+    assert status == 0
+    assert printed.startswith("round 1: ")
+    assert re.search(r"^pairing ms: median \d+  max \d+$", printed, re.MULTILINE)
 
 
 def test_ai_decision_time_with_one_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -42,7 +42,10 @@ async def open_thread(
     channel = await places.channel(info.channel_id)
     if not isinstance(channel, discord.TextChannel):
         return None
-    lacking = missing(channel.permissions_for(channel.guild.me), FOR_A_THREAD)
+    # A server on another process's shard (a tournament round paired here) has no member
+    # cached for the bot: Discord's answer to the creation says what is missing then.
+    me = channel.guild.me
+    lacking = [] if me is None else missing(channel.permissions_for(me), FOR_A_THREAD)
     if lacking:
         reason = text(
             lang, "table.no_thread_permission", permissions=permission_list(lang, lacking)

@@ -72,6 +72,7 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         lobby_off=localised("seats.name_lobby_off"),
         season_length=localised("names.season_length"),
         season_channel=localised("names.season_channel"),
+        tournament_role=localised("tournaments.names.role"),
     )
     @app_commands.describe(
         turn_timer=localised("slash.settings_turn_timer"),
@@ -83,6 +84,7 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         lobby_off=localised("seats.slash_lobby_off"),
         season_length=localised("slash.settings_season_length"),
         season_channel=localised("slash.settings_season_channel"),
+        tournament_role=localised("tournaments.slash.role"),
     )
     @app_commands.choices(
         turn_timer=TIMER_CHOICES,
@@ -104,6 +106,7 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         lobby_off: bool = False,
         season_length: app_commands.Choice[str] | None = None,
         season_channel: discord.TextChannel | None = None,
+        tournament_role: discord.Role | None = None,
     ) -> None:
         lang = language_of(interaction.locale)
         assert interaction.guild_id is not None
@@ -127,6 +130,12 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
             season_channel_id=current.season_channel_id
             if season_channel is None
             else season_channel.id,
+            tournament_role_id=current.tournament_role_id
+            if tournament_role is None
+            # @everyone clears it: only Manage Server then.
+            else None
+            if tournament_role.is_default()
+            else tournament_role.id,
         )
         if changed != current:
             # One write for every change: a database that stops answering cannot leave
@@ -153,6 +162,8 @@ def settings_lines(
     policy = deps.settings.expiry_policy(settings)
     policy_key = "commands.policy_ai" if policy is ExpiryPolicy.AI else "commands.policy_forfeit"
     yes_no = {True: text(lang, "commands.on"), False: text(lang, "commands.off")}
+    role = settings.tournament_role_id
+    tournaments = [] if role is None else [text(lang, "tournaments.lines.role", role=f"<@&{role}>")]
     return [
         text(
             lang,
@@ -196,4 +207,5 @@ def settings_lines(
             if settings.season_channel_id is not None
             else text(lang, "seasons.no_channel"),
         ),
+        *tournaments,
     ]

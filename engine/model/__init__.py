@@ -14,6 +14,12 @@ from engine.model.matches import (
 )
 from engine.model.results import FinishedMatch
 from engine.model.settings import ExpiryPolicy, GuildSettings, SeasonLength, UserSettings
+from engine.model.tournaments import (
+    Tournament,
+    TournamentEntry,
+    TournamentGame,
+    TournamentStatus,
+)
 
 __all__ = [
     "AI_USER_ID",
@@ -26,5 +32,9 @@ __all__ = [
     "MatchStatus",
     "Placement",
     "SeasonLength",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentGame",
+    "TournamentStatus",
     "UserSettings",
 ]

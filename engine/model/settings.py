@@ -43,6 +43,9 @@ class GuildSettings:
     lobby_channel_id: int | None = None
     """The server's lobby channel (open seats); the podium goes there when no season
     channel is named."""
+    tournament_role_id: int | None = None
+    """Members with this role may create tournaments (as well as those who may Manage
+    Server); None: only those."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -267,6 +267,47 @@ class MatchCommands:
         )
         return await self._accept(challenge.match_id, info.players[0])
 
+    # -- tournament matches --------------------------------------------------------------
+
+    async def start_paired_match(
+        self,
+        first: int,
+        second: int,
+        guild_id: int,
+        channel_id: int,
+        variant: Variant | None,
+        turn_seconds: float | None,
+    ) -> MatchInfo:
+        """A tournament pairing's match, started at once: ``first`` in seat 0 starts.
+
+        No creation limits: the event asked for this match, not its players, and a
+        player must be able to play every round they entered."""
+        if first == second or AI_USER_ID in (first, second):
+            raise InvalidRequest(f"a tournament match needs two members, not {first} and {second}")
+        async with self._ctx.operation():
+            settings = self._settings
+            guild = await settings.guild_settings(guild_id)
+            now = self._ctx.clock.now()
+            info = MatchInfo(
+                match_id=0,
+                status=MatchStatus.PENDING,
+                variant=settings.variant(variant, guild),
+                players=(first, second),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                turn_seconds=settings.turn_seconds(turn_seconds, guild),
+                expiry_policy=settings.expiry_policy(guild),
+                created_at=now,
+                challenge_expires_at=now,
+            )
+            info = await self._ctx.store.create_match(info)
+            live = LiveMatch(info)
+            self._ctx.matches.add(live)
+            async with live.lock:
+                await self._progress.start_challenged(live, first_player=0)
+                self._turns.arm(live)
+                return live.snapshot()
+
     # -- creating matches ----------------------------------------------------------------
 
     async def _challenge(

@@ -15,6 +15,8 @@ integers. The Discord layer calls the coroutines of its parts and subscribes to
 - ``service.reviews`` (:mod:`.reviews`): the review of a finished match, analysed once;
 - ``service.hints`` (:mod:`.hints`): the AI's suggestion in a hint match against it;
 - ``service.seasons`` (:mod:`.seasons`): a server's seasons, their standings and podiums.
+- ``service.tournaments`` (:mod:`.tournaments`): Swiss, round-robin and knockout events,
+  each round's matches started when the last round's have all ended.
 
 Deadlines, reminders, expiry and the AI are :mod:`.turns`; the steps that change a match
 are :mod:`.progress`; the open matches shared by all are :mod:`.open_matches`.
@@ -68,6 +70,7 @@ from engine.service.reviews import MatchReviews
 from engine.service.seasons import MatchSeasons
 from engine.service.seats import SeatCommands
 from engine.service.settings import MatchSettings
+from engine.service.tournaments import TournamentService
 from engine.service.turns import AgentFactory, MatchTurns, random_agent_factory
 from engine.store.health import StoreHealth
 from engine.store.match_store import MatchStore
@@ -107,6 +110,7 @@ class MatchService:
         self.reviews = MatchReviews(self._ctx, self.queries, agent_executor)
         self.hints = MatchHints(self._ctx, self.queries, agent_executor)
         self.seasons = MatchSeasons(self._ctx, self.settings)
+        self.tournaments = TournamentService(self._ctx, self.commands)
         self.broken: dict[int, str] = {}
         """Matches set aside at start-up because they no longer replay: id -> reason."""
 
@@ -120,6 +124,7 @@ class MatchService:
             ctx.outbox.publish(undelivered)
             self._turns.due_alarms.start()
             self.seasons.start_alarms()
+            await self.tournaments.start()
             log.info(
                 "match service started on a shared database, %d announcements to show",
                 len(undelivered),
@@ -151,6 +156,7 @@ class MatchService:
             else:
                 self._turns.resume(live)
         self.seasons.start_alarms()
+        await self.tournaments.start()
         log.info(
             "match service started with %d open matches, %d announcements to show",
             len(ctx.matches),
@@ -164,6 +170,7 @@ class MatchService:
             return
         ctx.closed = True
         self._turns.close()
+        self.tournaments.close()
         await self.reviews.close()
         await self.hints.close()
         await self._turns.due_alarms.close()

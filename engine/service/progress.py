@@ -125,7 +125,9 @@ class MatchProgress:
         ]
         announcements = self._ctx.outbox.announcements(events, now)
         # Rated in the store, under the guild's ratings key (see MatchStore.finish_match).
-        rated = info.rated and is_rated(result)
+        rated = (
+            info.rated and is_rated(result) and await self._rated_in_its_tournament(info.match_id)
+        )
         rate = (lambda before: rate_finished_match(result, before)) if rated else None
         with self._ctx.unsure_unless_answered(live, announcements):
             await self._ctx.store.finish_match(
@@ -138,13 +140,25 @@ class MatchProgress:
             self._ctx.bus.publish(event)
         self._ctx.matches.remove(live)
 
-    async def start_challenged(self, live: LiveMatch, joiner_id: int | None = None) -> None:
+    async def _rated_in_its_tournament(self, match_id: int) -> bool:
+        """A tournament's match is rated unless its organiser said not; any other is."""
+        found = await self._ctx.store.tournament_game_of_match(match_id)
+        if found is None:
+            return True
+        event = await self._ctx.store.get_tournament(found[0])
+        return event is None or event.rated
+
+    async def start_challenged(
+        self, live: LiveMatch, joiner_id: int | None = None, first_player: int | None = None
+    ) -> None:
         """The accepted challenge (or the open seat ``joiner_id`` took) becomes a match: a
-        seeded deal, a random first player."""
+        seeded deal, a random first player (or ``first_player``: a tournament's pairing says
+        who starts)."""
         ctx = self._ctx
         now = ctx.clock.now()
         seed = ctx.rng.getrandbits(63)
-        first_player = ctx.rng.randrange(2)
+        if first_player is None:
+            first_player = ctx.rng.randrange(2)
         deadline = now + live.info.turn_seconds
         players = live.info.players if joiner_id is None else (live.info.players[0], joiner_id)
         info = replace(

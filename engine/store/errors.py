@@ -90,3 +90,12 @@ class DatabaseUnavailable(StoreError):
             "the write may or may not have been made" if outcome_unknown else "nothing was written"
         )
         super().__init__(f"database {where!r} is not answering ({reason}); {outcome}")
+
+
+class DuplicateKey(StoreError):
+    """A write whose row is already there (a round paired twice, a player joining twice);
+    nothing of it was written."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(f"already stored: {what}")

@@ -29,12 +29,13 @@ from engine.model import (
 from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
 from engine.seasons import BestSeason, Season, SeasonResult, SeasonStanding
 from engine.store.announcement import Announcement
+from engine.store.tournament_store import TournamentStore
 
 Rater = Callable[[tuple[Standing, Standing]], RatedMatch]
 """Both seats' standings before a rated match -> the match rated (``rate_finished_match``)."""
 
 
-class MatchStore(Protocol):
+class MatchStore(TournamentStore, Protocol):
     @property
     def shared(self) -> bool:
         """True when other processes may write this database too (then nothing in memory

@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+import asyncpg
+
 from engine.model import (
     DecisionRow,
     FinishedMatch,
@@ -25,7 +27,7 @@ from engine.ratings import Standing
 from engine.seasons import Season, SeasonStanding
 from engine.store import shared_sql
 from engine.store.announcement import Announcement
-from engine.store.errors import MatchConflict
+from engine.store.errors import DuplicateKey, MatchConflict
 from engine.store.identify_gate import IDENTIFY_SPACING_SECONDS
 from engine.store.match_store import Rater
 from engine.store.outage import OutageLog
@@ -41,6 +43,8 @@ from engine.store.postgres.connection import (
 from engine.store.postgres.identify_gate import take_identify_turn
 from engine.store.postgres.reads import PostgresReads
 from engine.store.postgres.sql import execute, execute_many, fetch, fetchrow
+from engine.store.shared_sql import tournaments
+from engine.store.shared_sql.tournament_records import Statement, TournamentRecords
 from engine.store.timeouts import DatabaseTimeouts
 
 LOCK_POOL_SIZE = 4
@@ -53,7 +57,7 @@ _UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(:key, 0))"
 _LOCK_UNTIL_COMMIT = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"
 
 
-class PostgresMatchStore(PostgresReads):
+class PostgresMatchStore(TournamentRecords, PostgresReads):
     """:class:`~engine.store.match_store.MatchStore` on a PostgreSQL database at ``url``.
 
     ``origin`` names this process (``"shards 0-3"``): the announcements it writes are its
@@ -366,6 +370,21 @@ class PostgresMatchStore(PostgresReads):
             rows = await fetch(conn, _CLAIM_DUE_SEASONS, params)
         due = [shared_sql.seasons.season_from_row(row) for row in rows]
         return sorted(due, key=lambda s: (s.guild_id, s.number))
+
+    # -- the hooks of TournamentRecords ---------------------------------------------------
+
+    async def _write_all(self, statements: Sequence[Statement], what: str) -> None:
+        try:
+            async with self._transaction() as conn:
+                for sql, params in statements:
+                    await execute(conn, sql, params)
+        except asyncpg.UniqueViolationError as error:
+            raise DuplicateKey(what) from error
+
+    async def _insert_tournament(self, params: dict[str, object]) -> int:
+        async with self._transaction() as conn:
+            row = await fetchrow(conn, tournaments.INSERT_WITHOUT_ID + " RETURNING id", params)
+        return int(row["id"])
 
 
 # Seasons another process is claiming right now are locked: SKIP LOCKED passes them by.

@@ -18,6 +18,7 @@ GUILD_COLUMNS = (
     "season_length",
     "season_channel_id",
     "lobby_channel_id",
+    "tournament_role_id",
 )
 USER_COLUMNS = ("user_id", "dm_notifications", "share_reviews")
 
@@ -40,6 +41,7 @@ def guild_params(s: GuildSettings) -> dict[str, Any]:
         "season_length": None if s.season_length is None else str(s.season_length),
         "season_channel_id": s.season_channel_id,
         "lobby_channel_id": s.lobby_channel_id,
+        "tournament_role_id": s.tournament_role_id,
     }
 
 
@@ -63,6 +65,7 @@ def guild_from_row(row: Row) -> GuildSettings:
         season_length=None if row["season_length"] is None else SeasonLength(row["season_length"]),
         season_channel_id=row["season_channel_id"],
         lobby_channel_id=row["lobby_channel_id"],
+        tournament_role_id=row["tournament_role_id"],
     )
 
 

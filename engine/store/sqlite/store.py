@@ -33,10 +33,11 @@ from engine.ratings import LeaderboardPage, PlayerStats, Standing
 from engine.seasons import Season, SeasonStanding
 from engine.store import shared_sql
 from engine.store.announcement import Announcement
-from engine.store.errors import MatchConflict, StoreError
+from engine.store.errors import DuplicateKey, MatchConflict, StoreError
 from engine.store.match_store import Rater
 from engine.store.outage import OutageLog
-from engine.store.shared_sql.reads import OneQueryReads
+from engine.store.shared_sql import tournaments
+from engine.store.shared_sql.tournament_records import TournamentRecords
 from engine.store.sqlite import announcements as outbox
 from engine.store.sqlite import matches, rematches, results, reviews, settings
 from engine.store.sqlite.connection import SYNCHRONOUS_MODES, connect_and_migrate, is_in_memory
@@ -54,7 +55,7 @@ class _Held:
     users: int = 0
 
 
-class SqliteMatchStore(OneQueryReads):
+class SqliteMatchStore(TournamentRecords):
     """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``).
 
     A write waits at most ``timeouts.busy_seconds`` for a lock another connection holds,
@@ -83,6 +84,7 @@ class SqliteMatchStore(OneQueryReads):
         self._conn: aiosqlite.Connection | None = None
         self._writer: GroupCommitWriter | None = None
         self._next_id = 1
+        self._next_tournament_id: int | None = None
         self._closing = False
         self._held: dict[str, _Held] = {}
 
@@ -461,6 +463,27 @@ class SqliteMatchStore(OneQueryReads):
         if claims:
             await self._write(claims)
         return due
+
+    # -- the hooks of TournamentRecords ---------------------------------------------------
+
+    async def _write_all(self, statements: Sequence[Statement], what: str) -> None:
+        try:
+            await self._write(list(statements))
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" not in str(error):
+                raise
+            raise DuplicateKey(what) from error
+
+    async def _insert_tournament(self, params: dict[str, object]) -> int:
+        # One process owns the file: ids from a counter, as for matches.
+        async with self.exclusive("tournament-ids"):
+            if self._next_tournament_id is None:
+                [row] = await self._fetch(tournaments.SELECT_MAX_ID)
+                self._next_tournament_id = int(row["max_id"]) + 1
+            tournament_id = self._next_tournament_id
+            self._next_tournament_id += 1
+        await self._write([(tournaments.INSERT_TOURNAMENT, {**params, "id": tournament_id})])
+        return tournament_id
 
     # -- reads (those of one query come from OneQueryReads) -------------------------------
 

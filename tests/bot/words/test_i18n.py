@@ -11,6 +11,7 @@ OTHER_LANGUAGES = [lang for lang in catalogues() if lang != DEFAULT_LANGUAGE]
 # Words that are the same in both languages (names and loanwords), so they may match.
 SAME_EVERYWHERE = {
     "geisha",
+    "Buch.",  # Buchholz, a name: the same abbreviation in Spanish chess tables
     "normal",
     "neutral",
     "4 geishas",

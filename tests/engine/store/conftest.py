@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from engine.model import DecisionRow, FinishedMatch, MatchInfo
+from engine.store.match_store import MatchStore
+from engine.store.postgres import PostgresMatchStore
 from engine.store.sqlite import SqliteMatchStore
 from tests.builders import match_info, match_result
 
@@ -46,3 +49,15 @@ async def store(tmp_path: Path):
     await store.open()
     yield store
     await store.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def each_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[MatchStore]:
+    """Each store in turn, open on a fresh database: for the tests of the MatchStore contract."""
+    if request.param == "sqlite":
+        opened: MatchStore = SqliteMatchStore(tmp_path / "store.sqlite3")
+    else:
+        opened = PostgresMatchStore(request.getfixturevalue("postgres_url"))
+    await opened.open()
+    yield opened
+    await opened.close()

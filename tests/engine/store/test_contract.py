@@ -56,15 +56,9 @@ def announcement(key: str, match_id: int, body: str = '{"kind":"test"}') -> Anno
     return Announcement(match_id, key, body, created_at=150.0)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[MatchStore]:
-    if request.param == "sqlite":
-        opened: MatchStore = SqliteMatchStore(tmp_path / "store.sqlite3")
-    else:
-        opened = PostgresMatchStore(request.getfixturevalue("postgres_url"))
-    await opened.open()
-    yield opened
-    await opened.close()
+@pytest.fixture
+def store(each_store: MatchStore) -> MatchStore:
+    return each_store
 
 
 async def assert_conflict(store: MatchStore, match_id: int, write) -> None:

@@ -1,0 +1,130 @@
+"""The event's thread: opened from the registration message when the event starts, then
+each round's pairings, withdrawals, and at the end the podium and the standings (text and
+picture). Driven by the service's tournament events; it decides nothing."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Literal
+
+import discord
+
+from bot.pictures.standings_image import STANDINGS_FILE, render_standings, standings_alt_text
+from bot.tournaments._buttons import show_registration
+from bot.tournaments._deps import TournamentDeps
+from bot.tournaments._words import pairings_text, podium_text, standings_text
+from bot.words.i18n import text
+from engine.model import Tournament
+from engine.service.tournament_events import (
+    PlayerWithdrawn,
+    RoundPaired,
+    TournamentEnded,
+    TournamentEvent,
+    TournamentStarted,
+)
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""A week: an event's thread stays open between rounds."""
+
+
+class EventThread:
+    """Shows tournament events; one instance per bot, subscribed to the service."""
+
+    def __init__(self, deps: TournamentDeps) -> None:
+        self._deps = deps
+
+    async def on_event(self, event: TournamentEvent) -> None:
+        try:
+            await self._show(event)
+            await self._deps.tournaments.shown(event)
+        except discord.HTTPException as error:
+            log.warning(
+                "tournament %d: %s not shown: %s",
+                event.tournament.tournament_id,
+                type(event).__name__,
+                error,
+            )
+
+    async def _show(self, event: TournamentEvent) -> None:
+        deps = self._deps
+        tournament = await deps.tournaments.tournament(event.tournament.tournament_id)
+        lang = await deps.languages.public(tournament.guild_id)
+        if isinstance(event, TournamentStarted):
+            await show_registration(deps, tournament)
+            thread = await self._open_thread(tournament, lang)
+            mentions = " ".join(f"<@{p}>" for p in event.players)
+            await self._say(thread, text(lang, "tournaments.thread.started", players=mentions))
+            return
+        place = await self._place(tournament)
+        if place is None:
+            return
+        if isinstance(event, RoundPaired):
+            names = {p: f"<@{p}>" for g in event.games for p in (g.first, g.second) if p}
+            users = [discord.Object(p) for p in names]
+            await place.send(
+                pairings_text(lang, event.round, event.games, names),
+                allowed_mentions=discord.AllowedMentions(users=users),
+            )
+        elif isinstance(event, PlayerWithdrawn):
+            name = await deps.names.name(event.user_id, lang=lang, guild_id=tournament.guild_id)
+            key = (
+                "tournaments.thread.removed" if event.removed_by else "tournaments.thread.withdrew"
+            )
+            await self._say(place, text(lang, key, name=name))
+        elif isinstance(event, TournamentEnded):
+            await show_registration(deps, tournament)
+            if not event.standings:
+                await self._say(
+                    place, text(lang, "tournaments.thread.cancelled", name=tournament.name)
+                )
+                return
+            names = {
+                line.player: await deps.names.name(
+                    line.player, lang=lang, guild_id=tournament.guild_id
+                )
+                for line in event.standings
+            }
+            title = text(lang, "tournaments.thread.final_title", name=tournament.name)
+            picture = render_standings(lang, title, event.standings, names)
+            alt = standings_alt_text(lang, title, event.standings, names)
+            await place.send(
+                podium_text(lang, tournament.name, event.standings, names)
+                + "\n\n"
+                + standings_text(lang, event.standings, names),
+                file=discord.File(io.BytesIO(picture), STANDINGS_FILE, description=alt),
+            )
+
+    async def _open_thread(
+        self, tournament: Tournament, lang: str
+    ) -> discord.abc.Messageable | None:
+        deps = self._deps
+        channel = await deps.places.channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return channel
+        name = text(lang, "tournaments.thread.name", name=tournament.name)[:100]
+        thread: discord.Thread
+        if tournament.message_id is not None:
+            message = channel.get_partial_message(tournament.message_id)
+            thread = await message.create_thread(
+                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        else:
+            thread = await channel.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        await deps.tournaments.set_location(
+            tournament.tournament_id, thread.id, tournament.message_id
+        )
+        return thread
+
+    async def _place(self, tournament: Tournament) -> discord.abc.Messageable | None:
+        return await self._deps.places.channel(tournament.thread_id or tournament.channel_id)
+
+    async def _say(self, place: discord.abc.Messageable | None, said: str) -> None:
+        if place is not None:
+            await place.send(said)

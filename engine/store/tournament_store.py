@@ -1,0 +1,115 @@
+"""What the store keeps of tournaments (part of :class:`~engine.store.MatchStore`).
+
+The pairing is decided by the pure rules of :mod:`engine.tournaments`; the store makes it
+happen once: :meth:`TournamentStore.pair_round` writes a round's row and all its games in
+one commit, and a second try (another process, or this one after a restart) finds the
+round's key taken and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from engine.model import Tournament, TournamentEntry, TournamentGame, TournamentStatus
+from engine.tournaments import Result
+
+
+class TournamentStore(Protocol):
+    # -- writes --------------------------------------------------------------------------
+
+    async def create_tournament(self, tournament: Tournament) -> Tournament:
+        """Insert a new event (its ``tournament_id`` is ignored); return it with its id."""
+        ...
+
+    async def set_tournament_location(
+        self, tournament_id: int, thread_id: int | None, message_id: int | None
+    ) -> None:
+        """Remember the event's thread and its registration message."""
+        ...
+
+    async def add_entry(self, tournament_id: int, user_id: int, at: float) -> None:
+        """Register ``user_id``; :class:`~engine.store.errors.DuplicateKey` if already in."""
+        ...
+
+    async def remove_entry(self, tournament_id: int, user_id: int) -> None:
+        """Unregister ``user_id`` before the start (nothing if they were not in)."""
+        ...
+
+    async def start_tournament(
+        self, tournament_id: int, entries: Sequence[TournamentEntry], at: float
+    ) -> None:
+        """Close registration: the event runs, each entry with its seed and rating.
+
+        Entries not listed are removed. DuplicateKey if it was not registering (another
+        process started it)."""
+        ...
+
+    async def pair_round(
+        self, tournament_id: int, round_number: int, games: Sequence[TournamentGame], at: float
+    ) -> None:
+        """Write round ``round_number`` and all its games in one commit.
+
+        DuplicateKey, writing nothing, if the round is already paired."""
+        ...
+
+    async def attach_match(
+        self, tournament_id: int, round_number: int, table: int, match_id: int
+    ) -> None:
+        """Record the match started for a table; a table keeps its first match (a later
+        attach changes nothing, and a match already attached elsewhere is DuplicateKey)."""
+        ...
+
+    async def record_game_result(
+        self, tournament_id: int, round_number: int, table: int, result: Result
+    ) -> None:
+        """Record a table's result; a table keeps its first result."""
+        ...
+
+    async def withdraw_entry(self, tournament_id: int, user_id: int, at: float) -> None:
+        """Mark ``user_id`` withdrawn (the first time counts)."""
+        ...
+
+    async def end_tournament(self, tournament_id: int, status: TournamentStatus, at: float) -> None:
+        """Finish or cancel an open event (an event already over is left as it is)."""
+        ...
+
+    async def round_shown(self, tournament_id: int, round_number: int, at: float) -> None:
+        """The Discord layer posted the round's pairings (see :meth:`unshown_rounds`)."""
+        ...
+
+    async def end_shown(self, tournament_id: int, at: float) -> None:
+        """The Discord layer showed the event's end (see :meth:`ended_unshown`)."""
+        ...
+
+    # -- reads ---------------------------------------------------------------------------
+
+    async def unshown_rounds(self, tournament_id: int) -> list[int]:
+        """Rounds paired but not confirmed posted (a process stopped in between)."""
+        ...
+
+    async def ended_unshown(self) -> list[Tournament]:
+        """Events finished or cancelled whose end was not confirmed shown."""
+        ...
+
+    async def get_tournament(self, tournament_id: int) -> Tournament | None: ...
+
+    async def tournament_entries(self, tournament_id: int) -> list[TournamentEntry]:
+        """The players of an event, in seed order once it started (else as they joined)."""
+        ...
+
+    async def tournament_games(self, tournament_id: int) -> list[TournamentGame]:
+        """Every game of an event by round, then table."""
+        ...
+
+    async def tournament_game_of_match(self, match_id: int) -> tuple[int, TournamentGame] | None:
+        """The event and table a match was played for, or None for an ordinary match."""
+        ...
+
+    async def open_tournaments(self) -> list[Tournament]:
+        """Events registering or running, oldest first (for start-up)."""
+        ...
+
+    async def latest_tournament_in(self, guild_id: int) -> Tournament | None:
+        """A server's newest event, open or over."""
+        ...

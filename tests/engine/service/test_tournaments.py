@@ -1,0 +1,371 @@
+"""Tournaments through the match service: registration and its refusals, an 8-player
+Swiss event of 3 rounds to its podium with a withdrawal, a timeout and a restart between
+rounds, a 4-player knockout, and each round paired once by two processes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import pytest
+
+from engine.model import ExpiryPolicy, TournamentGame, TournamentStatus
+from engine.rules.outcome import Termination
+from engine.service import ManualClock, MatchService, ServiceConfig
+from engine.service.tournament_errors import (
+    AlreadyRegistered,
+    BadTournamentSettings,
+    MayNotOrganise,
+    NotEnoughPlayers,
+    NotOrganiser,
+    OrganiserCannotLeave,
+    RegistrationClosed,
+    TournamentFull,
+)
+from engine.service.tournament_events import (
+    PlayerWithdrawn,
+    RoundPaired,
+    TournamentEnded,
+    TournamentEvent,
+    TournamentStarted,
+)
+from engine.service.tournaments import MOST_PLAYERS
+from engine.store.postgres import PostgresMatchStore
+from engine.tournaments import Format, shown_points
+
+from .conftest import START, ServiceFactory
+
+GUILD, CHANNEL, ORGANISER = 1, 2, 900
+PLAYERS = list(range(101, 109))
+
+
+class Heard:
+    """The tournament events a subscriber (the Discord layer) receives."""
+
+    def __init__(self) -> None:
+        self.events: list[TournamentEvent] = []
+
+    async def __call__(self, event: TournamentEvent) -> None:
+        self.events.append(event)
+
+    def of(self, kind: type) -> list:
+        return [e for e in self.events if isinstance(e, kind)]
+
+
+async def open_event(service: MatchService, format: Format = Format.SWISS, **options) -> int:
+    created = await service.tournaments.create(
+        ORGANISER, GUILD, CHANNEL, "Autumn  Cup", format, moderator=True, **options
+    )
+    assert created.name == "Autumn Cup"  # spaces tidied
+    return created.tournament_id
+
+
+async def finish_round(service: MatchService, games: list[TournamentGame], rng: random.Random):
+    """Each open table ends at once: one of its players resigns."""
+    for game in games:
+        if game.second is None or game.result is not None or game.match_id is None:
+            continue
+        loser = rng.choice((game.first, game.second))
+        await service.commands.resign(game.match_id, loser)
+    await service.wait_idle()
+
+
+async def open_games(service: MatchService, tournament_id: int) -> list[TournamentGame]:
+    return [
+        g for g in await service.tournaments.games(tournament_id) if g.second and g.result is None
+    ]
+
+
+async def test_registration_refuses_what_it_must(service: MatchService) -> None:
+    with pytest.raises(BadTournamentSettings, match="1 to 100 characters"):
+        await service.tournaments.create(
+            ORGANISER, GUILD, CHANNEL, "   ", Format.SWISS, moderator=True
+        )
+    with pytest.raises(BadTournamentSettings, match="only a Swiss event takes"):
+        await service.tournaments.create(
+            ORGANISER, GUILD, CHANNEL, "K", Format.KNOCKOUT, rounds=3, moderator=True
+        )
+    with pytest.raises(BadTournamentSettings, match="max players must be 2 to 256, got 500"):
+        await service.tournaments.create(
+            ORGANISER, GUILD, CHANNEL, "K", Format.SWISS, max_players=500, moderator=True
+        )
+    tid = await open_event(service, max_players=3)
+    await service.tournaments.join(tid, 101)
+    with pytest.raises(AlreadyRegistered):
+        await service.tournaments.join(tid, 101)
+    with pytest.raises(NotEnoughPlayers, match="has 1 player"):
+        await service.tournaments.start_event(tid, ORGANISER)
+    await service.tournaments.join(tid, ORGANISER)
+    with pytest.raises(OrganiserCannotLeave):
+        await service.tournaments.leave(tid, ORGANISER)
+    await service.tournaments.join(tid, 102)
+    with pytest.raises(TournamentFull, match=r"full \(3 players\)"):
+        await service.tournaments.join(tid, 103)
+    await service.tournaments.leave(tid, 102)
+    with pytest.raises(NotOrganiser):
+        await service.tournaments.start_event(tid, 101)
+    await service.tournaments.start_event(tid, ORGANISER)
+    with pytest.raises(RegistrationClosed, match="running"):
+        await service.tournaments.join(tid, 104)
+
+
+async def test_five_hundred_registrations_stop_at_the_cap(service: MatchService) -> None:
+    tid = await open_event(service)
+    refused = 0
+    for user in range(1000, 1500):
+        try:
+            await service.tournaments.join(tid, user)
+        except TournamentFull:
+            refused += 1
+    assert len(await service.tournaments.entries(tid)) == MOST_PLAYERS
+    assert refused == 500 - MOST_PLAYERS
+
+
+async def test_a_swiss_event_runs_from_registration_to_podium_through_a_restart(
+    make_service: ServiceFactory, clock: ManualClock
+) -> None:
+    rng = random.Random(28)
+    service = await make_service(expiry_policy=ExpiryPolicy.FORFEIT, turn_timer_seconds=300.0)
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    tid = await open_event(service, rounds=3)
+    for player in PLAYERS:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_event(tid, ORGANISER)
+    await service.wait_idle()
+    [started] = heard.of(TournamentStarted)
+    assert sorted(started.players) == PLAYERS
+    [round_1] = heard.of(RoundPaired)
+    assert round_1.round == 1 and len(round_1.games) == 4
+    assert all(game.match_id is not None for game in round_1.games)
+    info = await service.queries.match_info(round_1.games[0].match_id)
+    assert info.players == (round_1.games[0].first, round_1.games[0].second)
+    assert info.first_player == 0  # the pairing's first player starts
+
+    # Round 1: three tables resign; the fourth runs out of time (the server forfeits).
+    games = await open_games(service, tid)
+    await finish_round(service, games[:3], rng)
+    await clock.advance(301.0, settle=service.wait_idle)
+    await service.wait_idle()
+    timed_out = await service.store.finished_match(games[3].match_id)
+    assert timed_out is not None and timed_out.reason is Termination.TIMEOUT
+    [round_2] = heard.of(RoundPaired)[1:]
+    assert round_2.round == 2
+
+    # A player withdraws mid-round: their match is resigned, and they are not paired again.
+    leaver = round_2.games[0].first
+    await service.tournaments.leave(tid, leaver)
+    await service.wait_idle()
+    assert heard.of(PlayerWithdrawn)[0].user_id == leaver
+    await finish_round(service, await open_games(service, tid), rng)
+
+    # A restart between rounds 2 and 3: the new process picks the event up from the store.
+    await service.close()
+    service = await make_service(expiry_policy=ExpiryPolicy.FORFEIT, turn_timer_seconds=300.0)
+    heard_again = Heard()
+    service.tournaments.subscribe(heard_again)
+    await service.wait_idle()
+    games = await service.tournaments.games(tid)
+    round_3 = [g for g in games if g.round == 3]
+    assert round_3, "round 3 was paired before or right after the restart"
+    assert all(leaver not in (g.first, g.second) for g in round_3)
+    assert any(g.second is None for g in round_3)  # seven players left: one bye
+    await finish_round(service, await open_games(service, tid), rng)
+    [ended] = heard_again.of(TournamentEnded)
+
+    # The podium: the standings of the 3 rounds, from the stored results.
+    event = await service.tournaments.tournament(tid)
+    assert event.status is TournamentStatus.FINISHED
+    games = await service.tournaments.games(tid)
+    assert all(g.result is not None or g.second is None for g in games)
+    assert len({frozenset((g.first, g.second)) for g in games if g.second}) == len(
+        [g for g in games if g.second]
+    ), "no rematch"
+    podium = ended.standings[:3]
+    assert [line.place for line in podium] == sorted(line.place for line in podium)
+    points = sum(line.points for line in ended.standings)
+    byes = sum(1 for g in games if g.second is None)
+    assert points == sum(1 for g in games if g.second) + byes  # one point per game
+    assert shown_points(ended.standings[0].points) in {"3", "2½", "2"}
+    assert [line.player for line in ended.standings if line.withdrawn] == [leaver]
+
+
+async def test_a_knockout_of_four_crowns_the_winner_of_the_final(service: MatchService) -> None:
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    tid = await open_event(service, Format.KNOCKOUT)
+    for player in PLAYERS[:4]:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_event(tid, ORGANISER)
+    await service.wait_idle()
+    # Ratings are all new (1500): seeds go by joining order, 1 v 4 and 2 v 3.
+    [semis] = heard.of(RoundPaired)
+    assert {frozenset((g.first, g.second)) for g in semis.games} == {
+        frozenset((101, 104)),
+        frozenset((102, 103)),
+    }
+    for game in semis.games:  # the lower seed wins both semi-finals
+        assert game.match_id is not None and game.second is not None
+        await service.commands.resign(game.match_id, min(game.first, game.second))
+    await service.wait_idle()
+    final = heard.of(RoundPaired)[1]
+    [game] = final.games
+    assert {game.first, game.second} == {103, 104}
+    assert game.match_id is not None
+    await service.commands.resign(game.match_id, 104)
+    await service.wait_idle()
+    [ended] = heard.of(TournamentEnded)
+    # Both semi-final losers share third place; the one who lost to the champion is
+    # listed first (Buchholz: their opponent scored more).
+    assert [(line.place, line.player) for line in ended.standings] == [
+        (1, 103),
+        (2, 104),
+        (3, 102),
+        (3, 101),
+    ]
+    finished = await service.queries.match_info(game.match_id)
+    assert finished.status.value == "finished"
+
+
+async def test_a_start_time_starts_the_event_by_itself(
+    service: MatchService, clock: ManualClock
+) -> None:
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    tid = await open_event(service, starts_at=START + 3600.0)
+    for player in PLAYERS[:3]:
+        await service.tournaments.join(tid, player)
+    await clock.advance(3601.0, settle=service.wait_idle)
+    assert (await service.tournaments.tournament(tid)).status is TournamentStatus.RUNNING
+    assert len(heard.of(RoundPaired)) == 1
+
+
+@pytest.fixture
+async def two_processes(postgres_url: str) -> AsyncIterator[tuple[MatchService, MatchService]]:
+    clock = ManualClock(START)
+    services = [
+        MatchService(
+            PostgresMatchStore(postgres_url, origin=name),
+            ServiceConfig(ai_move_delay_seconds=0.0, turn_timer_seconds=600.0),
+            clock=clock,
+            rng=random.Random(name),
+        )
+        for name in ("one", "two")
+    ]
+    for service in services:
+        await service.start()
+    yield services[0], services[1]
+    for service in services:
+        await service.close()
+
+
+async def test_two_processes_pair_each_round_once_and_start_each_match_once(
+    two_processes: tuple[MatchService, MatchService],
+) -> None:
+    one, two = two_processes
+    tid = await open_event(one, rounds=2)
+    for player in PLAYERS[:6]:
+        await (one if player % 2 else two).tournaments.join(tid, player)
+    await one.tournaments.start_event(tid, ORGANISER)
+    # Both processes bring the event up to date at once (as after a restart of each).
+    await asyncio.gather(one.tournaments.advance(tid), two.tournaments.advance(tid))
+    await asyncio.gather(one.wait_idle(), two.wait_idle())
+    games = await two.tournaments.games(tid)
+    assert [(g.round, g.table) for g in games] == [(1, 1), (1, 2), (1, 3)]
+    matches = Counter(g.match_id for g in games)
+    assert len(matches) == 3 and set(matches.values()) == {1}
+    open_matches = await one.store.open_matches_of(games[0].first)
+    assert len(open_matches) == 1, "no second match for a table"
+    # One process finishes round 1's matches; the other pairs round 2 with it, once.
+    rng = random.Random(3)
+    await finish_round(one, games, rng)
+    await asyncio.gather(one.tournaments.advance(tid), two.tournaments.advance(tid))
+    await asyncio.gather(one.wait_idle(), two.wait_idle())
+    games = await one.tournaments.games(tid)
+    assert [(g.round, g.table) for g in games if g.round == 2] == [(2, 1), (2, 2), (2, 3)]
+    assert len({g.match_id for g in games}) == 6
+    for game in games:
+        if game.round == 2:
+            assert game.match_id is not None
+            ended = await one.queries.match_info(game.match_id)
+            assert ended.status.value == "active"
+
+
+async def test_an_unrated_event_leaves_ratings_alone_and_a_rated_one_moves_them(
+    service: MatchService,
+) -> None:
+    for rated in (False, True):
+        heard = Heard()
+        service.tournaments.subscribe(heard)
+        tid = await open_event(service, Format.KNOCKOUT, rated=rated)
+        for player in PLAYERS[:2]:
+            await service.tournaments.join(tid, player)
+        await service.tournaments.start_event(tid, ORGANISER)
+        await service.wait_idle()
+        [game] = heard.of(RoundPaired)[0].games
+        assert game.match_id is not None
+        await service.commands.resign(game.match_id, PLAYERS[1])
+        await service.wait_idle()
+        changes = await service.store.rating_changes(game.match_id)
+        assert bool(changes) is rated
+
+
+async def test_a_round_robin_of_three_plays_everyone_once_with_a_bye_each(
+    service: MatchService,
+) -> None:
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    tid = await open_event(service, Format.ROUND_ROBIN)
+    for player in PLAYERS[:3]:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_event(tid, ORGANISER)
+    await service.wait_idle()
+    rng = random.Random(9)
+    while not heard.of(TournamentEnded):
+        await finish_round(service, await open_games(service, tid), rng)
+    games = await service.tournaments.games(tid)
+    assert max(g.round for g in games) == 3
+    played = Counter(frozenset((g.first, g.second)) for g in games if g.second is not None)
+    assert len(played) == 3 and set(played.values()) == {1}
+    assert Counter(g.first for g in games if g.second is None) == Counter(PLAYERS[:3])
+    [ended] = heard.of(TournamentEnded)
+    assert sum(line.points for line in ended.standings) == 3 + 3  # 3 games, 3 byes
+
+
+async def test_manage_server_or_the_servers_tournament_role_may_create(
+    service: MatchService,
+) -> None:
+    create = service.tournaments.create
+    with pytest.raises(MayNotOrganise):
+        await create(101, GUILD, CHANNEL, "Cup", Format.SWISS, roles=frozenset({77}))
+    settings = await service.settings.guild_settings(GUILD)
+    await service.settings.set_guild_settings(replace(settings, tournament_role_id=77))
+    with pytest.raises(MayNotOrganise):
+        await create(101, GUILD, CHANNEL, "Cup", Format.SWISS, roles=frozenset({78}))
+    made = await create(101, GUILD, CHANNEL, "Cup", Format.SWISS, roles=frozenset({77, 78}))
+    assert made.organiser_id == 101
+
+
+async def test_pairings_nobody_confirmed_showing_are_shown_again_after_a_restart(
+    make_service: ServiceFactory,
+) -> None:
+    service = await make_service()
+    tid = await open_event(service)
+    for player in PLAYERS[:4]:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_event(tid, ORGANISER)  # nobody listens: not shown
+    await service.wait_idle()
+    await service.close()
+    service = await make_service()
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    await service.tournaments.resume()  # as at start-up, now with a listener
+    [again] = heard.of(RoundPaired)
+    assert again.round == 1 and len(again.games) == 2
+    await service.tournaments.shown(again)
+    heard.events.clear()
+    await service.tournaments.resume()
+    assert heard.of(RoundPaired) == []
