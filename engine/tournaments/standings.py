@@ -118,14 +118,16 @@ def standings(
 
 
 def shown_points(value: Fraction) -> str:
-    """Points as players write them: ``2½``, ``½``, ``3`` (quarters, from a tiebreak, as decimals).
+    """Points as players write them: ``2½``, ``½``, ``3``, and a tiebreak's quarters as ``3¾``,
+    so one column never mixes fractions and decimals.
 
-    >>> shown_points(Fraction(5, 2)), shown_points(Fraction(1, 2)), shown_points(Fraction(3, 4))
-    ('2½', '½', '0.75')
+    >>> shown_points(Fraction(5, 2)), shown_points(Fraction(1, 2)), shown_points(Fraction(15, 4))
+    ('2½', '½', '3¾')
     """
-    if (value * 2).denominator != 1:
+    if (value * 4).denominator != 1:
         return f"{float(value):g}"
-    whole, half = divmod(value * 2, 2)
-    if not half:
+    whole, quarters = divmod(value * 4, 4)
+    mark = {0: "", 1: "¼", 2: "½", 3: "¾"}[int(quarters)]
+    if not mark:
         return str(int(whole))
-    return f"{int(whole)}½" if whole else "½"
+    return f"{int(whole)}{mark}" if whole else mark

@@ -13,10 +13,12 @@ from PIL import Image
 
 from bot.pictures import render_board, render_hand
 from bot.pictures.podium_image import render_podium
+from bot.pictures.standings_image import render_standings
 from engine.ratings import Glicko2Rating
 from engine.rules import view
 from engine.seasons import SeasonStanding
 from tests.bot.pictures.stages import SHORT_NAMES, play_until, stages
+from tests.bot.pictures.test_standings_image import swiss_standings
 
 DOCS = Path(__file__).parents[3] / "docs"
 DEADLINE = datetime(2026, 11, 23, 14, 5, tzinfo=UTC)
@@ -26,6 +28,10 @@ SAMPLE_PODIUM = (
     (SeasonStanding(3, Glicko2Rating(1598.9, 120.0), 9, 6, 3, 0, 3), "Murasaki Shikibu the Elder"),
 )
 """The podium of a season, with a long name to show how one is cut."""
+SAMPLE_ENTRANTS = dict(
+    enumerate(["Hana", "Daiki", "Benjamín", "Aiko", "Emi", "Fumiko", "Chiyo", "Gonzalo"], 1)
+)
+"""The eight players of the sample Swiss event; the last withdraws."""
 
 
 def phone(png: bytes) -> bytes:
@@ -60,6 +66,10 @@ def main() -> None:
     written["hand-phone.png"] = phone(written["hand.png"])
     written["season-podium.png"] = render_podium("en", 3, SAMPLE_PODIUM)
     written["season-podium-phone.png"] = phone(written["season-podium.png"])
+    final = swiss_standings(8, withdrawn=frozenset({8}))
+    written["tournament-standings.png"] = render_standings(
+        "en", "Autumn Cup — final standings", final, SAMPLE_ENTRANTS
+    )
     for name, data in written.items():
         (DOCS / name).write_bytes(data)
         print(DOCS / name, len(data))
