@@ -59,6 +59,7 @@ from engine.service.events import (
     MatchBroken,
     MatchEnded,
     MatchStarted,
+    NextTurn,
     Reminder,
     RoundScored,
 )
@@ -66,7 +67,7 @@ from engine.service.hints import MatchHints
 from engine.service.match_service import MatchService
 from engine.service.placements import MatchPlacements
 from engine.service.progress import SubmitResult
-from engine.service.queries import MatchQueries
+from engine.service.queries import MatchNow, MatchQueries
 from engine.service.reviews import MatchReviews, ReviewProgress
 from engine.service.settings import MatchSettings
 from engine.service.turns import AgentFactory, random_agent_factory
@@ -102,6 +103,7 @@ __all__ = [
     "MatchNotActive",
     "MatchNotFinished",
     "MatchNotFound",
+    "MatchNow",
     "MatchPlacements",
     "MatchQueries",
     "MatchReviews",
@@ -109,6 +111,7 @@ __all__ = [
     "MatchSettings",
     "MatchStarted",
     "MatchStatus",
+    "NextTurn",
     "NotYourMatch",
     "NotYourTurn",
     "Placement",
