@@ -13,7 +13,7 @@ import discord
 from bot.custom_ids import Verb
 from bot.discord_plumbing.first_response import on_private_message
 from bot.match_item import ANY_MATCH_ITEM
-from bot.play.deps import PlayButton, button
+from bot.play.deps import PlayButton, button, fresh_view
 from bot.words.i18n import text
 from bot.words.names import action_name
 from engine.model import MatchInfo
@@ -56,12 +56,10 @@ class ActionButton(PlayButton, template=ANY_MATCH_ITEM):
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
-        edit = on_private_message(interaction)
-        view = await self.deps.queries.view_for(info.match_id, interaction.user.id)
-        if self.version != view.table.version or not view.to_decide:
-            notice = text(lang, "refusal.stale")
-            await self.deps.panel.home(interaction, lang, info, edit=edit, notice=notice)
+        view = await fresh_view(self, interaction, lang, info)
+        if view is None:
             return
+        edit = on_private_message(interaction)
         await self.deps.panel.pick(interaction, lang, info.match_id, view, self.action, edit=edit)
 
 

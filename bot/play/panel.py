@@ -43,7 +43,7 @@ from bot.words.player_names import PlayerNames
 from engine.model import MatchInfo, MatchStatus
 from engine.rules import Action, Competition, Decision, Gift, Phase, PlayerView
 from engine.rules.cards import cards_text
-from engine.service import MatchQueries
+from engine.service import MatchQueries, SubmitResult
 from engine.store.errors import DatabaseUnavailable
 
 NEW_MARK = "🆕"
@@ -235,14 +235,17 @@ class Panel:
         edit: bool,
         notice: str = "",
         picture: bool = False,
+        view: PlayerView | None = None,
     ) -> None:
-        """The panel's first page: edited in place on a panel, or a new ephemeral message.
+        """The panel's first page: edited in place on a panel, or a new ephemeral message;
+        of ``view`` when the caller has just read it (or been given it by the service).
 
         The hand picture comes with a panel that is opened or refreshed; after a move the
         text alone answers, so the answer is never slowed by drawing. In a hint match the
         hint is worked out while the picture is drawn, the press acknowledged first.
         """
-        view = await self._queries.view_for(info.match_id, interaction.user.id)
+        if view is None:
+            view = await self._queries.view_for(info.match_id, interaction.user.id)
         if hint_due(info, view) and not interaction.response.is_done():
             await defer(interaction, private=edit)  # the hint may take a second or two
         hint = asyncio.ensure_future(
@@ -266,21 +269,23 @@ class Panel:
         interaction: discord.Interaction[Any],
         lang: str,
         info: MatchInfo,
-        version: int,
+        result: SubmitResult,
         *,
         edit: bool,
         notice: str,
     ) -> None:
-        """The first page after the presser's move was committed (now at ``version``).
+        """The first page after the presser's move was committed, of the view the service
+        answered with (no read).
 
-        The move counts from then on: if the database does not answer the read that
-        redraws the panel, the player is told the move was played, not that nothing
+        The move counts from then on: if the database does not answer a read that redraws
+        the panel (a hint's), the player is told the move was played, not that nothing
         changed, and gets a Refresh for later.
         """
         try:
-            await self.home(interaction, lang, info, edit=edit, notice=notice)
+            await self.home(interaction, lang, info, edit=edit, notice=notice, view=result.view)
         except DatabaseUnavailable:
-            await show(interaction, played_page(lang, info.match_id, version, notice), edit=edit)
+            page = played_page(lang, info.match_id, result.version, notice)
+            await show(interaction, page, edit=edit)
 
     async def pick(
         self,
