@@ -12,23 +12,20 @@ from collections.abc import Callable
 from bot.discord_plumbing.channel_permissions import permission_list
 from bot.features import AnyBot, Feature, SharedParts, command_group, shared_parts
 from bot.match_item import UnreadableItem
+from bot.play.action_buttons import CompetitionButton, GiftButton, SecretButton, TradeOffButton
 from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect
 from bot.play.commands import play_commands
-from bot.play.competition_button import CompetitionButton
 from bot.play.confirm_button import ConfirmButton
 from bot.play.deps import PlayDeps
-from bot.play.gift_button import GiftButton
 from bot.play.hand_button import HandButton
 from bot.play.match_presenter import MatchPresenters
 from bot.play.moves_button import MovesButton
 from bot.play.panel import Panel
 from bot.play.presence import Presence
 from bot.play.resign_button import ResignButton
-from bot.play.secret_button import SecretButton
 from bot.play.server_changes import ServerChanges
 from bot.play.take_button import TakeButton
-from bot.play.trade_off_button import TradeOffButton
 from bot.words.i18n import text
 from engine.model import MatchInfo
 from engine.service import MatchAbandonment

@@ -25,9 +25,7 @@ _ORDINAL_KEYS = ("", "panel.second", "panel.third", "panel.fourth", "panel.fifth
 _ACTION_BY_SIZE = {a.size: a for a in Action}
 
 
-class CardSelect(
-    MatchItem[discord.ui.Select[Any], PlayDeps], template=template(Verb.PICK, "[1-4]")
-):
+class CardSelect(MatchItem[discord.ui.Select[Any], PlayDeps], template=template(Verb.PICK)):
     """``hk:<match>:<version>:pick:<size>``: the cards for the action of that size."""
 
     deps_kind = PlayDeps

@@ -20,7 +20,7 @@ from engine.rules.decisions import ActionDecision, CompetitionChoice, GiftChoice
 from engine.service.errors import StaleVersion
 
 
-class ConfirmButton(PlayButton, template=template(Verb.DO, "[A-G0-9X-]{1,8}")):
+class ConfirmButton(PlayButton, template=template(Verb.DO)):
     """``hk:<match>:<version>:do:<decision>``, the decision in docs/rules.md notation (``3EEG``)."""
 
     def __init__(

@@ -19,13 +19,18 @@ import discord
 from bot.discord_plumbing.direct_messages import DirectMessages
 from bot.discord_plumbing.pages import Page, Row, message_kwargs
 from bot.pictures import HAND_FILE, hand_alt_text, render_hand_async
-from bot.play.action_button import ActionButton, actions_open
+from bot.play.action_buttons import (
+    ActionButton,
+    CompetitionButton,
+    GiftButton,
+    SecretButton,
+    TradeOffButton,
+    actions_open,
+)
 from bot.play.back_button import back_button
 from bot.play.card_select import card_select
-from bot.play.competition_button import CompetitionButton
 from bot.play.confirm_button import confirm_buttons
 from bot.play.deps import defer
-from bot.play.gift_button import GiftButton
 from bot.play.hand_button import HandButton
 from bot.play.hint_line import (
     DM_HINT_WAIT_SECONDS,
@@ -34,9 +39,7 @@ from bot.play.hint_line import (
     hint_due,
     hint_line,
 )
-from bot.play.secret_button import SecretButton
 from bot.play.take_button import take_buttons
-from bot.play.trade_off_button import TradeOffButton
 from bot.words.i18n import text
 from bot.words.names import action_hint, action_name, decision_label, item_name, letters, offer_text
 from bot.words.player_names import PlayerNames

@@ -30,7 +30,7 @@ from engine.service.errors import NotYourTurn, StaleVersion
 Choice = GiftChoice | CompetitionChoice
 
 
-class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
+class TakeButton(PlayButton, template=template(Verb.TAKE)):
     """``hk:<match>:<version>:take:-E`` (a Gift's card) or ``…:take:-AB`` (a pair)."""
 
     def __init__(
