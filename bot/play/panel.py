@@ -80,20 +80,20 @@ def face_down_text(lang: str, view: PlayerView) -> str:
 
 
 def waiting_text(lang: str, view: PlayerView, names: tuple[str, str]) -> str:
-    table = view.table
-    if table.outcome is not None:
+    public = view.table
+    if public.outcome is not None:
         return text(lang, "panel.over")
     other = names[view.opponent]
     if not view.to_decide:
-        key = "panel.waiting_turn" if table.phase is Phase.ACTION else "panel.waiting_choice"
+        key = "panel.waiting_turn" if public.phase is Phase.ACTION else "panel.waiting_choice"
         return text(lang, key, name=other)
-    if table.pending is not None:
+    if public.pending is not None:
         key = (
             "panel.your_gift_choice"
-            if table.phase is Phase.GIFT_CHOICE
+            if public.phase is Phase.GIFT_CHOICE
             else "panel.your_competition_choice"
         )
-        return text(lang, key, name=other, offer=offer_text(table.pending))
+        return text(lang, key, name=other, offer=offer_text(public.pending))
     drew = (
         text(lang, "panel.you_drew", card=cards_text((view.drawn,)))
         if view.drawn is not None
@@ -116,8 +116,8 @@ def home_page(
 ) -> Page:
     """The panel's first page; ``hint`` is the hint line of a hint match, under whose turn
     it is (:mod:`bot.play.hint_line`)."""
-    table = view.table
-    left = " · ".join(action_name(lang, a) for a in table.unused(view.player))
+    public = view.table
+    left = " · ".join(action_name(lang, a) for a in public.unused(view.player))
     body = "\n".join(
         [
             text(lang, "panel.hand_line", count=len(view.hand), cards=hand_text(lang, view)),
@@ -129,18 +129,18 @@ def home_page(
         ]
     )
     rows: list[Row] = []
-    if view.to_decide and table.phase is Phase.ACTION:
+    if view.to_decide and public.phase is Phase.ACTION:
         rows.append(
             tuple(
-                ACTION_BUTTONS[a].labelled(lang, match_id, table.version)
+                ACTION_BUTTONS[a].labelled(lang, match_id, public.version)
                 for a in actions_open(view)
             )
         )
-    elif view.to_decide and table.pending is not None:
-        rows.append(take_buttons(lang, match_id, table.version, table.pending))
-    if table.outcome is None:
-        rows.append((_refresh(lang, match_id, table.version),))
-    title = text(lang, "panel.title", round=table.round_number, first=names[0], second=names[1])
+    elif view.to_decide and public.pending is not None:
+        rows.append(take_buttons(lang, match_id, public.version, public.pending))
+    if public.outcome is None:
+        rows.append((_refresh(lang, match_id, public.version),))
+    title = text(lang, "panel.title", round=public.round_number, first=names[0], second=names[1])
     return Page(text=body, title=title, rows=tuple(rows), notice=notice)
 
 
