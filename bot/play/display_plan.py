@@ -30,8 +30,9 @@ from engine.service.events import (
 
 
 @dataclass(frozen=True, slots=True)
-class MatchNow:
-    """The match as the presenter read it once for the event, and who is away now."""
+class Scene:
+    """The match as the presenter read it once for what is queued (its info and public
+    view, :class:`engine.service.MatchNow`), and who is away now."""
 
     info: MatchInfo
     public: PublicView
@@ -138,8 +139,15 @@ Step = (
     SetUp | EditBoard | Post | PostSummary | PostResult | AskOffer | OfferAnswered | Notify
 ) | RetirePanel
 
-SHOWN = (MatchStarted, DecisionApplied, ChoiceNeeded, RoundScored, Reminder, MatchEnded)
-SHOWN_KINDS = (*SHOWN, MatchResumed)
+SHOWN_KINDS = (
+    MatchStarted,
+    MatchResumed,
+    DecisionApplied,
+    ChoiceNeeded,
+    RoundScored,
+    Reminder,
+    MatchEnded,
+)
 """The events a thread shows; the others (challenges, abandonments) belong to other
 features."""
 
@@ -149,7 +157,7 @@ def shows(event: Event) -> bool:
     return isinstance(event, SHOWN_KINDS)
 
 
-def plan(event: Event, before: MatchNow | None, after: MatchNow) -> list[Step]:
+def plan(event: Event, before: Scene | None, after: Scene) -> list[Step]:
     """The steps that show ``event``, given the match as its board last showed it
     (``before``, None if this process has not shown it yet) and as it is now (``after``).
     """
@@ -177,7 +185,7 @@ def plan(event: Event, before: MatchNow | None, after: MatchNow) -> list[Step]:
     return []
 
 
-def _board(before: MatchNow | None, after: MatchNow) -> list[Step]:
+def _board(before: Scene | None, after: Scene) -> list[Step]:
     """An edit of the board, unless it already shows the match as it is now (a ChoiceNeeded
     or a RoundScored comes with the decision that caused it: one edit shows all)."""
     shown = (
@@ -189,7 +197,7 @@ def _board(before: MatchNow | None, after: MatchNow) -> list[Step]:
     return [] if shown else [EditBoard()]
 
 
-def _started(event: MatchStarted, after: MatchNow) -> list[Step]:
+def _started(event: MatchStarted, after: Scene) -> list[Step]:
     steps: list[Step] = [SetUp()]
     first = event.players[event.first_player]
     # Shown late (after a restart) once the match went on, "you start" would mislead.
@@ -198,7 +206,7 @@ def _started(event: MatchStarted, after: MatchNow) -> list[Step]:
     return steps
 
 
-def _decision(event: DecisionApplied, after: MatchNow) -> list[Step]:
+def _decision(event: DecisionApplied, after: Scene) -> list[Step]:
     steps: list[Step] = []
     if event.move.choice is not None:
         steps.append(OfferAnswered(event))
@@ -225,7 +233,7 @@ def _decision(event: DecisionApplied, after: MatchNow) -> list[Step]:
     return steps
 
 
-def _choice_needed(event: ChoiceNeeded, after: MatchNow) -> list[Step]:
+def _choice_needed(event: ChoiceNeeded, after: Scene) -> list[Step]:
     """The offer and its Take buttons are on the board; the chooser is mentioned only when
     away."""
     steps: list[Step] = []
@@ -237,7 +245,7 @@ def _choice_needed(event: ChoiceNeeded, after: MatchNow) -> list[Step]:
     return steps
 
 
-def _round_scored(event: RoundScored, after: MatchNow) -> list[Step]:
+def _round_scored(event: RoundScored, after: Scene) -> list[Step]:
     steps: list[Step] = []
     starter = event.next_starter
     if starter is None:

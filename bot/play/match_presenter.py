@@ -35,12 +35,12 @@ from bot.play.board_editor import BoardEditor, ChannelGone, TellPlayer
 from bot.play.display_plan import (
     AskOffer,
     EditBoard,
-    MatchNow,
     Notify,
     OfferAnswered,
     Post,
     PostResult,
     PostSummary,
+    Scene,
     SetUp,
     Step,
     plan,
@@ -75,7 +75,7 @@ class _Batch:
 
     __slots__ = ("board_due", "now")
 
-    def __init__(self, now: MatchNow, board_due: bool) -> None:
+    def __init__(self, now: Scene, board_due: bool) -> None:
         self.now = now
         self.board_due = board_due
 
@@ -128,7 +128,7 @@ class MatchPresenters:
         )
         self._posts = Announcements(queries, placements, settings, self._place, self._board)
         self._matches: dict[int, MatchPresenter] = {}
-        self._shown: dict[int, MatchNow] = {}
+        self._shown: dict[int, Scene] = {}
         """What each match's board last showed (a plan skips an edit that would show the
         same); dropped when the match ends."""
         self._side_tasks: set[asyncio.Task[None]] = set()
@@ -235,11 +235,11 @@ class MatchPresenters:
         if not presenter.events and self._matches.get(presenter.match_id) is presenter:
             del self._matches[presenter.match_id]
 
-    async def _read(self, match_id: int) -> MatchNow:
+    async def _read(self, match_id: int) -> Scene:
         """The one read of the match for what is queued, with who is away now."""
         match = await self._queries.match_now(match_id)
         away = frozenset(u for u in match.info.players if self.presence.is_away(match_id, u))
-        return MatchNow(match.info, match.public, away)
+        return Scene(match.info, match.public, away)
 
     async def _show(self, event: Event, batch: _Batch) -> None:
         """Carry out the plan of one event, then confirm it to the service (unless it is to

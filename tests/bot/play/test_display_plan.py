@@ -11,7 +11,6 @@ import pytest
 from bot.play.display_plan import (
     AskOffer,
     EditBoard,
-    MatchNow,
     Notify,
     OfferAnswered,
     Post,
@@ -19,6 +18,7 @@ from bot.play.display_plan import (
     PostSummary,
     RemindTurn,
     RetirePanel,
+    Scene,
     SetUp,
     TimedOut,
     YourTurn,
@@ -66,7 +66,7 @@ def now(version: int, *, away: frozenset[int] = frozenset(), players=(ANA, BEN),
         placement=PLACED if board else Placement(),
         turn_deadline=100.0 + version,
     )
-    return MatchNow(info, replace(TABLES[0], version=version), away)
+    return Scene(info, replace(TABLES[0], version=version), away)
 
 
 def decided(version: int, nxt: NextTurn | None, *, user=ANA, automatic=False, move="2AB"):
