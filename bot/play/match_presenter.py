@@ -70,14 +70,15 @@ PanelHook = Callable[[MatchInfo, int], Coroutine[Any, Any, None]]
 
 
 class _Batch:
-    """What the presenter's task is showing: the match as read for it, and whether its
-    board is to be edited before the batch ends."""
+    """What the presenter's task is showing: the match as read for it, whether its board is
+    to be edited before the batch ends, and the DMs to send once it is."""
 
-    __slots__ = ("board_due", "now")
+    __slots__ = ("board_due", "dms", "now")
 
     def __init__(self, now: Scene, board_due: bool) -> None:
         self.now = now
         self.board_due = board_due
+        self.dms: list[tuple[PanelHook, MatchInfo, int]] = []
 
 
 class MatchPresenter:
@@ -232,6 +233,8 @@ class MatchPresenters:
             for event in events:
                 await self._show(event, batch)
             await self._settle_board(batch)
+            for hook, info, user_id in batch.dms:  # after the board: a DM never delays it
+                self._aside(hook(info, user_id))
         if not presenter.events and self._matches.get(presenter.match_id) is presenter:
             del self._matches[presenter.match_id]
 
@@ -290,9 +293,9 @@ class MatchPresenters:
         elif isinstance(step, OfferAnswered):
             await self._posts.offer_answered(info, step)
         elif isinstance(step, Notify):
-            self._aside(self._notify(info, step.user_id))  # a DM never delays the board
+            batch.dms.append((self._notify, info, step.user_id))
         else:
-            self._aside(self._retire_panel(info, step.user_id))
+            batch.dms.append((self._retire_panel, info, step.user_id))
 
     async def _settle_board(self, batch: _Batch) -> None:
         """Edit the board now if the batch asked for it; a failure is the board's alone,
