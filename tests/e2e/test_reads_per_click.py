@@ -112,19 +112,20 @@ async def test_a_confirm_reaches_the_board_in_three_reads(
     board_before = board_message(mover, match.thread_id).text()
     reads = count_reads(monkeypatch, bot.service.store)
     reads_at_edit: list[Counter[str]] = []
-    board = bot.get_cog("Play").presenters._board
-    real_edit = board.edit_board
+    """The reads made when each edit of a thread's message was sent."""
+    places = bot.get_cog("Play").presenters.places
+    real_edit = places.edit_message
 
-    async def edit_board(info, public):  # type: ignore[no-untyped-def]
+    async def edit_board(*args, **kwargs):  # type: ignore[no-untyped-def]
         reads_at_edit.append(reads.copy())
-        return await real_edit(info, public)
+        return await real_edit(*args, **kwargs)
 
-    monkeypatch.setattr(board, "edit_board", edit_board)
+    monkeypatch.setattr(places, "edit_message", edit_board)
 
     await (await mover.click(panel, confirm)).first_response()
     await settle(emulator, bot)
 
-    assert reads_at_edit, "the board was edited"
+    assert reads_at_edit, "the board was edited"  # the first message edit after the click
     first = reads_at_edit[0]
     assert sum(first.values()) <= MOST_READS, dict(first)
     # What the players see: the board moved on with the match.
