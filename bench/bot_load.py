@@ -41,9 +41,10 @@ apart from the exempt interaction callbacks and webhooks; the 429s it received b
 p50/p99 time to first response over every interaction (dispatch until the bot's first
 callback, Discord's 3-second clock); p50/p99 time from a Confirm/Take click until the board
 message shows the new state; the failed interactions (everything the emulator refused,
-3-second misses included); and where the CPU went. Targets: p99 first response < 250 ms,
-p99 board update < 2 s, no failed interaction, no global 429. Exit status 1 if a target is
-missed or a match broke.
+3-second misses included); where the CPU went, and the CPU seconds of the bot and its
+workers per decision. Targets: p99 first response < 250 ms, p99 board update < 2 s, no
+failed interaction, no global 429, at most 20 ms of CPU per decision. Exit status 1 if a
+target is missed, a match broke or no decision was measured.
 
 ``--metrics`` runs the bot with ``[metrics] port = 0`` and scrapes its /metrics every 5 s
 (bench/load/metrics_scrape.py), then prints the bot's own count of decisions and p99 first

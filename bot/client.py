@@ -66,7 +66,7 @@ IDENTIFY_TURN_SECONDS = 30.0
 """How long a shard waits for the shared IDENTIFY turn before spacing its IDENTIFYs on its
 own (a database that does not answer must not keep the bot off the Gateway)."""
 SHUTDOWN_SHOW_SECONDS = 10.0
-"""How long a shutdown waits for Discord to take what the table still has to show."""
+"""How long a shutdown waits for Discord to take what the matches' presenters still have to show."""
 # discord.py runs each interaction's handler as a task named after what it dispatches
 # (app_commands/tree.py, ui/view.py, ui/modal.py); a shutdown waits for them, so an
 # answer already on its way is not cut off when the HTTP session closes.

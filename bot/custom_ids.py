@@ -16,6 +16,7 @@ that does not read is answered with a polite refusal, never a traceback.
 from __future__ import annotations
 
 import enum
+import re
 
 from engine.rules import Decision, parse_decision
 from engine.rules.errors import HanamikojiError
@@ -90,19 +91,46 @@ def decision_arg(arg: str) -> Decision | None:
         return None
 
 
+ARGUMENTS: dict[Verb, str] = {
+    Verb.ACTION: "[1-4]",
+    Verb.PICK: "[1-4]",
+    Verb.DO: "[A-G0-9X-]{1,8}",
+    Verb.TAKE: "-[A-G]{1,2}",
+}
+"""The regex of the argument of each verb that has one (the others take none)."""
+
+LEADERBOARD_TEMPLATE = r"lb:(?P<guild>[0-9]+):(?P<page>[0-9]+)"
+"""``lb:<guild>:<page>``: a page of a server's leaderboard."""
+RECORD_TEMPLATE = r"rec:(?P<match>[0-9]+)"
+"""``rec:<match>``: the export of a finished match's record."""
+_SEAT_LIST_GRAMMAR = r"st:[0-9]+:[0-9]+"
+"""A page of `/hanamikoji seats` (``st:<guild>:<page>``; its item lives in bot/seats/)."""
+_REVIEW_GRAMMAR = r"rv:[0-9]+|rv:[0-9]+:[0-9]+:(?:first|prev|next|last|mistake|jump)"
+"""The review's ids (``bot.review_ids``, which imports this module, holds their templates)."""
+
+
 def template(verb: Verb, arg: str | None = None) -> str:
     """The regex of one verb's custom_ids: named groups ``match`` and ``version``, and
-    ``arg`` when `arg` (a regex) is given."""
+    ``arg`` for a verb with an argument: its regex in :data:`ARGUMENTS`, or ``arg``, which
+    narrows it (one action's size)."""
     head = rf"hk:(?P<match>[0-9]+):(?P<version>[0-9]+):{verb.value}"
+    arg = ARGUMENTS.get(verb) if arg is None else arg
     return head if arg is None else rf"{head}:(?P<arg>{arg})"
 
 
-_WELL_FORMED = (
-    r"hk:[0-9]+:[0-9]+:(?:"
-    + "|".join(v.value for v in Verb if v not in (Verb.ACTION, Verb.PICK, Verb.DO, Verb.TAKE))
-    + r"|(?:act|pick):[1-4]|do:[A-G0-9X-]{1,8}|take:-[A-G]{1,2})"
-    + r"|lb:[0-9]+:[0-9]+|rec:[0-9]+|st:[0-9]+:[0-9]+"
-    + r"|rv:[0-9]+|rv:[0-9]+:[0-9]+:(?:first|prev|next|last|mistake|jump)"
+def _unnamed(pattern: str) -> str:
+    """``pattern`` with its named groups unnamed, to be joined with others in one regex."""
+    return re.sub(r"\(\?P<[a-z_]+>", "(?:", pattern)
+
+
+_WELL_FORMED = "|".join(
+    [
+        *(_unnamed(template(verb)) for verb in Verb),
+        _unnamed(LEADERBOARD_TEMPLATE),
+        _unnamed(RECORD_TEMPLATE),
+        _REVIEW_GRAMMAR,
+        _SEAT_LIST_GRAMMAR,
+    ]
 )
 UNREADABLE = rf"(?!(?:{_WELL_FORMED})\Z)(?:hk|lb|rec|rv|st):[\s\S]*"
 """The ids of the bot's prefixes that no item's template reads (a verb or an argument

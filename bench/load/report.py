@@ -15,6 +15,9 @@ from .player_profile import HUMAN_CLICK_MEDIAN, HUMAN_DECISION_MEDIAN
 
 TARGET_FIRST_RESPONSE = 0.250
 TARGET_BOARD = 2.0
+TARGET_CPU_PER_DECISION = 0.020
+"""CPU seconds of the bot and its workers per decision: at Discord's global limit (about
+35 decisions/s at 1.4 requests each) one process then needs 0.7 of a core."""
 
 
 def ms(seconds: float) -> str:
@@ -42,6 +45,8 @@ def report(
         p99_board < TARGET_BOARD,
         failed == 0,
     )
+    cpu_per_decision = bot_cpu / stats.decisions if stats.decisions else None
+    ok_cpu = cpu_per_decision is not None and cpu_per_decision <= TARGET_CPU_PER_DECISION
     limits = emulator.rate_limits.stats
     global_429s = limits.sent_429s["global"]
     ok_global = global_429s == 0
@@ -112,6 +117,11 @@ def report(
         f"this process (emulator + players) {bench_cpu:.1f} s ({bench_cpu / wall:.0%}), "
         f"other processes {others:.1f} s ({others / wall:.0%}); {os.cpu_count()} cores"
     )
+    shown_cpu = "n/a (no decision)" if cpu_per_decision is None else ms(cpu_per_decision)
+    print(
+        f"CPU per decision (the bot with its workers, user + system): {shown_cpu}  "
+        f"[target <= {TARGET_CPU_PER_DECISION * 1000:.0f} ms: {verdict[ok_cpu]}]"
+    )
     print(
         f"this process's loop lag (delays every emulator reply): "
         f"p50 {ms(statistics.median(lag.lags) if lag.lags else 0.0)}  p99 {ms(pct(lag.lags, 0.99))}"
@@ -135,4 +145,5 @@ def report(
         for line in log_path.read_text(errors="replace").splitlines()[-15:]:
             print(f"  | {line}")
     all_done = in_time and stats.completed + stats.stopped == args.matches and exit_code == 0
-    return 0 if ok_first and ok_board and ok_failed and ok_global and all_done else 1
+    met = ok_first and ok_board and ok_failed and ok_global and ok_cpu
+    return 0 if met and all_done else 1

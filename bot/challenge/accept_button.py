@@ -1,4 +1,4 @@
-"""Accept: the challenged player starts the match (the table then opens its thread)."""
+"""Accept: the challenged player starts the match (its presenter then opens its thread)."""
 
 from __future__ import annotations
 

@@ -12,23 +12,20 @@ from collections.abc import Callable
 from bot.discord_plumbing.channel_permissions import permission_list
 from bot.discord_plumbing.match_item import UnreadableItem
 from bot.features import AnyBot, Feature, SharedParts, command_group, shared_parts
+from bot.play.action_buttons import CompetitionButton, GiftButton, SecretButton, TradeOffButton
 from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect
 from bot.play.commands import play_commands
-from bot.play.competition_button import CompetitionButton
 from bot.play.confirm_button import ConfirmButton
 from bot.play.deps import PlayDeps
-from bot.play.gift_button import GiftButton
 from bot.play.hand_button import HandButton
+from bot.play.match_presenter import MatchPresenters
 from bot.play.moves_button import MovesButton
 from bot.play.panel import Panel
 from bot.play.presence import Presence
 from bot.play.resign_button import ResignButton
-from bot.play.secret_button import SecretButton
 from bot.play.server_changes import ServerChanges
-from bot.play.table import Table
 from bot.play.take_button import TakeButton
-from bot.play.trade_off_button import TradeOffButton
 from bot.words.i18n import text
 from engine.model import MatchInfo
 from engine.service import MatchAbandonment
@@ -83,15 +80,17 @@ def has_left(bot: AnyBot, guild_id: int) -> bool:
 
 
 class Play(Feature):
-    """Holds the play feature's parts; the table shows the match's events."""
+    """Holds the play feature's parts; the presenters show the matches' events."""
 
-    def __init__(self, deps: PlayDeps, table: Table, unsubscribe: Callable[[], None]) -> None:
+    def __init__(
+        self, deps: PlayDeps, presenters: MatchPresenters, unsubscribe: Callable[[], None]
+    ) -> None:
         super().__init__(deps, unsubscribe=unsubscribe)
-        self.table = table
-        self.presence = table.presence
+        self.presenters = presenters
+        self.presence = presenters.presence
 
     async def wait_idle(self) -> None:
-        await self.table.wait_idle()
+        await self.presenters.wait_idle()
 
 
 async def setup(bot: AnyBot) -> None:
@@ -99,7 +98,7 @@ async def setup(bot: AnyBot) -> None:
     service = parts.service
     presence = Presence()
     panel = Panel(service.queries, parts.names, parts.direct_messages, service.hints)
-    table = Table(
+    presenters = MatchPresenters(
         service.queries,
         service.placements,
         service.settings,
@@ -108,7 +107,7 @@ async def setup(bot: AnyBot) -> None:
         parts.places,
         presence,
         notify=panel.your_turn,
-        retire_dm=panel.retire_dm,
+        retire_panel=panel.retire_dm,
         confirm=service.announced,
         ready=bot.wait_until_ready,
         tell=lambda user_id, match_id, key, values: _tell_by_dm(
@@ -124,14 +123,14 @@ async def setup(bot: AnyBot) -> None:
         placements=service.placements,
         panel=panel,
     )
-    await bot.add_cog(Play(deps, table, service.subscribe(table.on_event)))
+    await bot.add_cog(Play(deps, presenters, service.subscribe(presenters.on_event)))
     changes = ServerChanges(
         service.abandonment,
         service.placements,
         parts.places,
-        table.check_board,
-        table.board_deleted,
-        table.permissions_changed,
+        presenters.mark_board,
+        presenters.board_deleted,
+        presenters.permissions_changed,
         names=parts.names,
         direct_messages=parts.direct_messages,
         clock=service.clock,
@@ -140,6 +139,6 @@ async def setup(bot: AnyBot) -> None:
     changes.unsubscribe = service.subscribe(changes.on_event)
     await bot.add_cog(changes)
     group = command_group(bot)
-    for command in play_commands(deps, table):
+    for command in play_commands(deps, presenters):
         group.add_command(command)
     bot.add_dynamic_items(*ITEMS)

@@ -59,3 +59,14 @@ def next_nonce(purpose: str | None = None) -> str | None:
 def with_nonce(nonce: str | None) -> dict[str, str]:
     """The ``send`` arguments that carry ``nonce`` (none without one)."""
     return {} if nonce is None else {"nonce": nonce}
+
+
+@contextmanager
+def outside_announcement() -> Iterator[None]:
+    """Messages posted inside belong to no announcement (the board's own repairs, made
+    while an announcement is shown)."""
+    token = _current.set(None)
+    try:
+        yield
+    finally:
+        _current.reset(token)

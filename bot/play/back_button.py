@@ -9,7 +9,7 @@ import discord
 
 from bot.custom_ids import Verb, template
 from bot.discord_plumbing.first_response import on_private_message
-from bot.play.deps import PlayButton, button
+from bot.play.deps import PlayButton, button, fresh_view
 from bot.words.i18n import text
 from engine.model import MatchInfo
 
@@ -27,11 +27,10 @@ class BackButton(PlayButton, template=template(Verb.BACK)):
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
-        edit = on_private_message(interaction)
-        view = await self.deps.queries.view_for(info.match_id, interaction.user.id)
-        stale = self.version != view.table.version
-        notice = text(lang, "refusal.stale") if stale else ""
-        await self.deps.panel.home(interaction, lang, info, edit=edit, notice=notice)
+        view = await fresh_view(self, interaction, lang, info, to_decide=False)
+        if view is not None:
+            edit = on_private_message(interaction)
+            await self.deps.panel.home(interaction, lang, info, edit=edit, view=view)
 
 
 def back_button(lang: str, match_id: int, version: int) -> BackButton:

@@ -26,7 +26,7 @@ def hand_button(lang: str, match_id: int) -> HandButton:
 async def board_page(
     lang: str,
     match_id: int,
-    table: PublicView,
+    public: PublicView,
     names: tuple[str, str],
     *,
     ai_seat: int | None,
@@ -40,18 +40,18 @@ async def board_page(
 
     ``names`` are markdown-safe for the text; the picture and its alt text are not markdown
     and take ``picture_names`` (the raw names) when given."""
-    deadline = deadline if table.outcome is None else None
+    deadline = deadline if public.outcome is None else None
     drawn = picture_names or names
     rows: tuple[Row, ...] = ((moves_button(lang, match_id),),)
-    if table.outcome is None:
+    if public.outcome is None:
         rows = ((hand_button(lang, match_id), moves_button(lang, match_id)),)
-        if table.pending is not None and table.current_player != ai_seat:
-            rows = (take_buttons(lang, match_id, table.version, table.pending), *rows)
+        if public.pending is not None and public.current_player != ai_seat:
+            rows = (take_buttons(lang, match_id, public.version, public.pending), *rows)
     title = text(lang, "board.title", first=names[0], second=names[1])
     return Page(
         title=text(lang, "ai_hints.board_title", title=title) if hints else title,
-        text=board_text(lang, table, names, deadline=deadline),
+        text=board_text(lang, public, names, deadline=deadline),
         rows=rows,
-        image=(BOARD_FILE, await render_board_async(lang, table, drawn, deadline=deadline)),
-        image_description=board_alt_text(lang, table, drawn, deadline=deadline),
+        image=(BOARD_FILE, await render_board_async(lang, public, drawn, deadline=deadline)),
+        image_description=board_alt_text(lang, public, drawn, deadline=deadline),
     )

@@ -57,7 +57,8 @@ def _fitted(place: object) -> tuple[bool, ...]:
 
 
 class BoardEditor:
-    """Posts and edits the board; ``mark_stale`` asks for one more edit of a match's board."""
+    """Posts and edits the board; ``mark_stale`` asks the match's presenter for one more
+    edit of its board."""
 
     def __init__(
         self,
@@ -91,11 +92,11 @@ class BoardEditor:
         anew."""
         self._shown = ShownBoards()
 
-    async def _page(self, info: MatchInfo, lang: str, table: PublicView) -> Page:
+    async def _page(self, info: MatchInfo, lang: str, public: PublicView) -> Page:
         return await board_page(
             lang,
             info.match_id,
-            table,
+            public,
             await self._place.names(info),
             ai_seat=_ai_seat(info),
             deadline=info.turn_deadline,
@@ -103,52 +104,56 @@ class BoardEditor:
             hints=info.hints,
         )
 
-    async def refresh_board(self, match_id: int) -> None:
-        """Edit the board message in place to show the match as it is now, repairing what
-        the server changed under it first."""
-        info = await self._queries.match_info(match_id)
-        if info.placement.board_message_id is None:
-            return
+    async def edit_board(self, info: MatchInfo, public: PublicView) -> bool:
+        """Edit the board message in place to show the match as read (``info`` and
+        ``public``, read once by the presenter), repairing what the server changed under it
+        first. True when the board shows it afterwards."""
+        match_id = info.match_id
+        board_id = info.placement.board_message_id
+        if board_id is None:
+            return False
         if self._place.places.is_gone(info.placement.thread_id):
             await self.repair(info)
-            return
-        if info.placement.board_message_id in self._deleted:
+            return False
+        if board_id in self._deleted:
             await self._repost(info)
-            return
+            return False
         place = await self._place.place(info)
         if place is None:
             if info.placement.thread_id is None:
                 await self._lost_channel(info)
-            return
+            return False
         if self._still_refused(match_id, place):
-            return
+            return False
         if not await self._usable(info, place):
-            return
-        table = await self._queries.public_view(match_id)
+            return False
         lang = await self._place.public_language(info)
-        page = await self._page(info, lang, table)
+        page = await self._page(info, lang, public)
         await self._tell_fallbacks(info, place, lang)
-        board_id, fitted = info.placement.board_message_id, _fitted(place)
+        fitted = _fitted(place)
         if not self._shown.would_change(board_id, page, fitted):
-            return  # the board already shows this: an edit would spend a request for nothing
+            return True  # the board already shows this: an edit would spend a request for nothing
         try:
             await self._place.places.edit_message(
                 place, board_id, lambda: fit_message(place, message_kwargs(page, editing=True))
             )
         except discord.NotFound as error:
             await self._lost(info, place, error)
-            return
+            return False
         except discord.Forbidden as error:
             await self._refused(info, place, error)
-            return
+            return False
         self._shown.shown(board_id, page, fitted)
         self._boards[board_id] = match_id
-        self._place.places.tell("board_shown", match_id, table.version)  # for metrics
-        if (await self._queries.public_view(match_id)).version != table.version:
+        self._place.places.tell("board_shown", match_id, public.version)  # for metrics
+        if self._queries.shared and (await self._queries.public_view(match_id)).version != (
+            public.version
+        ):
             # Another bot process may have moved the match on and edited the board while
             # this edit was on its way, and landed first: edit once more, so the last
             # edit shows the match as it is.
             self._mark_stale(match_id)
+        return True
 
     async def repair(self, info: MatchInfo) -> MatchInfo:
         """Give a match whose thread or board is gone a place and a board again (once, however
@@ -307,17 +312,21 @@ class BoardEditor:
             if user_id != AI_USER_ID:
                 await self._tell(user_id, info.match_id, key, values)
 
-    async def post_board(self, info: MatchInfo) -> discord.Message | None:
-        """Post a fresh board at the bottom of the match's place and remember it."""
+    async def post_board(
+        self, info: MatchInfo, public: PublicView | None = None
+    ) -> discord.Message | None:
+        """Post a fresh board at the bottom of the match's place and remember it; it shows
+        ``public`` when given (the match as just read), else the match as it is now."""
         place = await self._place.place(info)
         if place is None:
             return None
         if not can_send(place):
             log.warning("match %s: no permission to post the board in %s", info.match_id, place)
             return None
-        table = await self._queries.public_view(info.match_id)
+        if public is None:
+            public = await self._queries.public_view(info.match_id)
         lang = await self._place.public_language(info)
-        page = await self._page(info, lang, table)
+        page = await self._page(info, lang, public)
         # Sent at most once per start announcement, so it is told apart by its purpose.
         message = await self._place.send(
             place, f"match {info.match_id}: the board", message_kwargs(page), purpose="board"
@@ -326,7 +335,7 @@ class BoardEditor:
         await self._placements.set_location(info.match_id, board_message_id=message.id)
         self._boards[message.id] = info.match_id
         self._stopped.pop(info.match_id, None)
-        if (await self._queries.public_view(info.match_id)).version != table.version:
+        if (await self._queries.public_view(info.match_id)).version != public.version:
             # A move (the AI's first, say) came while the board was on its way, and its
             # edit found no board to edit: show it now.
             self._mark_stale(info.match_id)

@@ -48,11 +48,11 @@ def column_name(name: str) -> str:
     return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 1] + "."
 
 
-def geisha_table(lang: str, table: PublicView, names: tuple[str, str]) -> str:
+def geisha_table(lang: str, public: PublicView, names: tuple[str, str]) -> str:
     """The seven geishas with both sides' items on show (a scored round's Secrets
     included while it is on show, as the picture draws them) and each favor marker."""
     left, right = _column_heads(names)
-    items, favors = table.shown_items, table.shown_favor
+    items, favors = public.shown_items, public.shown_favor
     lines = [f"{left:>{_SIDE_WIDTH}}│{text(lang, 'board.geisha_column'):^15}│{right}"]
     for g in range(7):
         favor = favors[g]
@@ -80,12 +80,12 @@ def legend(lang: str, names: tuple[str, str]) -> str:
     )
 
 
-def _markers(lang: str, table: PublicView, player: int) -> str:
+def _markers(lang: str, public: PublicView, player: int) -> str:
     """Action markers: used ones struck through, so it is not colour alone."""
     parts = []
     for action in Action:
         name = action_name(lang, action)
-        parts.append(f"~~{name}~~" if action in table.used[player] else name)
+        parts.append(f"~~{name}~~" if action in public.used[player] else name)
     return " · ".join(parts)
 
 
@@ -95,15 +95,15 @@ _FACE_DOWN_KEYS = {
 }
 
 
-def _face_down(lang: str, table: PublicView, player: int) -> str:
-    hidden = [text(lang, _FACE_DOWN_KEYS[a]) for a in table.face_down(player)]
+def _face_down(lang: str, public: PublicView, player: int) -> str:
+    hidden = [text(lang, _FACE_DOWN_KEYS[a]) for a in public.face_down(player)]
     return text(lang, "board.face_down", cards=", ".join(hidden)) if hidden else ""
 
 
-def scored_line(lang: str, table: PublicView, names: tuple[str, str]) -> str | None:
+def scored_line(lang: str, public: PublicView, names: tuple[str, str]) -> str | None:
     """While a scored round is on show: which round, and both Secrets it revealed (the
     table above counts them on their owners' sides)."""
-    scored = table.scored_on_show
+    scored = public.scored_on_show
     if scored is None:
         return None
     return text(
@@ -117,28 +117,28 @@ def scored_line(lang: str, table: PublicView, names: tuple[str, str]) -> str | N
     )
 
 
-def player_line(lang: str, table: PublicView, names: tuple[str, str], player: int) -> str:
+def player_line(lang: str, public: PublicView, names: tuple[str, str], player: int) -> str:
     first = text(
         lang,
         "board.player_line",
         name=names[player],
-        geishas=counted(lang, "geisha", table.geishas[player]),
-        charm=table.charm[player],
-        hand=counted(lang, "card", table.hand_sizes[player]),
-        face_down=_face_down(lang, table, player),
+        geishas=counted(lang, "geisha", public.geishas[player]),
+        charm=public.charm[player],
+        hand=counted(lang, "card", public.hand_sizes[player]),
+        face_down=_face_down(lang, public, player),
     )
-    return first + "\n" + text(lang, "board.actions_line", actions=_markers(lang, table, player))
+    return first + "\n" + text(lang, "board.actions_line", actions=_markers(lang, public, player))
 
 
-def status_line(lang: str, table: PublicView, names: tuple[str, str]) -> str:
+def status_line(lang: str, public: PublicView, names: tuple[str, str]) -> str:
     """Whose turn it is and what they must do, or how the match ended."""
-    if table.outcome is not None:
-        return outcome_line(lang, table.outcome, names)
-    who = names[table.current_player] if table.current_player is not None else "?"
-    if table.phase is Phase.GIFT_CHOICE:
-        return text(lang, "board.gift_choice", name=who, offer=offer_text(table.pending))
-    if table.phase is Phase.COMPETITION_CHOICE:
-        return text(lang, "board.competition_choice", name=who, offer=offer_text(table.pending))
+    if public.outcome is not None:
+        return outcome_line(lang, public.outcome, names)
+    who = names[public.current_player] if public.current_player is not None else "?"
+    if public.phase is Phase.GIFT_CHOICE:
+        return text(lang, "board.gift_choice", name=who, offer=offer_text(public.pending))
+    if public.phase is Phase.COMPETITION_CHOICE:
+        return text(lang, "board.competition_choice", name=who, offer=offer_text(public.pending))
     return text(lang, "board.turn", name=who)
 
 
@@ -164,31 +164,31 @@ def deadline_line(lang: str, deadline: float) -> str:
 
 
 def board_text(
-    lang: str, table: PublicView, names: tuple[str, str], *, deadline: float | None = None
+    lang: str, public: PublicView, names: tuple[str, str], *, deadline: float | None = None
 ) -> str:
     """The whole board as one embed description (well under Discord's 4096 characters)."""
-    limit = text(lang, "board.of_three") if table.variant is Variant.THREE_ROUNDS else ""
+    limit = text(lang, "board.of_three") if public.variant is Variant.THREE_ROUNDS else ""
     head = text(
         lang,
         "board.head",
-        round=table.round_number,
+        round=public.round_number,
         limit=limit,
-        pile=counted(lang, "card", table.pile_size),
+        pile=counted(lang, "card", public.pile_size),
     )
-    recent = recent_moves(lang, table, names) if table.outcome is None else []
+    recent = recent_moves(lang, public, names) if public.outcome is None else []
     moves = [text(lang, "board.recent"), *(f"• {line}" for line in recent), ""] if recent else []
-    scored = scored_line(lang, table, names)
+    scored = scored_line(lang, public, names)
     return "\n".join(
         [
             head,
-            geisha_table(lang, table, names),
+            geisha_table(lang, public, names),
             *([scored] if scored is not None else []),
             legend(lang, names),
-            player_line(lang, table, names, 0),
-            player_line(lang, table, names, 1),
+            player_line(lang, public, names, 0),
+            player_line(lang, public, names, 1),
             "",
             *moves,
-            status_line(lang, table, names),
+            status_line(lang, public, names),
             *([deadline_line(lang, deadline)] if deadline is not None else []),
         ]
     )

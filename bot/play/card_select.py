@@ -14,7 +14,7 @@ import discord
 from bot.custom_ids import Verb, game_id, template
 from bot.discord_plumbing.first_response import on_private_message
 from bot.discord_plumbing.match_item import MatchItem
-from bot.play.deps import PlayDeps
+from bot.play.deps import PlayDeps, fresh_view
 from bot.words.i18n import text
 from bot.words.names import action_name, card_name, drawn_position
 from engine.model import MatchInfo
@@ -25,9 +25,7 @@ _ORDINAL_KEYS = ("", "panel.second", "panel.third", "panel.fourth", "panel.fifth
 _ACTION_BY_SIZE = {a.size: a for a in Action}
 
 
-class CardSelect(
-    MatchItem[discord.ui.Select[Any], PlayDeps], template=template(Verb.PICK, "[1-4]")
-):
+class CardSelect(MatchItem[discord.ui.Select[Any], PlayDeps], template=template(Verb.PICK)):
     """``hk:<match>:<version>:pick:<size>``: the cards for the action of that size."""
 
     deps_kind = PlayDeps
@@ -62,16 +60,14 @@ class CardSelect(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
         edit = on_private_message(interaction)
-        view = await self.deps.queries.view_for(info.match_id, interaction.user.id)
-        if self.version != view.table.version or not view.to_decide:
-            notice = text(lang, "refusal.stale")
-            await self.deps.panel.home(interaction, lang, info, edit=edit, notice=notice)
+        view = await fresh_view(self, interaction, lang, info)
+        if view is None:
             return
         cards = picked_cards(view, list(self.item.values))
         decisions = decisions_for(view, self.action, cards) if cards is not None else ()
         if not decisions:
             notice = text(lang, "panel.cards_not_usable")
-            await self.deps.panel.home(interaction, lang, info, edit=edit, notice=notice)
+            await self.deps.panel.home(interaction, lang, info, edit=edit, notice=notice, view=view)
             return
         await self.deps.panel.confirm(
             interaction, lang, info.match_id, view, self.action, decisions, edit=edit

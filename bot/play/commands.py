@@ -17,16 +17,16 @@ from bot.discord_plumbing.pages import message_kwargs
 from bot.discord_plumbing.places import UNKNOWN_CHANNEL
 from bot.discord_plumbing.translator import localised
 from bot.play.deps import PlayDeps
+from bot.play.match_presenter import MatchPresenters
 from bot.play.moves_button import moves_page
 from bot.play.resign_button import resign_question
-from bot.play.table import Table
 from bot.words.i18n import language_of, text
 from engine.model import MatchInfo, MatchStatus
 
 Command = app_commands.Command[Any, ..., None]
 
 
-def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
+def play_commands(deps: PlayDeps, presenters: MatchPresenters) -> list[Command]:
     """The commands, bound to the play feature's parts (added to `/hanamikoji` by setup)."""
 
     async def match_here(interaction: discord.Interaction[Any]) -> MatchInfo | None:
@@ -78,32 +78,32 @@ def play_commands(deps: PlayDeps, table: Table) -> list[Command]:
             await send_private(interaction, content=text(lang, "commands.board_refused"))
             return
         deps.seen(info.match_id, interaction.user.id)
-        if info.status is not MatchStatus.ACTIVE and await table.place(info) is None:
+        if info.status is not MatchStatus.ACTIVE and await presenters.place(info) is None:
             # Over, and its thread deleted: a finished match is not moved anywhere, so
             # there is nowhere to show its board again.
             answer = text(lang, "commands.board_place_gone", match=info.match_id)
             await send_private(interaction, content=answer)
             return
         await send_private(interaction, content=text(lang, "commands.board_again"))
-        if table.place_is_gone(info):
+        if presenters.place_is_gone(info):
             # Its thread was deleted: the match moves to a new one (or the channel) with
             # a new board; the old board went with the thread.
-            await table.repair(info)
+            await presenters.repair(info)
             return
         old = info.placement.board_message_id
-        place = await table.place(info)
+        place = await presenters.place(info)
         try:
-            message = await table.post_board(info)
+            message = await presenters.post_board(info)
         except discord.NotFound as error:
             if error.code != UNKNOWN_CHANNEL or info.placement.thread_id is None:
                 raise
             # Deleted while the bot was not looking (it was down): as above (repaired only
             # while the match is being played).
-            table.places.forget(info.placement.thread_id)
-            await table.repair(info)
+            presenters.places.forget(info.placement.thread_id)
+            await presenters.repair(info)
             return
         if old is not None and message is not None and place is not None:
-            public = await table.public_language(info)
+            public = await presenters.public_language(info)
             with contextlib.suppress(discord.HTTPException):
                 await place.get_partial_message(old).edit(  # type: ignore[attr-defined]
                     content=text(public, "commands.board_moved", link=message.jump_url),

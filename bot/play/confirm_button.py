@@ -20,7 +20,7 @@ from engine.rules.decisions import ActionDecision, CompetitionChoice, GiftChoice
 from engine.service.errors import StaleVersion
 
 
-class ConfirmButton(PlayButton, template=template(Verb.DO, "[A-G0-9X-]{1,8}")):
+class ConfirmButton(PlayButton, template=template(Verb.DO)):
     """``hk:<match>:<version>:do:<decision>``, the decision in docs/rules.md notation (``3EEG``)."""
 
     def __init__(
@@ -59,10 +59,11 @@ class ConfirmButton(PlayButton, template=template(Verb.DO, "[A-G0-9X-]{1,8}")):
     ) -> None:
         edit = on_private_message(interaction)
         stale = text(lang, "refusal.stale")
-        view = await self.deps.queries.view_for(info.match_id, interaction.user.id)
-        if self.decision is None or self.version != view.table.version:
+        if self.decision is None:
             await self.deps.panel.home(interaction, lang, info, edit=edit, notice=stale)
             return
+        # No read before the submission: the service refuses a press made for an older
+        # version (StaleVersion) and answers with what the presser sees after their move.
         await defer(interaction, private=edit)
         try:
             result = await self.deps.commands.submit(
@@ -72,9 +73,7 @@ class ConfirmButton(PlayButton, template=template(Verb.DO, "[A-G0-9X-]{1,8}")):
             await self.deps.panel.home(interaction, lang, info, edit=edit, notice=stale)
             return
         done = done_text(lang, self.decision)
-        await self.deps.panel.played(
-            interaction, lang, info, result.version, edit=edit, notice=done
-        )
+        await self.deps.panel.played(interaction, lang, info, result, edit=edit, notice=done)
 
 
 def done_text(lang: str, decision: Decision) -> str:

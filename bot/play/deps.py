@@ -10,11 +10,12 @@ from typing import Any, Protocol
 import discord
 
 from bot.custom_ids import Verb, game_id
-from bot.discord_plumbing.first_response import FirstResponse, acknowledge
+from bot.discord_plumbing.first_response import FirstResponse, acknowledge, on_private_message
 from bot.discord_plumbing.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
+from bot.words.i18n import text
 from engine.model import MatchInfo
 from engine.rules import Action, Decision, PlayerView
-from engine.service import MatchCommands, MatchPlacements
+from engine.service import MatchCommands, MatchPlacements, SubmitResult
 
 
 class PanelScreens(Protocol):
@@ -29,6 +30,7 @@ class PanelScreens(Protocol):
         edit: bool,
         notice: str = "",
         picture: bool = False,
+        view: PlayerView | None = None,
     ) -> None: ...
 
     async def played(
@@ -36,7 +38,7 @@ class PanelScreens(Protocol):
         interaction: discord.Interaction[Any],
         lang: str,
         info: MatchInfo,
-        version: int,
+        result: SubmitResult,
         *,
         edit: bool,
         notice: str,
@@ -87,6 +89,27 @@ class PlayButton(
     """A button of the play feature; only the match's players may press it."""
 
     deps_kind = PlayDeps
+
+
+async def fresh_view(
+    item: MatchItem[Any, PlayDeps],
+    interaction: discord.Interaction[Any],
+    lang: str,
+    info: MatchInfo,
+    *,
+    to_decide: bool = True,
+) -> PlayerView | None:
+    """What the presser sees of the match, if ``item`` was made for the match as it is now
+    (and, with ``to_decide``, the presser decides now). Otherwise the panel's first page
+    comes back, saying it was out of date, and None: the one check of a panel's buttons
+    before their page (a decision's submission is checked by the service itself)."""
+    view = await item.deps.queries.view_for(info.match_id, interaction.user.id)
+    if item.version == view.table.version and (view.to_decide or not to_decide):
+        return view
+    notice = text(lang, "refusal.stale")
+    edit = on_private_message(interaction)
+    await item.deps.panel.home(interaction, lang, info, edit=edit, notice=notice, view=view)
+    return None
 
 
 def button(

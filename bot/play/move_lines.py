@@ -55,12 +55,12 @@ def move_line(lang: str, move: Move, mover: int, names: tuple[str, str]) -> str:
     return f"{_words(lang, move, mover, names)} `{move}`"
 
 
-def recent_moves(lang: str, table: PublicView, names: tuple[str, str]) -> list[str]:
+def recent_moves(lang: str, public: PublicView, names: tuple[str, str]) -> list[str]:
     """The round's last few moves, oldest first."""
-    first = max(0, len(table.moves) - RECENT_MOVES)
+    first = max(0, len(public.moves) - RECENT_MOVES)
     return [
-        move_line(lang, move, table.mover(index), names)
-        for index, move in enumerate(table.moves)
+        move_line(lang, move, public.mover(index), names)
+        for index, move in enumerate(public.moves)
         if index >= first
     ]
 
@@ -79,14 +79,14 @@ def _scored_move_line(
 
 def match_log(
     lang: str,
-    table: PublicView,
+    public: PublicView,
     names: tuple[str, str],
 ) -> list[str]:
     """Every public move of the match so far, round by round, oldest first; a scored
     round names the Secrets its scoring revealed."""
     lines: list[str] = []
-    each_round = [*table.earlier_moves, table.moves]  # the last: the round under way
-    for result, moves in zip(table.rounds, each_round, strict=False):
+    each_round = [*public.earlier_moves, public.moves]  # the last: the round under way
+    for result, moves in zip(public.rounds, each_round, strict=False):
         lines.append(text(lang, "moves.round", round=result.round_number))
         for index, move in enumerate(moves):
             mover = (result.starting_player + index) % 2
@@ -105,12 +105,12 @@ def match_log(
                 second_charm=result.charm[1],
             )
         )
-    unscored = len(table.rounds) < len(each_round) and (table.outcome is None or table.moves)
+    unscored = len(public.rounds) < len(each_round) and (public.outcome is None or public.moves)
     if unscored:
-        if table.rounds or table.moves:
-            lines.append(text(lang, "moves.round", round=table.round_number))
-        for index, move in enumerate(table.moves):
-            lines.append(f"{index + 1}. {move_line(lang, move, table.mover(index), names)}")
+        if public.rounds or public.moves:
+            lines.append(text(lang, "moves.round", round=public.round_number))
+        for index, move in enumerate(public.moves):
+            lines.append(f"{index + 1}. {move_line(lang, move, public.mover(index), names)}")
     if not lines:
         lines.append(text(lang, "moves.none"))
     return lines

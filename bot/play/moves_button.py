@@ -22,9 +22,9 @@ LOG_LIMIT = 4000
 
 async def moves_page(deps: PlayDeps, lang: str, info: MatchInfo) -> Page:
     """The match log, in the reader's language; the oldest lines give way if it is long."""
-    table = await deps.queries.public_view(info.match_id)
+    public = await deps.queries.public_view(info.match_id)
     names = await deps.names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
-    lines = match_log(lang, table, names)
+    lines = match_log(lang, public, names)
     while len("\n".join(lines)) > LOG_LIMIT and len(lines) > 1:
         lines = ["…", *lines[2:]]
     title = text(lang, "moves.title", first=names[0], second=names[1])

@@ -19,13 +19,18 @@ import discord
 from bot.discord_plumbing.direct_messages import DirectMessages
 from bot.discord_plumbing.pages import Page, Row, message_kwargs
 from bot.pictures import HAND_FILE, hand_alt_text, render_hand_async
-from bot.play.action_button import ActionButton, actions_open
+from bot.play.action_buttons import (
+    ActionButton,
+    CompetitionButton,
+    GiftButton,
+    SecretButton,
+    TradeOffButton,
+    actions_open,
+)
 from bot.play.back_button import back_button
 from bot.play.card_select import card_select
-from bot.play.competition_button import CompetitionButton
 from bot.play.confirm_button import confirm_buttons
 from bot.play.deps import defer
-from bot.play.gift_button import GiftButton
 from bot.play.hand_button import HandButton
 from bot.play.hint_line import (
     DM_HINT_WAIT_SECONDS,
@@ -34,16 +39,14 @@ from bot.play.hint_line import (
     hint_due,
     hint_line,
 )
-from bot.play.secret_button import SecretButton
 from bot.play.take_button import take_buttons
-from bot.play.trade_off_button import TradeOffButton
 from bot.words.i18n import text
 from bot.words.names import action_hint, action_name, decision_label, item_name, letters, offer_text
 from bot.words.player_names import PlayerNames
 from engine.model import MatchInfo, MatchStatus
 from engine.rules import Action, Competition, Decision, Gift, Phase, PlayerView
 from engine.rules.cards import cards_text
-from engine.service import DatabaseUnavailable, MatchQueries
+from engine.service import DatabaseUnavailable, MatchQueries, SubmitResult
 
 NEW_MARK = "🆕"
 ACTION_BUTTONS: dict[Action, type[ActionButton]] = {
@@ -76,20 +79,20 @@ def face_down_text(lang: str, view: PlayerView) -> str:
 
 
 def waiting_text(lang: str, view: PlayerView, names: tuple[str, str]) -> str:
-    table = view.table
-    if table.outcome is not None:
+    public = view.table
+    if public.outcome is not None:
         return text(lang, "panel.over")
     other = names[view.opponent]
     if not view.to_decide:
-        key = "panel.waiting_turn" if table.phase is Phase.ACTION else "panel.waiting_choice"
+        key = "panel.waiting_turn" if public.phase is Phase.ACTION else "panel.waiting_choice"
         return text(lang, key, name=other)
-    if table.pending is not None:
+    if public.pending is not None:
         key = (
             "panel.your_gift_choice"
-            if table.phase is Phase.GIFT_CHOICE
+            if public.phase is Phase.GIFT_CHOICE
             else "panel.your_competition_choice"
         )
-        return text(lang, key, name=other, offer=offer_text(table.pending))
+        return text(lang, key, name=other, offer=offer_text(public.pending))
     drew = (
         text(lang, "panel.you_drew", card=cards_text((view.drawn,)))
         if view.drawn is not None
@@ -112,8 +115,8 @@ def home_page(
 ) -> Page:
     """The panel's first page; ``hint`` is the hint line of a hint match, under whose turn
     it is (:mod:`bot.play.hint_line`)."""
-    table = view.table
-    left = " · ".join(action_name(lang, a) for a in table.unused(view.player))
+    public = view.table
+    left = " · ".join(action_name(lang, a) for a in public.unused(view.player))
     body = "\n".join(
         [
             text(lang, "panel.hand_line", count=len(view.hand), cards=hand_text(lang, view)),
@@ -125,18 +128,18 @@ def home_page(
         ]
     )
     rows: list[Row] = []
-    if view.to_decide and table.phase is Phase.ACTION:
+    if view.to_decide and public.phase is Phase.ACTION:
         rows.append(
             tuple(
-                ACTION_BUTTONS[a].labelled(lang, match_id, table.version)
+                ACTION_BUTTONS[a].labelled(lang, match_id, public.version)
                 for a in actions_open(view)
             )
         )
-    elif view.to_decide and table.pending is not None:
-        rows.append(take_buttons(lang, match_id, table.version, table.pending))
-    if table.outcome is None:
-        rows.append((_refresh(lang, match_id, table.version),))
-    title = text(lang, "panel.title", round=table.round_number, first=names[0], second=names[1])
+    elif view.to_decide and public.pending is not None:
+        rows.append(take_buttons(lang, match_id, public.version, public.pending))
+    if public.outcome is None:
+        rows.append((_refresh(lang, match_id, public.version),))
+    title = text(lang, "panel.title", round=public.round_number, first=names[0], second=names[1])
     return Page(text=body, title=title, rows=tuple(rows), notice=notice)
 
 
@@ -234,14 +237,17 @@ class Panel:
         edit: bool,
         notice: str = "",
         picture: bool = False,
+        view: PlayerView | None = None,
     ) -> None:
-        """The panel's first page: edited in place on a panel, or a new ephemeral message.
+        """The panel's first page: edited in place on a panel, or a new ephemeral message;
+        of ``view`` when the caller has just read it (or been given it by the service).
 
         The hand picture comes with a panel that is opened or refreshed; after a move the
         text alone answers, so the answer is never slowed by drawing. In a hint match the
         hint is worked out while the picture is drawn, the press acknowledged first.
         """
-        view = await self._queries.view_for(info.match_id, interaction.user.id)
+        if view is None:
+            view = await self._queries.view_for(info.match_id, interaction.user.id)
         if hint_due(info, view) and not interaction.response.is_done():
             await defer(interaction, private=edit)  # the hint may take a second or two
         hint = asyncio.ensure_future(
@@ -265,21 +271,23 @@ class Panel:
         interaction: discord.Interaction[Any],
         lang: str,
         info: MatchInfo,
-        version: int,
+        result: SubmitResult,
         *,
         edit: bool,
         notice: str,
     ) -> None:
-        """The first page after the presser's move was committed (now at ``version``).
+        """The first page after the presser's move was committed, of the view the service
+        answered with (no read).
 
-        The move counts from then on: if the database does not answer the read that
-        redraws the panel, the player is told the move was played, not that nothing
+        The move counts from then on: if the database does not answer a read that redraws
+        the panel (a hint's), the player is told the move was played, not that nothing
         changed, and gets a Refresh for later.
         """
         try:
-            await self.home(interaction, lang, info, edit=edit, notice=notice)
+            await self.home(interaction, lang, info, edit=edit, notice=notice, view=result.view)
         except DatabaseUnavailable:
-            await show(interaction, played_page(lang, info.match_id, version, notice), edit=edit)
+            page = played_page(lang, info.match_id, result.version, notice)
+            await show(interaction, page, edit=edit)
 
     async def pick(
         self,

@@ -25,12 +25,12 @@ from engine.rules import (
     GiftChoice,
 )
 from engine.rules.legal import legal_choices
-from engine.service.errors import StaleVersion
+from engine.service.errors import NotYourTurn, StaleVersion
 
 Choice = GiftChoice | CompetitionChoice
 
 
-class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
+class TakeButton(PlayButton, template=template(Verb.TAKE)):
     """``hk:<match>:<version>:take:-E`` (a Gift's card) or ``…:take:-AB`` (a pair)."""
 
     def __init__(
@@ -73,24 +73,9 @@ class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
         private = on_private_message(interaction)
-        view = await self.deps.queries.view_for(info.match_id, interaction.user.id)
-        if not view.to_decide or view.table.pending is None:
-            if self.version != view.table.version:
-                await reply_privately(interaction, text(lang, "refusal.offer_settled"))
-            else:
-                names = await self.names_by_id(lang)
-                other_seat = 1 - (info.seat_of(interaction.user.id) or 0)
-                other = names.get(info.players[other_seat], "?")
-                await reply_privately(
-                    interaction, text(lang, "refusal.not_your_choice", name=other)
-                )
-            return
-        if self.version != view.table.version:
-            notice = text(lang, "refusal.stale")
-            await self.deps.panel.home(interaction, lang, info, edit=private, notice=notice)
-            return
         # On the board, a "thinking…" answer only the chooser sees, filled in below: the
-        # board itself is edited by the table to show the move.
+        # board itself is edited by the match's presenter to show the move. The service
+        # checks that the offer is still open and the presser's to settle.
         assert self.choice is not None, "readable() refused it"
         await defer(interaction, private=private)
         try:
@@ -100,11 +85,15 @@ class TakeButton(PlayButton, template=template(Verb.TAKE, "-[A-G]{1,2}")):
         except StaleVersion:
             await reply_privately(interaction, text(lang, "refusal.offer_settled"))
             return
+        except NotYourTurn:
+            names = await self.names_by_id(lang)
+            other_seat = 1 - (info.seat_of(interaction.user.id) or 0)
+            other = names.get(info.players[other_seat], "?")
+            await reply_privately(interaction, text(lang, "refusal.not_your_choice", name=other))
+            return
         took = text(lang, "panel.took", cards=taken_words(lang, self.choice))
         if private:
-            await self.deps.panel.played(
-                interaction, lang, info, result.version, edit=True, notice=took
-            )
+            await self.deps.panel.played(interaction, lang, info, result, edit=True, notice=took)
         else:
             await interaction.edit_original_response(content=took)
 

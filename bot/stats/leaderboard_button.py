@@ -8,7 +8,7 @@ from typing import Any, Self
 
 import discord
 
-from bot.custom_ids import is_id, is_page
+from bot.custom_ids import LEADERBOARD_TEMPLATE, is_id, is_page
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, send_private
 from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
 from bot.discord_plumbing.pages import EMBED_COLOUR
@@ -24,7 +24,7 @@ LEADERBOARD_MIN_GAMES = 3
 
 class LeaderboardPageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lb:(?P<guild>[0-9]+):(?P<page>[0-9]+)",
+    template=LEADERBOARD_TEMPLATE,
 ):
     """Previous or Next on a leaderboard: shows page ``page`` of guild ``guild``."""
 

@@ -15,7 +15,7 @@ from typing import Any, Self
 
 import discord
 
-from bot.custom_ids import is_id
+from bot.custom_ids import RECORD_TEMPLATE, is_id
 from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
 from bot.features import feature_deps
@@ -29,9 +29,7 @@ def record_filename(match_id: int) -> str:
     return f"hanamikoji-match-{match_id}.json"
 
 
-class RecordExportButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rec:(?P<match>[0-9]+)"
-):
+class RecordExportButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RECORD_TEMPLATE):
     """Sends the record of match ``match`` once it has ended."""
 
     def __init__(self, match_id: int, *, label: str = "") -> None:

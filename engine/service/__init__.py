@@ -69,6 +69,7 @@ from engine.service.events import (
     MatchBroken,
     MatchEnded,
     MatchStarted,
+    NextTurn,
     Reminder,
     RoundScored,
 )
@@ -76,7 +77,7 @@ from engine.service.hints import MatchHints
 from engine.service.match_service import MatchService
 from engine.service.placements import MatchPlacements
 from engine.service.progress import SubmitResult
-from engine.service.queries import MatchQueries
+from engine.service.queries import MatchNow, MatchQueries
 from engine.service.reviews import MatchReviews, ReviewProgress
 from engine.service.seasons import MatchSeasons
 from engine.service.seats import SeatCommands
@@ -120,6 +121,7 @@ __all__ = [
     "MatchNotActive",
     "MatchNotFinished",
     "MatchNotFound",
+    "MatchNow",
     "MatchPlacements",
     "MatchQueries",
     "MatchReviews",
@@ -128,6 +130,7 @@ __all__ = [
     "MatchSettings",
     "MatchStarted",
     "MatchStatus",
+    "NextTurn",
     "NoSeasonRunning",
     "NotYourMatch",
     "NotYourTurn",

@@ -73,6 +73,20 @@ class MatchStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class NextTurn:
+    """What the rules say follows a decision, so whoever shows it works out no rule."""
+
+    player: int | None
+    """The seat that decides next (None once the match is over)."""
+    user_id: int | None
+    """That seat's user (None once the match is over)."""
+    round_ended: bool
+    """The decision ended its round (its scoring is announced by RoundScored)."""
+    offer_open: bool
+    """A Gift or Competition now waits for ``player``'s choice (announced by ChoiceNeeded)."""
+
+
+@dataclass(frozen=True, slots=True)
 class DecisionApplied:
     match_id: int
     player: int
@@ -87,6 +101,9 @@ class DecisionApplied:
     """True when the turn timer ran out and the AI played for the absent player."""
     turn_deadline: float | None
     """The deadline for the next decision (None when the match ended)."""
+    next: NextTurn | None = None
+    """Who decides next and why; None only in an announcement stored by a version before
+    this field existed (shown then as a late one: its line, nobody told it is their turn)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +123,9 @@ class RoundScored:
     result: RoundResult
     """Includes both revealed Secrets."""
     version: int
+    next_starter: int | None = None
+    """The seat that starts the next round; None when this round ended the match (or in
+    an announcement stored by a version before this field existed)."""
 
 
 @dataclass(frozen=True, slots=True)

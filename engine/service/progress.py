@@ -16,7 +16,7 @@ from engine.rules.notation import Move
 from engine.rules.outcome import MatchOutcome
 from engine.rules.record import MatchRecord
 from engine.rules.state import GameState, Phase
-from engine.rules.views import public_move
+from engine.rules.views import PlayerView, public_move, view
 from engine.service.context import ServiceContext
 from engine.service.events import (
     ChallengeAccepted,
@@ -28,6 +28,7 @@ from engine.service.events import (
     MatchBroken,
     MatchEnded,
     MatchStarted,
+    NextTurn,
     RoundScored,
 )
 from engine.service.events import ChallengeExpired as ChallengeExpiredEvent
@@ -50,6 +51,9 @@ class SubmitResult:
     """Set when this decision ended the match."""
     next_player: int | None = None
     """The seat that decides next (None once the match is over)."""
+    view: PlayerView | None = None
+    """What the submitter sees after the decision, so their panel is redrawn without
+    reading the match again."""
 
 
 class MatchProgress:
@@ -70,12 +74,23 @@ class MatchProgress:
         now = self._ctx.clock.now()
         deadline = None if after.is_over else now + live.info.turn_seconds
         row = DecisionRow(after.version, seat, str(decision), now, automatic, deadline)
+        round_ended = len(after.results) > len(before.results)
         applied = DecisionApplied(
-            live.match_id, seat, live.info.players[seat], move, after.version, automatic, deadline
+            live.match_id,
+            seat,
+            live.info.players[seat],
+            move,
+            after.version,
+            automatic,
+            deadline,
+            next_turn(live.info, after, round_ended=round_ended),
         )
         events: list[Event] = [applied]
-        if len(after.results) > len(before.results):
-            events.append(RoundScored(live.match_id, after.results[-1], after.version))
+        if round_ended:
+            starter = None if after.is_over else after.current_player
+            events.append(
+                RoundScored(live.match_id, after.results[-1], after.version, next_starter=starter)
+            )
         if after.is_over:
             await self.finish(live, after, row, events)
         else:
@@ -89,7 +104,13 @@ class MatchProgress:
             for event in events:
                 self._ctx.bus.publish(event)
         return SubmitResult(
-            live.match_id, after.version, move, automatic, after.outcome, after.current_player
+            live.match_id,
+            after.version,
+            move,
+            automatic,
+            after.outcome,
+            after.current_player,
+            view(after, seat),
         )
 
     async def finish(
@@ -232,6 +253,17 @@ class MatchProgress:
         offer = state.pending
         assert isinstance(offer, Gift | Competition)
         return [ChoiceNeeded(live.match_id, seat, live.info.players[seat], offer, state.version)]
+
+
+def next_turn(info: MatchInfo, state: GameState, *, round_ended: bool) -> NextTurn:
+    """Who decides in ``state``, just after a decision (``round_ended`` if it scored a round)."""
+    seat = state.current_player
+    return NextTurn(
+        seat,
+        None if seat is None else info.players[seat],
+        round_ended,
+        state.phase in (Phase.GIFT_CHOICE, Phase.COMPETITION_CHOICE),
+    )
 
 
 def started_event(info: MatchInfo) -> MatchStarted:

@@ -7,6 +7,8 @@ viewer may see: a live match through :mod:`engine.rules.views`, a finished one t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.model import AI_USER_ID, FinishedMatch, MatchInfo, MatchStatus
 from engine.ratings import LeaderboardPage, PlayerStats, RatingChange
 from engine.review.seen_match import SeenMatch, seen_match
@@ -27,6 +29,15 @@ from engine.service.settings import MatchSettings
 from engine.service.sight import Sight, sight_of
 
 
+@dataclass(frozen=True, slots=True)
+class MatchNow:
+    """A match as it is now, read at once: who, where and how far, and its table as a
+    spectator sees it (what a thread shows after an event)."""
+
+    info: MatchInfo
+    public: PublicView
+
+
 class _AnyGuild:
     """A match of any server (a guild id may itself be None: a match outside servers)."""
 
@@ -45,6 +56,12 @@ class MatchQueries:
         self._ctx = context
         self._store = context.store
         self._settings = settings
+
+    @property
+    def shared(self) -> bool:
+        """Other processes move matches on too (a shared database): a read can be overtaken
+        by the time it is shown."""
+        return self._ctx.shared
 
     async def _live(self, match_id: int) -> LiveMatch | None:
         """The open match as of now, or None for one that is not open."""
@@ -82,6 +99,15 @@ class MatchQueries:
             return public_view(live.state)
         _, state = await self._stored_state(match_id)
         return public_view(state)
+
+    async def match_now(self, match_id: int) -> MatchNow:
+        """The match's info and public view together: one read of a shared database for an
+        open match, where :meth:`match_info` then :meth:`public_view` would be two."""
+        live = await self._live(match_id)
+        if live is not None and live.state is not None:
+            return MatchNow(live.snapshot(), public_view(live.state))
+        info, state = await self._stored_state(match_id)
+        return MatchNow(info, public_view(state))
 
     async def match_info(self, match_id: int) -> MatchInfo:
         """Who, where and how far, for any match ever created."""

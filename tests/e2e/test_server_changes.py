@@ -275,7 +275,7 @@ async def test_a_refused_board_edit_waits_for_the_change_then_falls_back_once(em
     for role in roles:
         role.permissions &= ~ATTACH_FILES
     await play_decision(emulator, bot, match, rng)
-    await bot.get_cog("Play").table.refresh_board(match.match_id)  # asked again meanwhile
+    bot.get_cog("Play").presenters.mark_board(match.match_id)  # asked again meanwhile
     await settle(emulator, bot)
     refused = [r for r in emulator.requests if r[0] == "PATCH" and r[2] == 403]
     assert len(refused) == 1, "one refused edit, then none until Discord tells"
@@ -406,7 +406,7 @@ async def test_an_abandoned_match_is_not_moved_when_its_board_is_edited_again(em
     await emulator.delete_channel(emulator.channel)
     await settle(emulator, bot)
 
-    bot.get_cog("Play").table.check_board(match.match_id)  # an edit that was queued
+    bot.get_cog("Play").presenters.mark_board(match.match_id)  # an edit that was queued
     await settle(emulator, bot)
 
     info = await bot.service.queries.match_info(match.match_id)
@@ -425,7 +425,7 @@ async def test_a_finished_match_whose_thread_is_gone_is_not_moved(emulator, bot)
     await settle(emulator, bot)
     threads = len(emulator.world.threads())
 
-    bot.get_cog("Play").table.check_board(match.match_id)  # an edit that was queued
+    bot.get_cog("Play").presenters.mark_board(match.match_id)  # an edit that was queued
     await settle(emulator, bot)
 
     info = await bot.service.queries.match_info(match.match_id)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.play.action_buttons import GiftButton
 from bot.play.card_select import card_select
-from bot.play.gift_button import GiftButton
 from bot.play.panel import home_page, pick_page
 from bot.words.i18n import text
 from engine.rules import Action, new_game, view

@@ -4,7 +4,9 @@ published again at start-up until the Discord layer confirms it was shown."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -21,6 +23,7 @@ from engine.service.events import (
     MatchEnded,
     MatchResumed,
     MatchStarted,
+    NextTurn,
     Reminder,
     RoundScored,
 )
@@ -57,6 +60,58 @@ async def test_every_event_of_whole_matches_reads_back_as_it_was(make_service, c
     for event in recorder.events:
         assert decode(event.match_id, encode(event)) == event
         assert "match_id" not in encode(event)  # the outbox row holds it
+
+
+async def test_announcements_stored_before_the_turn_facts_existed_still_decode(make_service):
+    """An outbox written by the version before DecisionApplied.next and
+    RoundScored.next_starter: after an upgrade its rows still read, the new facts unknown."""
+    recorder = Recorder()
+    service = await make_service(recorder=recorder)
+    await play_out(service, await new_match(service), random.Random(8))
+    await service.wait_idle()
+    older = 0
+    for event in recorder.of(DecisionApplied) + recorder.of(RoundScored):
+        body = json.loads(encode(event))
+        body.pop("next", None)
+        body.pop("next_starter", None)
+        blank = {"next": None} if isinstance(event, DecisionApplied) else {"next_starter": None}
+        assert decode(event.match_id, json.dumps(body)) == replace(event, **blank)
+        older += 1
+    assert older > 10
+    stored = (
+        '{"kind":"DecisionApplied","player":1,"user_id":202,"move":"3EEG","version":7,'
+        '"automatic":false,"turn_deadline":1700000300.0}'
+    )
+    old = decode(9, stored)
+    assert isinstance(old, DecisionApplied) and old.next is None and str(old.move) == "3EEG"
+
+
+async def test_a_decision_tells_who_decides_next_as_the_rules_say(make_service):
+    recorder = Recorder()
+    service = await make_service(recorder=recorder)
+    await play_out(service, await new_match(service), random.Random(9))
+    await service.wait_idle()
+    by_version: dict[tuple[type, int], object] = {
+        (type(e), e.version): e for e in recorder.events if hasattr(e, "version")
+    }
+    seen = {"round_ended": 0, "offer_open": 0}
+    for decision in recorder.of(DecisionApplied):
+        facts = decision.next
+        assert facts is not None
+        scored = by_version.get((RoundScored, decision.version))
+        choice = by_version.get((ChoiceNeeded, decision.version))
+        assert facts.round_ended == (scored is not None)
+        assert facts.offer_open == (choice is not None)
+        if choice is not None:
+            assert (facts.player, facts.user_id) == (choice.player, choice.user_id)
+        if scored is not None and by_version.get((MatchEnded, decision.version)) is None:
+            assert scored.next_starter == facts.player is not None
+        seen["round_ended"] += facts.round_ended
+        seen["offer_open"] += facts.offer_open
+    assert seen["round_ended"] >= 2 and seen["offer_open"] >= 2
+    ended = recorder.of(MatchEnded)[0]
+    last = recorder.of(DecisionApplied)[-1]
+    assert last.version == ended.version and last.next == NextTurn(None, None, True, False)
 
 
 def test_a_body_that_does_not_decode_is_a_typed_error_quoting_it():

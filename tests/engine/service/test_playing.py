@@ -207,3 +207,17 @@ async def test_user_settings_are_kept_and_dms_are_opt_in(service):
     assert (await service.settings.user_settings(101)).dm_notifications is True
     await service.settings.set_user_settings(UserSettings(101, dm_notifications=False))
     assert (await service.settings.user_settings(101)).dm_notifications is False
+
+
+async def test_a_submission_answers_with_what_its_player_now_sees(make_service):
+    """The panel after a move is drawn from the service's answer, without a read."""
+    service = await make_service()
+    match = await new_match(service)
+    rng = random.Random(12)
+    for _ in range(8):
+        info = await service.queries.match_info(match.match_id)
+        seat = (await service.queries.public_view(match.match_id)).current_player
+        assert seat is not None
+        result = await play_one(service, match.match_id, rng)
+        assert result.view == await service.queries.view_for(match.match_id, info.players[seat])
+        assert result.view is not None and result.view.table.version == result.version

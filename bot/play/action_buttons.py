@@ -1,7 +1,14 @@
-"""What the four action buttons of the private panel share — Secret, Trade-off, Gift,
-Competition (one module each: ``secret_button.py``, ``trade_off_button.py``,
-``gift_button.py``, ``competition_button.py``): pressing one opens the card select for
-that action. Only actions with a legal decision now are offered (the engine decides)."""
+"""The private panel's four action buttons — Secret, Trade-off, Gift, Competition — and
+what they share: pressing one opens the card select for that action. Only actions with a
+legal decision now are offered (the engine decides).
+
+- Secret: one card face down, scored at the round's end.
+- Trade-off: two cards face down, out of this round.
+- Gift: offer three cards; the opponent takes one (``take_button.py``) and the offerer
+  keeps two.
+- Competition: offer two pairs; the opponent takes one (``take_button.py``) and the
+  offerer keeps the other.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +17,10 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from bot.custom_ids import Verb
+from bot.custom_ids import Verb, template
 from bot.discord_plumbing.first_response import on_private_message
 from bot.discord_plumbing.match_item import ANY_MATCH_ITEM
-from bot.play.deps import PlayButton, button
+from bot.play.deps import PlayButton, button, fresh_view
 from bot.words.i18n import text
 from bot.words.names import action_name
 from engine.model import MatchInfo
@@ -56,12 +63,10 @@ class ActionButton(PlayButton, template=ANY_MATCH_ITEM):
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
-        edit = on_private_message(interaction)
-        view = await self.deps.queries.view_for(info.match_id, interaction.user.id)
-        if self.version != view.table.version or not view.to_decide:
-            notice = text(lang, "refusal.stale")
-            await self.deps.panel.home(interaction, lang, info, edit=edit, notice=notice)
+        view = await fresh_view(self, interaction, lang, info)
+        if view is None:
             return
+        edit = on_private_message(interaction)
         await self.deps.panel.pick(interaction, lang, info.match_id, view, self.action, edit=edit)
 
 
@@ -69,3 +74,23 @@ def actions_open(view: PlayerView) -> tuple[Action, ...]:
     """Unused actions with at least one legal decision now (the engine decides)."""
     legal_actions = {d.action for d in view.legal if isinstance(d, ActionDecision)}
     return tuple(a for a in Action if a in legal_actions)
+
+
+def _action_template(action: Action) -> str:
+    return template(Verb.ACTION, str(action.size))
+
+
+class SecretButton(ActionButton, template=_action_template(Action.SECRET)):
+    action = Action.SECRET
+
+
+class TradeOffButton(ActionButton, template=_action_template(Action.TRADE_OFF)):
+    action = Action.TRADE_OFF
+
+
+class GiftButton(ActionButton, template=_action_template(Action.GIFT)):
+    action = Action.GIFT
+
+
+class CompetitionButton(ActionButton, template=_action_template(Action.COMPETITION)):
+    action = Action.COMPETITION

@@ -1,0 +1,174 @@
+"""A match's events are shown in order and confirmed once shown; one that Discord could not
+take yet is tried again, and confirmed only when it is shown; several events queued
+together cost one read of the match and one board edit."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from types import SimpleNamespace
+
+import aiohttp
+import discord
+import pytest
+
+from bot.play import match_presenter
+from bot.play.match_presenter import MatchPresenters
+from bot.play.presence import Presence
+from engine.model import MatchStatus, Placement
+from engine.rules.notation import parse_move
+from engine.service import MatchNow
+from engine.service.events import DecisionApplied, NextTurn, Reminder
+from engine.store.errors import DatabaseUnavailable
+from tests.builders import match_info, played_match
+
+
+def server_error() -> discord.HTTPException:
+    response = SimpleNamespace(status=503, reason="Service Unavailable")
+    return discord.DiscordServerError(response, "down")  # type: ignore[arg-type]
+
+
+def refused() -> discord.HTTPException:
+    response = SimpleNamespace(status=403, reason="Forbidden")
+    return discord.Forbidden(response, {"code": 50013, "message": "Missing Permissions"})  # type: ignore[arg-type]
+
+
+HANG_GUARD_SECONDS = 120.0
+"""Only to fail rather than hang when an event is never shown again."""
+
+_, TABLES = played_match(3)
+REMINDER = Reminder(match_id=7, player=0, user_id=11, deadline=0.0, version=3)
+
+
+async def ready() -> None:
+    pass
+
+
+class Thread:
+    """The match service's queries and what the thread shows, faked: the match stays at
+    version 3; ``failures`` are raised by the next posts, one each."""
+
+    def __init__(self, *failures: BaseException) -> None:
+        self.failures = list(failures)
+        self.reads = 0
+        self.posts: list[object] = []
+        self.edits = 0
+        self.confirmed: list[object] = []
+        self.posting = asyncio.Event()
+        info = match_info(7, (11, 12), MatchStatus.ACTIVE, placement=Placement(1, 2))
+        self.now = MatchNow(info, replace(TABLES[0], version=3))
+        self.shared = False
+
+    async def match_now(self, match_id: int) -> MatchNow:
+        self.reads += 1
+        return self.now
+
+    async def post(self, info: object, step: object) -> None:
+        if self.failures:
+            raise self.failures.pop(0)
+        self.posts.append(step)
+        self.posting.set()
+
+    async def edit_board(self, info: object, public: object) -> bool:
+        self.edits += 1
+        return True
+
+    def presenters(self) -> MatchPresenters:
+        places = SimpleNamespace(retrier=SimpleNamespace(closing=False))
+
+        async def panel(info: object, user_id: int) -> None:
+            pass
+
+        shown = MatchPresenters(
+            self,  # type: ignore[arg-type]
+            None,  # type: ignore[arg-type]
+            None,  # type: ignore[arg-type]
+            None,  # type: ignore[arg-type]
+            None,  # type: ignore[arg-type]
+            places,  # type: ignore[arg-type]
+            Presence(),
+            notify=panel,
+            retire_panel=panel,
+            confirm=self.confirmed.append,
+            ready=ready,
+        )
+        shown._posts.post = self.post  # type: ignore[method-assign]
+        shown._board.edit_board = self.edit_board  # type: ignore[method-assign]
+        return shown
+
+    async def next_post(self, presenters: MatchPresenters) -> None:
+        """Until something is posted (again), and the presenter has confirmed it."""
+        self.posting.clear()
+        async with asyncio.timeout(HANG_GUARD_SECONDS):
+            await self.posting.wait()
+        await presenters.wait_idle()
+
+
+async def test_events_shown_are_confirmed_once_in_order():
+    thread = Thread()
+    presenters = thread.presenters()
+    second = replace(REMINDER, deadline=60.0)
+    await presenters.on_event(REMINDER)
+    await presenters.on_event(second)
+    await presenters.wait_idle()
+    assert [step.lines[0].deadline for step in thread.posts] == [0.0, 60.0]
+    assert thread.confirmed == [REMINDER, second]
+
+
+async def test_moves_queued_together_cost_one_read_and_one_board_edit():
+    thread = Thread()
+    presenters = thread.presenters()
+    facts = NextTurn(1, 12, round_ended=False, offer_open=False)
+    moves = [
+        DecisionApplied(7, 0, 11, parse_move("1X", allow_hidden=True), 3, False, None, facts),
+        DecisionApplied(7, 0, 11, parse_move("1X", allow_hidden=True), 3, False, None, facts),
+    ]
+    for move in moves:
+        await presenters.on_event(move)
+    await presenters.wait_idle()
+    assert (thread.reads, thread.edits) == (1, 1)
+    assert thread.confirmed == moves
+
+
+@pytest.mark.parametrize("failure", [server_error(), aiohttp.ClientConnectionError("reset")])
+async def test_one_discord_could_not_take_is_tried_again_and_then_confirmed(monkeypatch, failure):
+    monkeypatch.setattr(match_presenter, "SHOW_AGAIN_SECONDS", 0.01)
+    thread = Thread(failure)
+    presenters = thread.presenters()
+    await presenters.on_event(REMINDER)
+    await presenters.wait_idle()
+    assert thread.confirmed == [], "not shown: not confirmed (a restart shows it too)"
+    await thread.next_post(presenters)
+    assert len(thread.posts) == 1 and thread.confirmed == [REMINDER]
+
+
+async def test_one_discord_refuses_for_good_is_confirmed_and_not_tried_again(monkeypatch):
+    monkeypatch.setattr(match_presenter, "SHOW_AGAIN_SECONDS", 0.01)
+    thread = Thread(refused())
+    presenters = thread.presenters()
+    await presenters.on_event(REMINDER)
+    await presenters.wait_idle()
+    # A later event, put after the moment a retry would have been: the loop runs its
+    # timers in order, so a retry would be queued (and shown) before it.
+    later = replace(REMINDER, deadline=60.0)
+    loop = asyncio.get_running_loop()
+    pause = 2 * match_presenter.SHOW_AGAIN_SECONDS
+    loop.call_later(pause, lambda: loop.create_task(presenters.on_event(later)))
+    await thread.next_post(presenters)
+    assert [step.lines[0].deadline for step in thread.posts] == [60.0]
+    assert thread.confirmed == [REMINDER, later]
+
+
+async def test_an_event_the_database_could_not_serve_is_shown_later_without_a_log_line(
+    monkeypatch, caplog
+):
+    monkeypatch.setattr(match_presenter, "DATABASE_AGAIN_SECONDS", 0.01)
+    thread = Thread(DatabaseUnavailable("db", "no answer in time"))
+    presenters = thread.presenters()
+    await presenters.on_event(REMINDER)
+    await presenters.wait_idle()
+    assert thread.confirmed == []
+    await thread.next_post(presenters)
+    assert len(thread.posts) == 1 and thread.confirmed == [REMINDER]
+    # The store says once that the database is not answering; the presenter adds nothing.
+    assert not [r for r in caplog.records if r.name.startswith("bot")], caplog.text
