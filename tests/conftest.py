@@ -54,3 +54,19 @@ def postgres_server() -> Iterator[Any]:
 def postgres_url(postgres_server: Any) -> str:
     """The URL of a fresh, empty database on this process's server."""
     return pg.fresh_database()
+
+
+@pytest.fixture(autouse=True)
+def synced_commands_marker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A bot on PostgreSQL keeps its synced-commands digest in the working directory
+    (bot.command_sync.POSTGRES_MARKER); a test's bot keeps it in a directory of its own,
+    never in the checkout."""
+    from bot import command_sync
+
+    saved = command_sync.POSTGRES_MARKER
+    directory = tmp_path_factory.mktemp("synced-commands")
+    command_sync.POSTGRES_MARKER = directory / saved.name
+    try:
+        yield
+    finally:
+        command_sync.POSTGRES_MARKER = saved
