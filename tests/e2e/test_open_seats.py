@@ -169,3 +169,38 @@ async def test_a_seat_outlives_a_restart_and_expires_through_its_channel(emulato
     assert any(path.endswith(f"/messages/{seat.id}") for path in edits), edits
     with pytest.raises(ImpossibleUserAction):
         await ben.click(seat, "Join")
+
+
+async def test_a_lobby_seat_joined_from_the_list_elsewhere_shows_taken(emulator, bot):
+    """The lobby's seat message was posted through the channel, not an interaction: joining
+    from `/hanamikoji seats` must still close it (the start clears the match's message id)."""
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    lobby, other = await emulator.add_text_channel("lobby"), await emulator.add_text_channel("o")
+    ben.grant(MANAGE_SERVER)
+    await answered(await ben.slash("hanamikoji settings", lobby_channel=lobby))
+    await answered(await ana.slash("hanamikoji open"))
+    await settle(emulator, bot)
+    (seat,) = [m for m in ben.messages(lobby) if is_seat(m)]
+
+    listed = await answered(await ben.slash("hanamikoji seats", channel=other))
+    joined = await answered(await ben.click(listed, "Join 1"))
+    assert "You took ana's seat" in joined.text()
+    await settle(emulator, bot)
+    shown = ben.message(seat)
+    assert "ben took ana's seat" in shown.text() and shown.buttons() == []
+
+
+async def test_a_seat_joined_from_the_list_after_a_restart_shows_taken(emulator, start_bot):
+    bot = await start_bot()
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    other = await emulator.add_text_channel("other")
+    seat = await answered(await ana.slash("hanamikoji open"))
+    await settle(emulator, bot)
+    await bot.close()
+
+    restarted = await start_bot()
+    listed = await answered(await ben.slash("hanamikoji seats", channel=other))
+    await answered(await ben.click(listed, "Join 1"))
+    await settle(emulator, restarted)
+    shown = ana.message(seat)
+    assert "ben took ana's seat" in shown.text() and shown.buttons() == []
