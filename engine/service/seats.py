@@ -148,7 +148,9 @@ class SeatCommands:
                 return live.snapshot()
 
     async def listed(self, guild_id: int) -> list[MatchInfo]:
-        """The server's seats still waiting for someone, oldest first."""
+        """The server's seats still waiting for someone, oldest first; only those whose
+        message is posted (its id stored): a seat joined before its post could fail to post
+        and be cancelled under its joiner."""
         now = self._ctx.clock.now()
         found = await self._ctx.store.open_matches_in(guild_id, None)
         waiting = [
@@ -158,6 +160,7 @@ class SeatCommands:
             and m.status is MatchStatus.PENDING
             and m.challenge_expires_at is not None
             and now < m.challenge_expires_at
+            and m.placement.board_message_id is not None
         ]
         return sorted(waiting, key=lambda m: (m.created_at, m.match_id))
 

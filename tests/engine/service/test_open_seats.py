@@ -29,6 +29,13 @@ from .conftest import Recorder, play_to_end
 HOST, GUILD, CHANNEL = 101, 1, 2
 
 
+async def posted(service, host: int, guild: int = GUILD, channel: int = CHANNEL):
+    """A seat whose message the bot posted (only those are listed)."""
+    seat = await service.seats.open(host, guild, channel)
+    await service.placements.set_challenge_message(seat.match_id, 9_000 + seat.match_id)
+    return seat
+
+
 async def test_the_first_member_to_join_takes_the_seat_and_the_match_starts(make_service):
     recorder = Recorder()
     service = await make_service(recorder=recorder)
@@ -86,7 +93,7 @@ async def test_only_the_host_cancels_and_a_cancelled_seat_cannot_be_joined(servi
 async def test_a_seat_nobody_takes_expires_like_a_challenge(make_service, clock):
     recorder = Recorder()
     service = await make_service(recorder=recorder, challenge_expiry_seconds=60)
-    seat = await service.seats.open(HOST, GUILD, CHANNEL)
+    seat = await posted(service, HOST)
     await clock.advance(59, settle=service.wait_idle)
     assert [s.match_id for s in await service.seats.listed(GUILD)] == [seat.match_id]
     await clock.advance(1, settle=service.wait_idle)
@@ -112,8 +119,8 @@ async def test_one_waiting_seat_per_member_and_channel(service):
 
 async def test_seats_count_against_the_limits_of_a_challenge(make_service):
     service = await make_service(max_active_matches=2, max_new_matches_per_hour=3)
-    await service.seats.open(HOST, GUILD, 10)
-    await service.seats.open(HOST, GUILD, 11)
+    await posted(service, HOST, GUILD, 10)
+    await posted(service, HOST, GUILD, 11)
     with pytest.raises(TooManyActiveMatches):
         await service.seats.open(HOST, GUILD, 12)
     # The joiner's open matches count too, as for an Accept.
@@ -127,7 +134,7 @@ async def test_seats_count_against_the_limits_of_a_challenge(make_service):
     for seat_open in await service.seats.listed(GUILD):
         if seat_open.players[0] == HOST:
             await service.seats.cancel(seat_open.match_id, HOST)
-    await service.seats.open(HOST, GUILD, 12)
+    await posted(service, HOST, GUILD, 12)
     await service.seats.cancel((await service.seats.listed(GUILD))[-1].match_id, HOST)
     with pytest.raises(TooManyNewMatches):
         await service.seats.open(HOST, GUILD, 13)
@@ -142,10 +149,11 @@ async def test_a_server_lobby_channel_takes_its_seats(service):
 
 
 async def test_the_list_holds_the_servers_waiting_seats_oldest_first(service, clock):
-    first = await service.seats.open(HOST, GUILD, CHANNEL)
+    first = await posted(service, HOST)
     await clock.advance(5)
-    second = await service.seats.open(202, GUILD, CHANNEL)
-    await service.seats.open(303, GUILD + 1, CHANNEL)  # another server
+    second = await posted(service, 202)
+    await posted(service, 303, GUILD + 1)  # another server
+    await service.seats.open(404, GUILD, CHANNEL)  # not posted yet
     await service.commands.challenge(404, 505, GUILD, CHANNEL)  # a named challenge
     assert [s.match_id for s in await service.seats.listed(GUILD)] == [
         first.match_id,
@@ -175,3 +183,13 @@ async def test_an_unrated_seat_leaves_ratings_alone_and_a_rated_one_moves_them(s
     await service.seats.join(rated.match_id, 202)
     await play_to_end(service, rated.match_id, rng)
     assert await service.queries.rating_changes(rated.match_id) is not None
+
+
+async def test_a_seat_is_listed_only_once_its_message_is_posted(service):
+    """Joined from the list before its lobby post, a seat whose post then failed could not
+    be cancelled: its host would be told it was refused while a match with them runs."""
+    seat = await service.seats.open(HOST, GUILD, CHANNEL)
+    assert await service.seats.listed(GUILD) == []
+    await service.placements.set_challenge_message(seat.match_id, 4242)
+    (listed,) = await service.seats.listed(GUILD)
+    assert listed.match_id == seat.match_id and listed.placement.board_message_id == 4242
