@@ -47,6 +47,16 @@ SELECT_OPEN_IN_GUILD = f"{SELECT} WHERE guild_id = :guild_id AND {OPEN} ORDER BY
 SELECT_OPEN_IN_CHANNEL = (
     f"{SELECT} WHERE guild_id = :guild_id AND channel_id = :channel_id AND {OPEN} ORDER BY id"
 )
+# A server's open seats still waiting, posted (their message id stored) and not expired;
+# matches_open_seats (migrations) serves them in this order.
+WAITING_SEATS = (
+    "guild_id = :guild_id AND status = 'pending' AND player1_id = :open_seat"
+    " AND challenge_expires_at > :now AND board_message_id IS NOT NULL"
+)
+SELECT_WAITING_SEATS = (
+    f"{SELECT} WHERE {WAITING_SEATS} ORDER BY created_at, id LIMIT :limit OFFSET :offset"
+)
+COUNT_WAITING_SEATS = f"SELECT COUNT(*) AS total FROM matches WHERE {WAITING_SEATS}"
 SELECT_OF_THREAD = f"{SELECT} WHERE thread_id = :thread_id ORDER BY id DESC LIMIT 1"
 SELECT_REMATCHES = f"{SELECT} WHERE rematch_of = :match_id ORDER BY id DESC"
 SELECT_STARTED_BY = (
