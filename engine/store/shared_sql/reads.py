@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.model import (
-    OPEN_SEAT,
     DecisionRow,
     FinishedMatch,
     GuildSettings,
@@ -52,13 +51,7 @@ class OneQueryReads:
     async def waiting_seats_in(
         self, guild_id: int, now: float, *, offset: int, limit: int
     ) -> tuple[list[MatchInfo], int]:
-        params = {
-            "guild_id": guild_id,
-            "open_seat": OPEN_SEAT,
-            "now": now,
-            "offset": offset,
-            "limit": limit,
-        }
+        params = {"guild_id": guild_id, "now": now, "offset": offset, "limit": limit}
         rows = await self._fetch(matches.SELECT_WAITING_SEATS, params)
         total = await self._fetch_one(matches.COUNT_WAITING_SEATS, params)
         seats = [matches.match_from_row(row) for row in rows]
