@@ -204,3 +204,32 @@ async def test_a_seat_joined_from_the_list_after_a_restart_shows_taken(emulator,
     await settle(emulator, restarted)
     shown = ana.message(seat)
     assert "ben took ana's seat" in shown.text() and shown.buttons() == []
+
+
+async def test_a_lobby_seat_taken_before_its_post_failed_tells_the_host_it_started(
+    emulator, bot, monkeypatch
+):
+    """The seat is stored before its lobby post: were it joined meanwhile and the post then
+    refused, the host must hear that the match started, not that the seat was refused."""
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    lobby = await emulator.add_text_channel("lobby")
+    ben.grant(MANAGE_SERVER)
+    await answered(await ben.slash("hanamikoji settings", lobby_channel=lobby))
+    seats = bot.service.seats
+    real_open = seats.open
+
+    async def open_then_joined_and_lobby_closed(*args, **kwargs):  # type: ignore[no-untyped-def]
+        info = await real_open(*args, **kwargs)
+        await seats.join(info.match_id, ben.id)
+        await emulator.deny_bot("Send Messages", channel=lobby)
+        return info
+
+    monkeypatch.setattr(seats, "open", open_then_joined_and_lobby_closed)
+    told = await answered(await ana.slash("hanamikoji open"))
+    await settle(emulator, bot)
+    assert told.ephemeral and "your match has started" in told.text(), told.text()
+    assert f"<#{lobby.id}>" in told.text()
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
+    assert info.players == (ana.id, ben.id) and info.status is MatchStatus.ACTIVE
+    (refused,) = emulator.take_failures()
+    assert f"/channels/{lobby.id}/messages" in str(refused) and "50013" in str(refused)
