@@ -34,6 +34,7 @@ async def test_a_seat_taken_from_the_list_in_another_channel_is_played_to_the_en
 
     refused = await answered(await ana.click(seat, "Join"))
     assert refused.ephemeral and "your own seat" in refused.text()
+    await settle(emulator, bot)  # listed once its message id is stored
     ben_list = await answered(await ben.slash("hanamikoji seats", channel=other))
     cara_list = await answered(await cara.slash("hanamikoji seats", channel=other))
     assert ben_list.ephemeral and "**ana**" in ben_list.text()
@@ -75,6 +76,7 @@ async def test_an_open_seat_nobody_takes_expires_and_says_so(emulator, start_bot
     bot = await start_bot(clock, challenge_expiry_seconds=60)
     ana, ben = emulator.user("ana"), emulator.user("ben")
     seat = await answered(await ana.slash("hanamikoji open"))
+    await settle(emulator, bot)  # listed once its message id is stored
     listed = await answered(await ben.slash("hanamikoji seats"))
     await clock.advance(59, settle=bot.service.wait_idle)
     await settle(emulator, bot)
