@@ -51,7 +51,8 @@ class JoinButton(SeatButton, template=template(Verb.JOIN)):
                 channel=f"<#{started.channel_id}>",
             )
             await interaction.edit_original_response(content=said, embed=None, view=None)
-            await deps.seat_messages.show_taken(started)
+            # ``info`` was read before the join; the start cleared the seat's message id.
+            await deps.seat_messages.show_taken(started, info.placement.board_message_id)
             return
         deps.seat_messages.forget(started.match_id)
         embed = taken_embed(public, names)

@@ -25,7 +25,7 @@ from bot.seats.seat_message import seat_embed
 from bot.words.i18n import language_of, text
 from engine.model import MatchInfo
 from engine.rules import Variant
-from engine.service import DatabaseUnavailable, StorageFull
+from engine.service import DatabaseUnavailable, SeatClosed, SeatTaken, StorageFull
 
 log = logging.getLogger(__name__)
 
@@ -118,8 +118,13 @@ def seats_commands(deps: SeatsDeps) -> list[Command]:
                 )
             except discord.HTTPException as error:
                 log.warning("seat %s: the lobby refused it: %s", info.match_id, error)
-                await deps.seats.cancel(info.match_id, interaction.user.id)
-                refusal = text(lang, "seats.lobby_unreachable", channel=f"<#{info.channel_id}>")
+                key = "seats.lobby_unreachable"
+                try:
+                    await deps.seats.cancel(info.match_id, interaction.user.id)
+                except (SeatTaken, SeatClosed):
+                    # Joined from `/hanamikoji seats` before the post failed: the match runs.
+                    key = "seats.lobby_taken_meanwhile"
+                refusal = text(lang, key, channel=f"<#{info.channel_id}>")
                 await _refuse_after_public_work(interaction, refusal)
                 return
             # Said where the seat is, in the channel the member asked in.

@@ -69,10 +69,9 @@ async def show_seats(deps: SeatsDeps, interaction: discord.Interaction[Any], pag
     assert guild_id is not None, "/hanamikoji is guild-only"
     turning = interaction.type is discord.InteractionType.component
     await acknowledge(interaction, FirstResponse.UPDATE if turning else FirstResponse.THINK)
-    seats = await deps.seats.listed(guild_id)
-    last = max(0, (len(seats) - 1) // SEATS_PAGE_SIZE)
-    page = min(page, last)  # an old button after seats were taken: the last page instead
-    shown = seats[page * SEATS_PAGE_SIZE : (page + 1) * SEATS_PAGE_SIZE]
+    # An old button after seats were taken: the engine gives the last page instead.
+    found = await deps.seats.listed(guild_id, page, SEATS_PAGE_SIZE)
+    page, last, shown = found.page, found.pages - 1, list(found.seats)
     first_number = page * SEATS_PAGE_SIZE + 1
     lines = [await _line(deps, lang, first_number + i, seat) for i, seat in enumerate(shown)]
     if not lines:

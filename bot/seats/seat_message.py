@@ -118,14 +118,18 @@ class SeatMessages:
         while busy := [t for t in self._tasks if not t.done()]:
             await asyncio.gather(*busy, return_exceptions=True)
 
-    async def show_taken(self, info: MatchInfo) -> None:
-        """The seat was taken from `/hanamikoji seats`: its own message says so too."""
-        lang = await self._languages.public(info.guild_id)
-        names = await self._names.pair(info.players, None, lang, guild_id=info.guild_id)
-        await self.edit(info, taken_embed(lang, names))
+    async def show_taken(self, started: MatchInfo, seat_message_id: int | None) -> None:
+        """The seat was taken from `/hanamikoji seats`: its own message says so too.
+        ``seat_message_id`` is the one read before the join: starting the match clears it."""
+        lang = await self._languages.public(started.guild_id)
+        names = await self._names.pair(started.players, None, lang, guild_id=started.guild_id)
+        await self.edit(started, taken_embed(lang, names), seat_message_id)
 
-    async def edit(self, info: MatchInfo, embed: discord.Embed) -> None:
-        """Replace the seat message with ``embed``, without buttons."""
+    async def edit(
+        self, info: MatchInfo, embed: discord.Embed, message_id: int | None = None
+    ) -> None:
+        """Replace the seat message (``message_id``, else the one ``info`` names) with
+        ``embed``, without buttons."""
         interaction = self._interactions.pop(info.match_id, None)
         if interaction is not None:
             try:
@@ -138,7 +142,7 @@ class SeatMessages:
                 return
             except discord.HTTPException as error:
                 log.info("seat %s: its interaction expired (%s)", info.match_id, error)
-        message_id = info.placement.board_message_id
+        message_id = message_id or info.placement.board_message_id
         channel = await self._places.channel(info.channel_id)
         if message_id is None or channel is None:
             return  # its channel is gone: nothing left to edit

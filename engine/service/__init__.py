@@ -80,7 +80,7 @@ from engine.service.progress import SubmitResult
 from engine.service.queries import MatchNow, MatchQueries
 from engine.service.reviews import MatchReviews, ReviewProgress
 from engine.service.seasons import MatchSeasons
-from engine.service.seats import SeatCommands
+from engine.service.seats import SeatCommands, SeatPage
 from engine.service.settings import MatchSettings
 from engine.service.sight import Sight
 from engine.service.turns import AgentFactory, random_agent_factory
@@ -148,6 +148,7 @@ __all__ = [
     "SeatAlreadyOpen",
     "SeatClosed",
     "SeatCommands",
+    "SeatPage",
     "SeatTaken",
     "ServiceClosed",
     "ServiceConfig",

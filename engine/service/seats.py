@@ -13,6 +13,7 @@ once, in any process, exactly one gets it: the database decides
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from dataclasses import dataclass
 
 from engine.model import AI_USER_ID, OPEN_SEAT, MatchInfo, MatchStatus
 from engine.rules.state import Variant
@@ -32,6 +33,17 @@ from engine.service.progress import MatchProgress
 from engine.service.settings import MatchSettings
 from engine.service.turns import MatchTurns
 from engine.store.errors import MatchConflict
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPage:
+    """A page of a server's waiting seats (:meth:`SeatCommands.listed`)."""
+
+    seats: tuple[MatchInfo, ...]
+    page: int
+    """From 0."""
+    pages: int
+    """At least 1, even with no seat."""
 
 
 class SeatCommands:
@@ -147,19 +159,26 @@ class SeatCommands:
                 self._turns.arm(live)
                 return live.snapshot()
 
-    async def listed(self, guild_id: int) -> list[MatchInfo]:
-        """The server's seats still waiting for someone, oldest first."""
+    async def listed(self, guild_id: int, page: int = 0, per_page: int = 5) -> SeatPage:
+        """Page ``page`` (from 0) of the server's seats still waiting for someone, oldest
+        first; a page past the end gives the last one (an old Next after seats were taken).
+        Only seats whose message is posted (its id stored) are listed: one joined before
+        its lobby post could fail to post and be cancelled under its joiner."""
+        if page < 0 or per_page < 1:
+            raise InvalidRequest(f"no seat page {page!r} of {per_page!r} seats")
         now = self._ctx.clock.now()
-        found = await self._ctx.store.open_matches_in(guild_id, None)
-        waiting = [
-            m
-            for m in found
-            if m.is_open_seat
-            and m.status is MatchStatus.PENDING
-            and m.challenge_expires_at is not None
-            and now < m.challenge_expires_at
-        ]
-        return sorted(waiting, key=lambda m: (m.created_at, m.match_id))
+        store = self._ctx.store
+        seats, total = await store.waiting_seats_in(
+            guild_id, now, offset=page * per_page, limit=per_page
+        )
+        pages = max(1, -(-total // per_page))
+        if page >= pages:
+            page = pages - 1
+            seats, total = await store.waiting_seats_in(
+                guild_id, now, offset=page * per_page, limit=per_page
+            )
+            pages = max(1, -(-total // per_page))
+        return SeatPage(tuple(seats), min(page, pages - 1), pages)
 
     # -- checks --------------------------------------------------------------------------
 

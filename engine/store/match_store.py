@@ -230,6 +230,13 @@ class MatchStore(TournamentStore, Protocol):
         """The open matches (pending or active) of a server, or of one of its channels."""
         ...
 
+    async def waiting_seats_in(
+        self, guild_id: int, now: float, *, offset: int, limit: int
+    ) -> tuple[list[MatchInfo], int]:
+        """A page of a server's open seats still waiting at ``now`` whose message is posted
+        (its id stored), oldest first, and how many there are in all."""
+        ...
+
     async def match_in_thread(self, thread_id: int) -> MatchInfo | None:
         """The pending or active match shown in ``thread_id``, if any."""
         ...

@@ -353,6 +353,12 @@ async def test_fifty_members_pressing_join_on_one_seat_at_once_start_one_match(
         ana = emulator.user("ana")
         seat = await answered(await ana.slash("hanamikoji open", channel=guild.channel))
         assert [b.label for b in seat.buttons()] == ["Join", "Cancel"]
+
+        async def posted() -> bool:  # only a seat whose message id is stored is listed
+            found = await observer.store.open_matches_of(ana.id)
+            return bool(found) and found[0].placement.board_message_id is not None
+
+        await eventually(posted, "the seat's message id stored")
         # Half press Join on the seat, half in their own `/hanamikoji seats`.
         lists = [
             await answered(await u.slash("hanamikoji seats", channel=guild.channel))

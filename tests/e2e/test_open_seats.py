@@ -34,6 +34,7 @@ async def test_a_seat_taken_from_the_list_in_another_channel_is_played_to_the_en
 
     refused = await answered(await ana.click(seat, "Join"))
     assert refused.ephemeral and "your own seat" in refused.text()
+    await settle(emulator, bot)  # listed once its message id is stored
     ben_list = await answered(await ben.slash("hanamikoji seats", channel=other))
     cara_list = await answered(await cara.slash("hanamikoji seats", channel=other))
     assert ben_list.ephemeral and "**ana**" in ben_list.text()
@@ -75,6 +76,7 @@ async def test_an_open_seat_nobody_takes_expires_and_says_so(emulator, start_bot
     bot = await start_bot(clock, challenge_expiry_seconds=60)
     ana, ben = emulator.user("ana"), emulator.user("ben")
     seat = await answered(await ana.slash("hanamikoji open"))
+    await settle(emulator, bot)  # listed once its message id is stored
     listed = await answered(await ben.slash("hanamikoji seats"))
     await clock.advance(59, settle=bot.service.wait_idle)
     await settle(emulator, bot)
@@ -169,3 +171,67 @@ async def test_a_seat_outlives_a_restart_and_expires_through_its_channel(emulato
     assert any(path.endswith(f"/messages/{seat.id}") for path in edits), edits
     with pytest.raises(ImpossibleUserAction):
         await ben.click(seat, "Join")
+
+
+async def test_a_lobby_seat_joined_from_the_list_elsewhere_shows_taken(emulator, bot):
+    """The lobby's seat message was posted through the channel, not an interaction: joining
+    from `/hanamikoji seats` must still close it (the start clears the match's message id)."""
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    lobby, other = await emulator.add_text_channel("lobby"), await emulator.add_text_channel("o")
+    ben.grant(MANAGE_SERVER)
+    await answered(await ben.slash("hanamikoji settings", lobby_channel=lobby))
+    await answered(await ana.slash("hanamikoji open"))
+    await settle(emulator, bot)
+    (seat,) = [m for m in ben.messages(lobby) if is_seat(m)]
+
+    listed = await answered(await ben.slash("hanamikoji seats", channel=other))
+    joined = await answered(await ben.click(listed, "Join 1"))
+    assert "You took ana's seat" in joined.text()
+    await settle(emulator, bot)
+    shown = ben.message(seat)
+    assert "ben took ana's seat" in shown.text() and shown.buttons() == []
+
+
+async def test_a_seat_joined_from_the_list_after_a_restart_shows_taken(emulator, start_bot):
+    bot = await start_bot()
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    other = await emulator.add_text_channel("other")
+    seat = await answered(await ana.slash("hanamikoji open"))
+    await settle(emulator, bot)
+    await bot.close()
+
+    restarted = await start_bot()
+    listed = await answered(await ben.slash("hanamikoji seats", channel=other))
+    await answered(await ben.click(listed, "Join 1"))
+    await settle(emulator, restarted)
+    shown = ana.message(seat)
+    assert "ben took ana's seat" in shown.text() and shown.buttons() == []
+
+
+async def test_a_lobby_seat_taken_before_its_post_failed_tells_the_host_it_started(
+    emulator, bot, monkeypatch
+):
+    """The seat is stored before its lobby post: were it joined meanwhile and the post then
+    refused, the host must hear that the match started, not that the seat was refused."""
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    lobby = await emulator.add_text_channel("lobby")
+    ben.grant(MANAGE_SERVER)
+    await answered(await ben.slash("hanamikoji settings", lobby_channel=lobby))
+    seats = bot.service.seats
+    real_open = seats.open
+
+    async def open_then_joined_and_lobby_closed(*args, **kwargs):  # type: ignore[no-untyped-def]
+        info = await real_open(*args, **kwargs)
+        await seats.join(info.match_id, ben.id)
+        await emulator.deny_bot("Send Messages", channel=lobby)
+        return info
+
+    monkeypatch.setattr(seats, "open", open_then_joined_and_lobby_closed)
+    told = await answered(await ana.slash("hanamikoji open"))
+    await settle(emulator, bot)
+    assert told.ephemeral and "your match has started" in told.text(), told.text()
+    assert f"<#{lobby.id}>" in told.text()
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
+    assert info.players == (ana.id, ben.id) and info.status is MatchStatus.ACTIVE
+    (refused,) = emulator.take_failures()
+    assert f"/channels/{lobby.id}/messages" in str(refused) and "50013" in str(refused)

@@ -30,6 +30,7 @@ READS = (
     "match_since",
     "open_matches_of",
     "open_matches_in",
+    "waiting_seats_in",
     "match_in_thread",
     "match_of_thread",
     "decisions",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.model import DecisionRow, ExpiryPolicy, MatchInfo, MatchStatus, Placement
+from engine.model import OPEN_SEAT, DecisionRow, ExpiryPolicy, MatchInfo, MatchStatus, Placement
 from engine.rules.state import Variant
 from engine.store.shared_sql.sql import Row, insert, select
 
@@ -47,6 +47,17 @@ SELECT_OPEN_IN_GUILD = f"{SELECT} WHERE guild_id = :guild_id AND {OPEN} ORDER BY
 SELECT_OPEN_IN_CHANNEL = (
     f"{SELECT} WHERE guild_id = :guild_id AND channel_id = :channel_id AND {OPEN} ORDER BY id"
 )
+# A server's open seats still waiting, posted (their message id stored) and not expired;
+# matches_open_seats (migrations) serves them in this order; its conditions are written as
+# literals so that a prepared (generic) plan may still use the partial index.
+WAITING_SEATS = (
+    f"guild_id = :guild_id AND status = 'pending' AND player1_id = {OPEN_SEAT}"
+    " AND challenge_expires_at > :now AND board_message_id IS NOT NULL"
+)
+SELECT_WAITING_SEATS = (
+    f"{SELECT} WHERE {WAITING_SEATS} ORDER BY created_at, id LIMIT :limit OFFSET :offset"
+)
+COUNT_WAITING_SEATS = f"SELECT COUNT(*) AS total FROM matches WHERE {WAITING_SEATS}"
 SELECT_OF_THREAD = f"{SELECT} WHERE thread_id = :thread_id ORDER BY id DESC LIMIT 1"
 SELECT_REMATCHES = f"{SELECT} WHERE rematch_of = :match_id ORDER BY id DESC"
 SELECT_STARTED_BY = (

@@ -7,7 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.model import DecisionRow, FinishedMatch, GuildSettings, MatchInfo, UserSettings
+from engine.model import (
+    DecisionRow,
+    FinishedMatch,
+    GuildSettings,
+    MatchInfo,
+    UserSettings,
+)
 from engine.ratings import RatingChange, Standing
 from engine.seasons import BestSeason, Season, SeasonResult, SeasonStanding
 from engine.store.shared_sql import matches, rematches, results, reviews, seasons, settings
@@ -41,6 +47,15 @@ class OneQueryReads:
             params = {"guild_id": guild_id, "channel_id": channel_id}
             rows = await self._fetch(matches.SELECT_OPEN_IN_CHANNEL, params)
         return [matches.match_from_row(row) for row in rows]
+
+    async def waiting_seats_in(
+        self, guild_id: int, now: float, *, offset: int, limit: int
+    ) -> tuple[list[MatchInfo], int]:
+        params = {"guild_id": guild_id, "now": now, "offset": offset, "limit": limit}
+        rows = await self._fetch(matches.SELECT_WAITING_SEATS, params)
+        total = await self._fetch_one(matches.COUNT_WAITING_SEATS, params)
+        seats = [matches.match_from_row(row) for row in rows]
+        return seats, 0 if total is None else int(total["total"])
 
     async def match_of_thread(self, thread_id: int) -> MatchInfo | None:
         row = await self._fetch_one(matches.SELECT_OF_THREAD, {"thread_id": thread_id})

@@ -29,6 +29,17 @@ from .conftest import Recorder, play_to_end
 HOST, GUILD, CHANNEL = 101, 1, 2
 
 
+async def listed(service):
+    return list((await service.seats.listed(GUILD, per_page=100)).seats)
+
+
+async def posted(service, host: int, guild: int = GUILD, channel: int = CHANNEL):
+    """A seat whose message the bot posted (only those are listed)."""
+    seat = await service.seats.open(host, guild, channel)
+    await service.placements.set_challenge_message(seat.match_id, 9_000 + seat.match_id)
+    return seat
+
+
 async def test_the_first_member_to_join_takes_the_seat_and_the_match_starts(make_service):
     recorder = Recorder()
     service = await make_service(recorder=recorder)
@@ -80,22 +91,22 @@ async def test_only_the_host_cancels_and_a_cancelled_seat_cannot_be_joined(servi
     await service.seats.cancel(seat.match_id, HOST)
     with pytest.raises(SeatClosed, match="cancelled"):
         await service.seats.join(seat.match_id, 202)
-    assert await service.seats.listed(GUILD) == []
+    assert await listed(service) == []
 
 
 async def test_a_seat_nobody_takes_expires_like_a_challenge(make_service, clock):
     recorder = Recorder()
     service = await make_service(recorder=recorder, challenge_expiry_seconds=60)
-    seat = await service.seats.open(HOST, GUILD, CHANNEL)
+    seat = await posted(service, HOST)
     await clock.advance(59, settle=service.wait_idle)
-    assert [s.match_id for s in await service.seats.listed(GUILD)] == [seat.match_id]
+    assert [s.match_id for s in await listed(service)] == [seat.match_id]
     await clock.advance(1, settle=service.wait_idle)
 
     assert (await service.queries.match_info(seat.match_id)).status is MatchStatus.EXPIRED
     assert [e.match_id for e in recorder.of(ExpiredEvent)] == [seat.match_id]
     with pytest.raises(SeatClosed, match="expired"):
         await service.seats.join(seat.match_id, 202)
-    assert await service.seats.listed(GUILD) == []
+    assert await listed(service) == []
 
 
 async def test_one_waiting_seat_per_member_and_channel(service):
@@ -112,8 +123,8 @@ async def test_one_waiting_seat_per_member_and_channel(service):
 
 async def test_seats_count_against_the_limits_of_a_challenge(make_service):
     service = await make_service(max_active_matches=2, max_new_matches_per_hour=3)
-    await service.seats.open(HOST, GUILD, 10)
-    await service.seats.open(HOST, GUILD, 11)
+    await posted(service, HOST, GUILD, 10)
+    await posted(service, HOST, GUILD, 11)
     with pytest.raises(TooManyActiveMatches):
         await service.seats.open(HOST, GUILD, 12)
     # The joiner's open matches count too, as for an Accept.
@@ -124,11 +135,11 @@ async def test_seats_count_against_the_limits_of_a_challenge(make_service):
     with pytest.raises(TooManyActiveMatches):
         await service.seats.join(seat.match_id, busy)
     # Cancelled seats free a place but still count towards the hour.
-    for seat_open in await service.seats.listed(GUILD):
+    for seat_open in await listed(service):
         if seat_open.players[0] == HOST:
             await service.seats.cancel(seat_open.match_id, HOST)
-    await service.seats.open(HOST, GUILD, 12)
-    await service.seats.cancel((await service.seats.listed(GUILD))[-1].match_id, HOST)
+    await posted(service, HOST, GUILD, 12)
+    await service.seats.cancel((await listed(service))[-1].match_id, HOST)
     with pytest.raises(TooManyNewMatches):
         await service.seats.open(HOST, GUILD, 13)
 
@@ -142,17 +153,18 @@ async def test_a_server_lobby_channel_takes_its_seats(service):
 
 
 async def test_the_list_holds_the_servers_waiting_seats_oldest_first(service, clock):
-    first = await service.seats.open(HOST, GUILD, CHANNEL)
+    first = await posted(service, HOST)
     await clock.advance(5)
-    second = await service.seats.open(202, GUILD, CHANNEL)
-    await service.seats.open(303, GUILD + 1, CHANNEL)  # another server
+    second = await posted(service, 202)
+    await posted(service, 303, GUILD + 1)  # another server
+    await service.seats.open(404, GUILD, CHANNEL)  # not posted yet
     await service.commands.challenge(404, 505, GUILD, CHANNEL)  # a named challenge
-    assert [s.match_id for s in await service.seats.listed(GUILD)] == [
+    assert [s.match_id for s in await listed(service)] == [
         first.match_id,
         second.match_id,
     ]
     await service.seats.join(first.match_id, 606)
-    assert [s.match_id for s in await service.seats.listed(GUILD)] == [second.match_id]
+    assert [s.match_id for s in await listed(service)] == [second.match_id]
 
 
 async def test_join_on_a_named_challenge_is_refused(service):
@@ -175,3 +187,30 @@ async def test_an_unrated_seat_leaves_ratings_alone_and_a_rated_one_moves_them(s
     await service.seats.join(rated.match_id, 202)
     await play_to_end(service, rated.match_id, rng)
     assert await service.queries.rating_changes(rated.match_id) is not None
+
+
+async def test_a_seat_is_listed_only_once_its_message_is_posted(service):
+    """Joined from the list before its lobby post, a seat whose post then failed could not
+    be cancelled: its host would be told it was refused while a match with them runs."""
+    seat = await service.seats.open(HOST, GUILD, CHANNEL)
+    assert await listed(service) == []
+    await service.placements.set_challenge_message(seat.match_id, 4242)
+    (shown,) = await listed(service)
+    assert shown.match_id == seat.match_id and shown.placement.board_message_id == 4242
+
+
+async def test_the_list_comes_a_page_at_a_time_and_past_the_end_gives_the_last(service, clock):
+    hosts = range(700, 707)
+    for host in hosts:
+        await posted(service, host)
+        await clock.advance(1)
+    first = await service.seats.listed(GUILD, 0, 5)
+    assert [s.players[0] for s in first.seats] == [700, 701, 702, 703, 704]
+    assert (first.page, first.pages) == (0, 2)
+    second = await service.seats.listed(GUILD, 1, 5)
+    assert [s.players[0] for s in second.seats] == [705, 706]
+    assert await service.seats.listed(GUILD, 9, 5) == second
+    with pytest.raises(InvalidRequest, match="-1"):
+        await service.seats.listed(GUILD, -1, 5)
+    empty = await service.seats.listed(GUILD + 1, 3, 5)
+    assert (empty.seats, empty.page, empty.pages) == ((), 0, 1)

@@ -283,6 +283,38 @@ async def test_an_open_seat_is_taken_once_by_its_first_joiner(store: MatchStore)
     await assert_conflict(store, seat.match_id, again)
 
 
+async def test_waiting_seats_are_a_servers_posted_unexpired_open_seats_a_page_at_a_time(
+    store: MatchStore,
+):
+    async def seat(created_at: float, *, guild_id: int = 5, expires: float = 400.0) -> int:
+        made = replace(
+            pending_match(1, OPEN_SEAT, guild_id=guild_id),
+            created_at=created_at,
+            challenge_expires_at=expires,
+        )
+        match_id = (await store.create_match(made)).match_id
+        await store.set_challenge_message(match_id, 9_000 + match_id)
+        return match_id
+
+    later, first, second = await seat(103.0), await seat(101.0), await seat(102.0)
+    await seat(100.0, expires=200.0)  # expired at 200
+    await seat(100.0, guild_id=8)  # another server
+    unposted = await store.create_match(pending_match(1, OPEN_SEAT))
+    await store.create_match(pending_match(1, 2))  # a named challenge
+    taken = await seat(100.0)
+    await store.start_match(
+        taken, seed=1, first_player=0, started_at=110.0, turn_deadline=170.0, opponent_id=3
+    )
+
+    page, total = await store.waiting_seats_in(5, 300.0, offset=0, limit=2)
+    assert ([m.match_id for m in page], total) == ([first, second], 3)
+    assert page[0].placement.board_message_id == 9_000 + first
+    page, total = await store.waiting_seats_in(5, 300.0, offset=2, limit=2)
+    assert ([m.match_id for m in page], total) == ([later], 3)
+    assert await store.waiting_seats_in(5, 400.0, offset=0, limit=2) == ([], 0)
+    assert unposted.match_id not in [m.match_id for m in page]
+
+
 async def test_a_challenge_starts_with_its_named_opponent_and_is_rated(store: MatchStore):
     match_id = await active_match(store)
     match = await store.get_match(match_id)
