@@ -2,9 +2,12 @@
 
 Plays games between the level measured and a ``normal`` opponent from seeded deals, and
 times every decision of the measured side that has a real choice (a lone legal decision
-is answered at once and not counted).
+is answered at once and not counted). For a search level it also counts the decisions its
+time guard ended before the play-out budget ("guard hits"): on a busy machine they grow,
+and the search is then weaker than its budget says. Run it on a quiet machine and quote
+the load (``uptime``) beside the figures.
 
-    python bench/ai_decision_time.py [--games N] [--seed S] [--levels easy normal hard]
+    python bench/ai_decision_time.py [--games N] [--seed S] [--levels easy normal hard hard-v1]
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import sys
 import time
 from collections.abc import Sequence
 
-from engine.ai import LEVELS, agent_for_level
+from engine.ai import IsmctsAgent, agent_for_level
+from engine.ai.levels import ARENA_LEVELS
 from engine.command_line import CommandLineParser, count, description, fail, seed
 from engine.rules import GameState, view
 
@@ -24,8 +28,9 @@ MOST_GAMES = 10_000
 """About an hour of the hard level's decisions."""
 
 
-def decision_times(level: str, games: int, seed: int) -> list[float]:
-    """Seconds taken by each of ``level``'s decisions over ``games`` games."""
+def decision_times(level: str, games: int, seed: int) -> tuple[list[float], int]:
+    """Seconds taken by each of ``level``'s decisions over ``games`` games, and how many
+    of them the time guard ended."""
     agent, opponent = agent_for_level(level), agent_for_level("normal")
     times: list[float] = []
     for game in range(games):
@@ -44,7 +49,7 @@ def decision_times(level: str, games: int, seed: int) -> list[float]:
             else:
                 decision = opponent.decide(seen, rng)
             state.apply(decision, player)
-    return times
+    return times, agent.guard_hits if isinstance(agent, IsmctsAgent) else 0
 
 
 def percentile(sorted_times: list[float], q: float) -> float:
@@ -65,21 +70,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--levels",
         nargs="+",
-        choices=LEVELS,
+        choices=ARENA_LEVELS,
         default=["easy", "normal", "hard"],
         help="the levels to time (easy normal hard)",
     )
     args = parser.parse_args(argv)
     decision_times("normal", 3, args.seed + 10**6)  # warm the legal-decision caches
     for level in args.levels:
-        times = sorted(decision_times(level, args.games, args.seed))
+        timed, guard_hits = decision_times(level, args.games, args.seed)
+        times = sorted(timed)
         if not times:  # every decision of these games was forced: nothing to time
             return fail(PROG, f"{level} had no decision with a choice in {args.games} games")
         print(
             f"{level:<7} decisions {len(times):>5}  "
             f"p50 {1000 * statistics.median(times):7.1f} ms  "
             f"p95 {1000 * percentile(times, 0.95):7.1f} ms  "
-            f"max {1000 * times[-1]:7.1f} ms"
+            f"max {1000 * times[-1]:7.1f} ms  "
+            f"guard hits {guard_hits} ({100 * guard_hits / len(times):.1f}%)"
         )
     return 0
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from engine import replay_cli
-from engine.ai.levels import LEVELS
+from engine.ai.levels import ARENA_LEVELS, LEVELS
 from engine.command_line import CommandLineParser, count, jobs, seed
 from engine.review.search import MOST_ITERATIONS
 
@@ -44,8 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
             "swapped, and print each side's win rate with a 95%% Wilson interval."
         ),
     )
-    arena.add_argument("a", choices=LEVELS, help="level of side A")
-    arena.add_argument("b", choices=LEVELS, help="level of side B")
+    arena.add_argument("a", choices=ARENA_LEVELS, help="level of side A")
+    arena.add_argument("b", choices=ARENA_LEVELS, help="level of side B")
     arena.add_argument(
         "--games",
         type=count(1, MOST_GAMES),

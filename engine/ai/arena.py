@@ -5,21 +5,28 @@ Games come in pairs on the same deals with the seats swapped (game 2k: A in seat
 (possible only in the three-round variant) counts as half a win for each side. The
 interval is Wilson's score interval, which stays inside [0, 1] and behaves near 0% and
 100%, where the normal approximation does not.
+
+Each side's decisions with a real choice are timed (wall clock, in the process that plays
+the game), and a search level's time-guard hits counted: the figures are printed, never
+part of the result's identity (the same seed gives the same games on any machine).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO
 
 from engine.ai.agent import Agent
+from engine.ai.ismcts import IsmctsAgent
 from engine.ai.levels import agent_for_level
+from engine.rules.decisions import Decision
 from engine.rules.state import GameState, Variant
-from engine.rules.views import view
+from engine.rules.views import PlayerView, view
 
 Z_95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
@@ -39,6 +46,52 @@ def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[flo
 
 
 @dataclass(frozen=True, slots=True)
+class DecisionTimes:
+    """One side's decision times in seconds (decisions with a choice only), and how many
+    of its searches the time guard cut short."""
+
+    seconds: tuple[float, ...] = ()
+    guard_hits: int = 0
+
+    def __add__(self, other: DecisionTimes) -> DecisionTimes:
+        return DecisionTimes(self.seconds + other.seconds, self.guard_hits + other.guard_hits)
+
+    def line(self) -> str:
+        """p50, p95 and max (nearest rank), and the share of decisions the guard ended."""
+        times = sorted(self.seconds)
+        if not times:
+            return "no timed decisions"
+
+        def rank(q: float) -> float:
+            return times[max(1, math.ceil(q * len(times))) - 1]
+
+        return (
+            f"decisions {len(times)}  p50 {1000 * rank(0.5):.1f} ms  "
+            f"p95 {1000 * rank(0.95):.1f} ms  max {1000 * times[-1]:.1f} ms  "
+            f"guard hits {self.guard_hits} ({100 * self.guard_hits / len(times):.1f}%)"
+        )
+
+
+class _Timed:
+    """Times an agent's decisions that have a choice, and counts its guard hits."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.seconds: list[float] = []
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Decision:
+        started = time.perf_counter()
+        decision = self.agent.decide(view, rng)
+        if len(view.legal) > 1:
+            self.seconds.append(time.perf_counter() - started)
+        return decision
+
+    def guard_hits(self) -> int:
+        return self.agent.guard_hits if isinstance(self.agent, IsmctsAgent) else 0
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     """One arena game: which seat side A sat in and who won (None for a draw)."""
 
@@ -46,6 +99,8 @@ class GameResult:
     a_seat: int
     winner_seat: int | None
     rounds: int
+    a_times: DecisionTimes = field(default=DecisionTimes(), compare=False)
+    b_times: DecisionTimes = field(default=DecisionTimes(), compare=False)
 
     @property
     def a_won(self) -> bool:
@@ -89,14 +144,23 @@ def play_arena_game(
 ) -> GameResult:
     """Game ``index`` of an arena run: seats, deals and agents' randomness from the seed."""
     a_seat = seat_of_a(index)
-    seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
+    timed_a, timed_b = _Timed(agent_a), _Timed(agent_b)
+    hits_a, hits_b = timed_a.guard_hits(), timed_b.guard_hits()
+    seats = (timed_a, timed_b) if a_seat == 0 else (timed_b, timed_a)
     deal_seed = game_seed(seed, index)
     # The first player follows the deal pair, so the swapped game is the mirror image.
     first_player = random.Random(f"hanamikoji/arena/{seed}/{index // 2}/first").randrange(2)
     rngs = [random.Random(f"hanamikoji/arena/{seed}/{index}/seat{p}") for p in (0, 1)]
     state = play_game(seats, deal_seed, rngs, variant=variant, first_player=first_player)
     assert state.outcome is not None
-    return GameResult(index, a_seat, state.outcome.winner, state.outcome.rounds_played)
+    return GameResult(
+        index,
+        a_seat,
+        state.outcome.winner,
+        state.outcome.rounds_played,
+        DecisionTimes(tuple(timed_a.seconds), timed_a.guard_hits() - hits_a),
+        DecisionTimes(tuple(timed_b.seconds), timed_b.guard_hits() - hits_b),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +174,8 @@ class ArenaSummary:
     wins_b: int
     draws: int
     rounds: int
+    times_a: DecisionTimes = field(default=DecisionTimes(), compare=False)
+    times_b: DecisionTimes = field(default=DecisionTimes(), compare=False)
 
     @classmethod
     def of(cls, name_a: str, name_b: str, results: Sequence[GameResult]) -> ArenaSummary:
@@ -121,6 +187,8 @@ class ArenaSummary:
             sum(r.b_won for r in results),
             sum(r.winner_seat is None for r in results),
             sum(r.rounds for r in results),
+            sum((r.a_times for r in results), DecisionTimes()),
+            sum((r.b_times for r in results), DecisionTimes()),
         )
 
     def score(self, side: str) -> float:
@@ -152,6 +220,8 @@ class ArenaSummary:
             f"draws {self.draws} (each counted as half a win); "
             f"rounds/game {self.rounds / self.games:.2f}; seats swapped every other game"
         )
+        for name, times in ((f"A {self.name_a}", self.times_a), (f"B {self.name_b}", self.times_b)):
+            out.append(f"{name:<{width}}  time: {times.line()}")
         return out
 
 

@@ -22,6 +22,7 @@ decision, plays the rest of the round out, and backs up the result.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -82,6 +83,7 @@ class IsmctsAgent:
         exploration: float = EXPLORATION,
         prior_weight: float = PRIOR_WEIGHT,
         leaf_value: Callable[[GameState], float] | None = None,
+        play_out: Callable[[GameState, random.Random], float] | None = None,
     ) -> None:
         self.name = name
         self.iterations = iterations
@@ -92,6 +94,16 @@ class IsmctsAgent:
         # How a play-out's end is valued for player 0, between -1 and 1: the round's
         # heuristic by default; the review plugs in the match chance (engine.review).
         self.leaf_value = round_value if leaf_value is None else leaf_value
+        self.guard_hits = 0
+        """Searches the time guard ended before their budget (the benchmarks report it)."""
+        # How the rest of a round is played and valued (player 0's value); by default
+        # finish_round on the state, then leaf_value. The hard level plugs in the faster
+        # engine.ai.playout, valued by the match chance.
+        self.play_out: Callable[[GameState, random.Random], float] = (
+            functools.partial(_play_out, leaf_value=self.leaf_value)
+            if play_out is None
+            else play_out
+        )
 
     def decide(self, view: PlayerView, rng: random.Random) -> Decision:
         if not view.legal:
@@ -154,11 +166,12 @@ class IsmctsAgent:
             root = Node()
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         c = self.exploration
-        leaf_value = self.leaf_value
+        play_out = self.play_out
         budget = self.iterations if iterations is None else iterations
         for iteration in range(budget):
             # The clock is read every few iterations: it costs more than an iteration's step.
             if deadline is not None and iteration % 16 == 15 and time.perf_counter() > deadline:
+                self.guard_hits += 1
                 break
             state = determinizer.sample(rng)
             round_index = state.round_index
@@ -199,7 +212,7 @@ class IsmctsAgent:
                 if state.outcome is not None or state.round_index != round_index:
                     break
                 legal = state.legal_decisions()
-            value = _play_out(state, round_index, rng, leaf_value)
+            value = play_out(state, rng)
             for child, mover in path:
                 child.visits += 1
                 child.total += value if mover == 0 else -value
@@ -207,13 +220,11 @@ class IsmctsAgent:
 
 
 def _play_out(
-    state: GameState,
-    round_index: int,
-    rng: random.Random,
-    leaf_value: Callable[[GameState], float],
+    state: GameState, rng: random.Random, *, leaf_value: Callable[[GameState], float]
 ) -> float:
     """Finish the round from ``state`` and return its value for player 0."""
-    finish_round(state, round_index, rng)
+    if state.outcome is None and (state.turn != 0 or state.log[-1]):  # not yet scored
+        finish_round(state, state.round_index, rng)
     return leaf_value(state)
 
 

@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 
 from engine.ai.ismcts import IsmctsAgent, Node
-from engine.review.match_chance import leaf_value
+from engine.ai.match_chance import leaf_value
 from engine.rules.decisions import Decision
 from engine.rules.views import PlayerView
 
