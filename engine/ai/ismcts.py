@@ -84,6 +84,7 @@ class IsmctsAgent:
         prior_weight: float = PRIOR_WEIGHT,
         leaf_value: Callable[[GameState], float] | None = None,
         play_out: Callable[[GameState, random.Random], float] | None = None,
+        read_opponent: bool = False,
     ) -> None:
         self.name = name
         self.iterations = iterations
@@ -94,6 +95,9 @@ class IsmctsAgent:
         # How a play-out's end is valued for player 0, between -1 and 1: the round's
         # heuristic by default; the review plugs in the match chance (engine.review).
         self.leaf_value = round_value if leaf_value is None else leaf_value
+        # Whether determinizations weigh the opponent's hidden cards by their play
+        # (engine.ai.reading) rather than drawing them uniformly.
+        self.read_opponent = read_opponent
         self.guard_hits = 0
         """Searches the time guard ended before their budget (the benchmarks report it)."""
         # How the rest of a round is played and valued (player 0's value); by default
@@ -161,7 +165,7 @@ class IsmctsAgent:
         ``candidates`` may be a subset, to give some decisions more play-outs);
         ``iterations`` overrides the agent's budget for this call.
         """
-        determinizer = Determinizer(view)
+        determinizer = Determinizer(view, read_opponent=self.read_opponent)
         if root is None:
             root = Node()
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit

@@ -130,30 +130,38 @@ def _finish(state: GameState, rng: random.Random) -> list[int | None]:
     return favor
 
 
+def geisha_worth(mine: Sequence[int], theirs: Sequence[int], secret: int | None, g: int) -> float:
+    """How much one more card of geisha ``g`` helps a player whose items are ``mine``."""
+    own = mine[g] + (secret == g)
+    if own >= _MAJORITY[g] or theirs[g] >= _MAJORITY[g]:
+        return 0.2  # her majority is settled: the card changes nothing
+    lead = own - theirs[g]
+    return CHARM[g] * (1.0 if -1 <= lead <= 1 else 0.5)
+
+
 def _card_worth(
     mine: list[int], theirs: list[int], secret: int | None, random_: Callable[[], float]
 ) -> list[float]:
-    """How much one more card of each geisha helps a player now, a little jittered."""
-    worth = []
-    for g in _GEISHAS:
-        own = mine[g] + (secret == g)
-        if own >= _MAJORITY[g] or theirs[g] >= _MAJORITY[g]:
-            base = 0.2  # her majority is settled: the card changes nothing
-        else:
-            lead = own - theirs[g]
-            base = CHARM[g] * (1.0 if -1 <= lead <= 1 else 0.5)
-        worth.append(base * (0.7 + 0.6 * random_()))
-    return worth
+    """:func:`geisha_worth` of each geisha, a little jittered."""
+    return [geisha_worth(mine, theirs, secret, g) * (0.7 + 0.6 * random_()) for g in _GEISHAS]
 
 
-_Part = tuple[Sequence[int], Sequence[int]]
+Part = tuple[Sequence[int], Sequence[int]]
 """What the chooser takes from an offer, and what the offerer keeps."""
 
 
-def _gift_parts(cards: Sequence[int]) -> list[_Part]:
+def offer_parts(offer: Gift | Competition) -> list[Part]:
+    """The parts a chooser may take from ``offer``, in the rules' order."""
+    if isinstance(offer, Gift):
+        return _gift_parts(offer.cards)
+    first, second = offer.pairs
+    return _pairs_parts(first, second)
+
+
+def _gift_parts(cards: Sequence[int]) -> list[Part]:
     """A Gift's (sorted cards') choices, one per distinct card, in the rules' order."""
     a, b, c = cards
-    parts: list[_Part] = [((a,), (b, c))]
+    parts: list[Part] = [((a,), (b, c))]
     if b != a:
         parts.append(((b,), (a, c)))
     if c != b:
@@ -161,7 +169,7 @@ def _gift_parts(cards: Sequence[int]) -> list[_Part]:
     return parts
 
 
-def _pairs_parts(first: tuple[int, int], second: tuple[int, int]) -> list[_Part]:
+def _pairs_parts(first: tuple[int, int], second: tuple[int, int]) -> list[Part]:
     """A Competition's (sorted pairs') choices, in the rules' order."""
     if first > second:
         first, second = second, first
@@ -170,8 +178,25 @@ def _pairs_parts(first: tuple[int, int], second: tuple[int, int]) -> list[_Part]
     return [(first, second), (second, first)]
 
 
+def choice_score(
+    part: Part,
+    mine: Sequence[int],
+    theirs: Sequence[int],
+    own_secret: int | None,
+    their_secret: int | None,
+) -> float:
+    """How much taking ``part`` improves the chooser's leads, weighted by charm."""
+    taken, rest = part
+    score = 0.0
+    for card in set(taken) | set(rest):
+        before = mine[card] - theirs[card] + (own_secret == card) - (their_secret == card)
+        after = before + taken.count(card) - rest.count(card)
+        score += CHARM[card] * (_LEAD_WORTH[_clamp(after)] - _LEAD_WORTH[_clamp(before)])
+    return score
+
+
 def _choose(
-    parts: list[_Part],
+    parts: list[Part],
     mine: list[int],
     theirs: list[int],
     secret: list[int | None],
@@ -180,17 +205,10 @@ def _choose(
     """The chooser takes the part that leaves them best placed (as the rules' play-out
     does, counting both Secrets of the sampled table); ``mine`` is the chooser's items."""
     own_secret, their_secret = secret[chooser], secret[1 - chooser]
-    taken, rest = parts[0]
-    offered = set(taken) | set(rest)
     best = parts[0]
     best_score = -1e9
     for part in parts:
-        taken, rest = part
-        score = 0.0
-        for card in offered:
-            before = mine[card] - theirs[card] + (own_secret == card) - (their_secret == card)
-            after = before + taken.count(card) - rest.count(card)
-            score += CHARM[card] * (_LEAD_WORTH[_clamp(after)] - _LEAD_WORTH[_clamp(before)])
+        score = choice_score(part, mine, theirs, own_secret, their_secret)
         if score > best_score:
             best_score = score
             best = part
