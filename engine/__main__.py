@@ -59,6 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="processes to play games in, at most 4 per core (default 1)",
     )
+    arena.add_argument(
+        "--budget-only",
+        action="store_true",
+        help=(
+            "searches stop at their play-out budget, never their 0.8 s time guard, so the "
+            "result does not depend on the machine's load (decision times still printed)"
+        ),
+    )
     review = commands.add_parser(
         "review",
         help="judge every decision of a match record and print the annotated match",
@@ -93,7 +101,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "arena":
         from engine.ai import arena
 
-        return arena.run_cli(args.a, args.b, args.games, args.seed, args.jobs, sys.stdout)
+        return arena.run_cli(
+            args.a,
+            args.b,
+            args.games,
+            args.seed,
+            args.jobs,
+            sys.stdout,
+            budget_only=args.budget_only,
+        )
     if args.command == "review":
         from engine.review import cli
         from engine.review.judge import REVIEW_ITERATIONS

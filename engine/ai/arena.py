@@ -14,6 +14,7 @@ part of the result's identity (the same seed gives the same games on any machine
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -225,10 +226,14 @@ class ArenaSummary:
         return out
 
 
-def _play_chunk(args: tuple[str, str, int, list[int], Variant]) -> list[GameResult]:
+def _play_chunk(args: tuple[str, str, int, list[int], Variant, bool]) -> list[GameResult]:
     """Worker: build the agents from their level names and play some game indices."""
-    level_a, level_b, seed, indices, variant = args
+    level_a, level_b, seed, indices, variant, budget_only = args
     agent_a, agent_b = agent_for_level(level_a), agent_for_level(level_b)
+    if budget_only:
+        for agent in (agent_a, agent_b):
+            if isinstance(agent, IsmctsAgent):
+                agent.time_limit = None
     return [play_arena_game(agent_a, agent_b, seed, i, variant) for i in indices]
 
 
@@ -240,11 +245,15 @@ def run_arena(
     *,
     jobs: int = 1,
     variant: Variant = Variant.STANDARD,
-    progress: Callable[[int], None] | None = None,
+    budget_only: bool = False,
+    progress: Callable[[Sequence[GameResult]], None] | None = None,
 ) -> ArenaSummary:
     """Play ``games`` games between two levels; ``jobs`` processes share them.
 
-    Every game is seeded by its index, so the result does not depend on ``jobs``.
+    Every game is seeded by its index, so the result does not depend on ``jobs``; with
+    ``budget_only`` the searches end at their play-out budget, never at their time guard,
+    so it does not depend on the machine's load either. ``progress`` is given the games
+    played so far (the first ones, in order) after each batch.
     """
     if games <= 0:
         raise ValueError(f"games must be positive, got {games!r}")
@@ -252,33 +261,77 @@ def run_arena(
     results: list[GameResult] = []
     chunk = 10
     tasks = [
-        (level_a, level_b, seed, list(range(start, min(start + chunk, games))), variant)
+        (
+            level_a,
+            level_b,
+            seed,
+            list(range(start, min(start + chunk, games))),
+            variant,
+            budget_only,
+        )
         for start in range(0, games, chunk)
     ]
     if jobs <= 1:
         for task in tasks:
             results.extend(_play_chunk(task))
             if progress is not None:
-                progress(len(results))
+                progress(results)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for done in pool.map(_play_chunk, tasks):
                 results.extend(done)
                 if progress is not None:
-                    progress(len(results))
+                    progress(results)
     return ArenaSummary.of(level_a, level_b, results)
 
 
-def run_cli(level_a: str, level_b: str, games: int, seed: int, jobs: int, out: IO[str]) -> int:
-    """``python -m engine arena A B --games N``: play and print the summary."""
+PROGRESS_EVERY = 100
+"""Games between the running tallies a long arena prints."""
+
+
+def run_cli(
+    level_a: str,
+    level_b: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    out: IO[str],
+    *,
+    budget_only: bool = False,
+) -> int:
+    """``python -m engine arena A B --games N``: play and print the summary.
+
+    Every :data:`PROGRESS_EVERY` games a running tally of side A is printed, so a long run
+    cut short still says something; at the end, the load average the games ran under.
+    """
     if games <= 0 or jobs <= 0:
         print("--games and --jobs must be positive", file=out)
         return 2
     print(
-        f"arena: {level_a} (A) against {level_b} (B), {games} games, seed {seed}, jobs {jobs}",
+        f"arena: {level_a} (A) against {level_b} (B), {games} games, seed {seed}, jobs {jobs}"
+        + (", budget only (no time guard)" if budget_only else ""),
         file=out,
     )
-    summary = run_arena(level_a, level_b, games, seed, jobs=jobs)
+    reported = 0
+
+    def tally(done: Sequence[GameResult]) -> None:
+        nonlocal reported
+        if len(done) - reported >= PROGRESS_EVERY and len(done) < games:
+            reported = len(done) - len(done) % PROGRESS_EVERY
+            so_far = ArenaSummary.of(level_a, level_b, done[:reported])
+            low, high = so_far.interval("a")
+            print(
+                f"after {reported} games: A {level_a} {100 * so_far.win_rate('a'):.1f}% "
+                f"[{100 * low:.1f}%, {100 * high:.1f}%]",
+                file=out,
+                flush=True,
+            )
+
+    summary = run_arena(
+        level_a, level_b, games, seed, jobs=jobs, budget_only=budget_only, progress=tally
+    )
     for line in summary.lines():
         print(line, file=out)
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"load average (1, 5, 15 min) at the end: {load}", file=out)
     return 0

@@ -66,6 +66,7 @@ def hard_agent() -> IsmctsAgent:
         "hard",
         iterations=HARD_ITERATIONS,
         play_out=play_out_value,
+        read_opponent=True,
     )
 
 
