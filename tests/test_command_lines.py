@@ -229,7 +229,9 @@ def test_ai_decision_time_with_one_game(capsys: pytest.CaptureFixture[str]) -> N
     )
     assert status == 0
     assert re.fullmatch(
-        r"easy +decisions +\d+  p50 .* ms  p95 .* ms  max .* ms  guard hits 0 \(0\.0%\)\n", printed
+        r"easy +decisions +\d+  p50 .* ms  p95 .* ms  max .* ms  guard hits 0 \(0\.0%\)  "
+        r"cpu p50 .* ms  p95 .* ms  max .* ms\n",
+        printed,
     )
 
 
