@@ -6,10 +6,11 @@ is answered at once and not counted). For a search level it also counts the deci
 time guard ended before the play-out budget ("guard hits"): on a busy machine they grow,
 and the search is then weaker than its budget says. Wall-clock times are what a player
 waits; the CPU times (the process's own, one core) are close to what an idle core would
-take, so they still mean something when the machine is shared. Quote the load (``uptime``)
-beside the figures.
+take, so they still mean something when the machine is shared; with ``--budget-only`` (no
+guard) they are what the whole budget costs. Quote the load (``uptime``) beside the figures.
 
     python bench/ai_decision_time.py [--games N] [--seed S] [--levels easy normal hard hard-v1]
+        [--budget-only]
 """
 
 from __future__ import annotations
@@ -30,10 +31,14 @@ MOST_GAMES = 10_000
 """About an hour of the hard level's decisions."""
 
 
-def decision_times(level: str, games: int, seed: int) -> tuple[list[float], list[float], int]:
+def decision_times(
+    level: str, games: int, seed: int, *, budget_only: bool = False
+) -> tuple[list[float], list[float], int]:
     """Wall-clock and CPU seconds of each of ``level``'s decisions over ``games`` games,
-    and how many of them the time guard ended."""
+    and how many of them the time guard ended (none with ``budget_only``)."""
     agent, opponent = agent_for_level(level), agent_for_level("normal")
+    if budget_only and isinstance(agent, IsmctsAgent):
+        agent.time_limit = None
     times: list[float] = []
     cpu_times: list[float] = []
     for game in range(games):
@@ -78,10 +83,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=["easy", "normal", "hard"],
         help="the levels to time (easy normal hard)",
     )
+    parser.add_argument(
+        "--budget-only",
+        action="store_true",
+        help="no time guard: every search spends its whole play-out budget (CPU time then "
+        "measures the budget's cost on a busy machine)",
+    )
     args = parser.parse_args(argv)
     decision_times("normal", 3, args.seed + 10**6)  # warm the legal-decision caches
     for level in args.levels:
-        timed, cpu_timed, guard_hits = decision_times(level, args.games, args.seed)
+        timed, cpu_timed, guard_hits = decision_times(
+            level, args.games, args.seed, budget_only=args.budget_only
+        )
         times, cpu_times = sorted(timed), sorted(cpu_timed)
         if not times:  # every decision of these games was forced: nothing to time
             return fail(PROG, f"{level} had no decision with a choice in {args.games} games")
