@@ -10,8 +10,10 @@ decision, plays the rest of the round out, and backs up the result.
   fit in a decision), and a player choosing from a Gift or a Competition takes the part
   that helps them most on the sampled table, since a random choice would make generous
   offers look as good as careful ones.
-- The search stops at the end of the round: the next deal is unknown to everyone, and the
-  round's value is read from the favor markers after scoring (a match won is worth 1).
+- The search stops at the end of the round: the next deal is unknown to everyone. By
+  default the round's value is read from the favor markers after scoring (a match won is
+  worth 1); the hard level and the review plug in :func:`engine.ai.playout.play_out_value`
+  instead, the same play-out on count lists valued by the chance of winning the match.
 - At the root only the most promising decisions by the heuristic are searched, so the
   budget is spent on a dozen candidates rather than a hundred and fifty.
 - The final choice adds the heuristic's score to each candidate's searched mean. A dozen
@@ -93,7 +95,7 @@ class IsmctsAgent:
         self.exploration = exploration
         self.prior_weight = prior_weight
         # How a play-out's end is valued for player 0, between -1 and 1: the round's
-        # heuristic by default; the review plugs in the match chance (engine.review).
+        # heuristic by default (hard-v1); unused when play_out is given.
         self.leaf_value = round_value if leaf_value is None else leaf_value
         # Whether determinizations weigh the opponent's hidden cards by their play
         # (engine.ai.reading) rather than drawing them uniformly.
@@ -184,33 +186,35 @@ class IsmctsAgent:
             legal: tuple[Decision, ...] = candidates
             while True:
                 mover = state.to_move
-                untried = [d for d in legal if d not in node.children]
-                if untried:
-                    decision = rng.choice(untried)
-                    child = Node()
-                    node.children[decision] = child
-                    for d in legal:
-                        other = node.children.get(d)
-                        if other is not None and other is not child:
+                # One dictionary look-up per legal decision (hashing a decision is the
+                # loop's main cost): the children found serve both expansion and UCB.
+                children = node.children
+                found = [children.get(d) for d in legal]
+                if None in found:
+                    decision = rng.choice(
+                        [d for d, n in zip(legal, found, strict=True) if n is None]
+                    )
+                    for other in found:
+                        if other is not None:
                             other.available += 1
+                    child = Node()
+                    children[decision] = child
                     state.apply_unchecked(decision)
                     path.append((child, mover))
                     break
                 best_value = -math.inf
-                best: tuple[Decision, Node] | None = None
-                for d in legal:
-                    child = node.children[d]
-                    child.available += 1
-                for d in legal:
-                    child = node.children[d]
-                    value = child.total / child.visits + c * math.sqrt(
-                        math.log(child.available) / child.visits
+                best = 0
+                for index, tried in enumerate(found):
+                    assert tried is not None
+                    tried.available += 1
+                    value = tried.total / tried.visits + c * math.sqrt(
+                        math.log(tried.available) / tried.visits
                     )
                     if value > best_value:
                         best_value = value
-                        best = (d, child)
-                assert best is not None
-                decision, node = best
+                        best = index
+                decision = legal[best]
+                node = children[decision]
                 state.apply_unchecked(decision)
                 path.append((node, mover))
                 if state.outcome is not None or state.round_index != round_index:

@@ -7,7 +7,11 @@
   decisions within 0.06 of the heuristic's best, so it does not replay the same game
   move for move.
 - hard: information-set Monte Carlo tree search over determinizations (see
-  :mod:`engine.ai.ismcts`).
+  :mod:`engine.ai.ismcts`), its play-outs valued by the chance of winning the match
+  (:mod:`engine.ai.playout`), the opponent's hidden cards read from their play
+  (:mod:`engine.ai.reading`).
+- hard-v1: hard as it was before issue 30, a frozen reference for the arena (not offered
+  to players: it is not in :data:`LEVELS`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ REFERENCE_LEVELS = ("hard-v1",)
 """Frozen earlier levels, for the arena and the benchmarks only (never offered to players)."""
 ARENA_LEVELS = LEVELS + REFERENCE_LEVELS
 HARD_ITERATIONS = 3000
+"""Play-outs per hard decision: twice hard-v1's in about the same time, the play-out
+being three to four times cheaper (bench/ai_decision_time.py)."""
 EASY_SLACK = 0.15
 NORMAL_SLACK = 0.06
 """Score margins (in the heuristic's units, a share of the way to a goal) within which a
