@@ -6,7 +6,8 @@ with a deeper search, hint time.
 
 Prints, never asserts (run it on a quiet machine):
 
-1. Analysis time: ``--matches`` matches of hard against normal (seeded deals and agents)
+1. Analysis time: ``--matches`` matches of hard-v1 against normal (seeded deals and
+   agents; the frozen reference level, so the positions stay the same as hard improves)
    reviewed with :data:`REVIEW_ITERATIONS` by :func:`review_match` in this process: the
    search alone; decisions per match, seconds per match (mean, max), seconds per decision.
 2. Service time: the same matches stored as finished in a :class:`MatchService` on a
@@ -35,7 +36,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from engine.ai import agent_for_level
+from engine.ai import IsmctsAgent, agent_for_level
 from engine.command_line import CommandLineParser, count, description, seed
 from engine.model import ExpiryPolicy, FinishedMatch, MatchInfo, MatchStatus
 from engine.review.hint import HINT_ITERATIONS, suggest
@@ -61,7 +62,10 @@ MOST_DEPTH = 100
 
 def hard_against_normal(seed: int) -> MatchRecord:
     seat = seed % 2
-    agents = {seat: agent_for_level("hard"), 1 - seat: agent_for_level("normal")}
+    reference = agent_for_level("hard-v1")
+    assert isinstance(reference, IsmctsAgent)
+    reference.time_limit = None  # the budget alone decides: the same matches under any load
+    agents = {seat: reference, 1 - seat: agent_for_level("normal")}
     rng = random.Random(f"review-figures/{seed}")
     state = GameState(seed=seed, first_player=(seed // 2) % 2)
     while not state.is_over:
@@ -80,7 +84,7 @@ def analysis_time(records: list[MatchRecord], iterations: int) -> None:
         seconds.append(time.perf_counter() - started)
         decisions.append(len(review.steps))
     print(
-        f"analysis time ({len(records)} matches hard vs normal, {iterations} play-outs per "
+        f"analysis time ({len(records)} matches hard-v1 vs normal, {iterations} play-outs per "
         f"decision): {statistics.fmean(decisions):.1f} decisions per match "
         f"(max {max(decisions)}), {statistics.fmean(seconds):.1f} s per match mean, "
         f"{max(seconds):.1f} s max, {sum(seconds) / sum(decisions):.3f} s per decision"
@@ -225,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--matches",
         type=count(1, MOST_MATCHES),
         default=10,
-        help=f"matches of hard against normal, 1 to {MOST_MATCHES:,} (10)",
+        help=f"matches of hard-v1 against normal, 1 to {MOST_MATCHES:,} (10)",
     )
     parser.add_argument(
         "--positions",

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from engine import replay_cli
-from engine.ai.levels import LEVELS
+from engine.ai.levels import ARENA_LEVELS, LEVELS
 from engine.command_line import CommandLineParser, count, jobs, seed
 from engine.review.search import MOST_ITERATIONS
 
@@ -44,8 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
             "swapped, and print each side's win rate with a 95%% Wilson interval."
         ),
     )
-    arena.add_argument("a", choices=LEVELS, help="level of side A")
-    arena.add_argument("b", choices=LEVELS, help="level of side B")
+    arena.add_argument("a", choices=ARENA_LEVELS, help="level of side A")
+    arena.add_argument("b", choices=ARENA_LEVELS, help="level of side B")
     arena.add_argument(
         "--games",
         type=count(1, MOST_GAMES),
@@ -58,6 +58,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=jobs,
         default=1,
         help="processes to play games in, at most 4 per core (default 1)",
+    )
+    arena.add_argument(
+        "--budget-only",
+        action="store_true",
+        help=(
+            "searches stop at their play-out budget, never their 0.8 s time guard, so the "
+            "result does not depend on the machine's load (decision times still printed)"
+        ),
     )
     review = commands.add_parser(
         "review",
@@ -93,7 +101,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "arena":
         from engine.ai import arena
 
-        return arena.run_cli(args.a, args.b, args.games, args.seed, args.jobs, sys.stdout)
+        return arena.run_cli(
+            args.a,
+            args.b,
+            args.games,
+            args.seed,
+            args.jobs,
+            sys.stdout,
+            budget_only=args.budget_only,
+        )
     if args.command == "review":
         from engine.review import cli
         from engine.review.judge import REVIEW_ITERATIONS

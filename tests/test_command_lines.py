@@ -253,7 +253,11 @@ def test_ai_decision_time_with_one_game(capsys: pytest.CaptureFixture[str]) -> N
         capsys, bench.ai_decision_time.main, ["--games", "1", "--levels", "easy"]
     )
     assert status == 0
-    assert re.fullmatch(r"easy +decisions +\d+  p50 .* ms  p95 .* ms  max .* ms\n", printed)
+    assert re.fullmatch(
+        r"easy +decisions +\d+  p50 .* ms  p95 .* ms  max .* ms  guard hits 0 \(0\.0%\)  "
+        r"cpu p50 .* ms  p95 .* ms  max .* ms\n",
+        printed,
+    )
 
 
 def test_an_arena_of_one_game_on_the_most_jobs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,6 +6,10 @@ cards: the 21-card deck minus the player's own hand, Secret and Trade-off, every
 up on the table and the cards of an open offer. Earlier rounds do not matter because every
 round is a fresh deal. A determinization fills those hidden places with a random
 arrangement of the unseen cards, so a search can play the round on as if it knew them.
+
+Drawn uniformly, every arrangement is as likely as any other. Reading the opponent
+(``read_opponent=True``, :mod:`engine.ai.reading`) draws their Secret and Trade-off cards
+in proportion to how well each fits what they did in public; the rest stays uniform.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from engine.ai.reading import HiddenCardWeights, hidden_card_weights
 from engine.rules import hand as packed_hand
 from engine.rules.cards import FULL_DECK
 from engine.rules.deal import Deal
@@ -52,7 +57,7 @@ def _mask(actions: frozenset[Action]) -> int:
 class Determinizer:
     """Samples full states consistent with one view; the fixed part is computed once."""
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, *, read_opponent: bool = False) -> None:
         table = view.table
         if table.current_player is None:
             raise ValueError("the match is over: there is nothing to determinize")
@@ -118,11 +123,31 @@ class Determinizer:
         template.log = [[] for _ in range(round_index + 1)]
         template.scored_moves = list(table.earlier_moves)
         self._template = template
+        self.weights: HiddenCardWeights | None = None
+        if read_opponent and (self.opponent_has_secret or self.opponent_has_trade_off):
+            self.weights = hidden_card_weights(view)
 
     def sample(self, rng: random.Random) -> GameState:
-        """A full state drawn uniformly from those consistent with the view."""
+        """A full state consistent with the view: drawn uniformly, or with the opponent's
+        Secret and Trade-off cards weighted by how well they fit their play."""
         cards = self.unseen.copy()
-        rng.shuffle(cards)
+        weights = self.weights
+        if weights is None:
+            rng.shuffle(cards)
+        else:
+            # The hidden cards first, drawn by weight; the rest shuffled behind them.
+            at = 0
+            if self.opponent_has_secret:
+                _draw_to(cards, at, weights.secret, rng)
+                at += 1
+            if self.opponent_has_trade_off:
+                _draw_to(cards, at, weights.trade_off, rng)
+                _draw_to(cards, at + 1, weights.trade_off, rng)
+                at += 2
+            rest = cards[at:]
+            rng.shuffle(rest)
+            hidden = cards[:at]
+            cards = rest[: self.opponent_hand_size] + hidden + rest[self.opponent_hand_size :]
         state = self._template.clone()
         state.seed = rng.getrandbits(63)
         them = self.view.opponent
@@ -160,10 +185,23 @@ class Determinizer:
         return log
 
 
+def _draw_to(cards: list[int], at: int, weights: tuple[float, ...], rng: random.Random) -> None:
+    """Swap into ``cards[at]`` one of ``cards[at:]``, drawn in proportion to its weight."""
+    total = 0.0
+    for card in cards[at:]:
+        total += weights[card]
+    pick = rng.random() * total
+    for index in range(at, len(cards)):
+        pick -= weights[cards[index]]
+        if pick < 0:
+            break
+    cards[at], cards[index] = cards[index], cards[at]
+
+
 def _elements(counts: tuple[int, ...]) -> list[int]:
     return [card for card, count in enumerate(counts) for _ in range(count)]
 
 
-def determinize(view: PlayerView, rng: random.Random) -> GameState:
+def determinize(view: PlayerView, rng: random.Random, *, read_opponent: bool = False) -> GameState:
     """One full state consistent with ``view``, its hidden cards drawn with ``rng``."""
-    return Determinizer(view).sample(rng)
+    return Determinizer(view, read_opponent=read_opponent).sample(rng)

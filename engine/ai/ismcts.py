@@ -10,8 +10,10 @@ decision, plays the rest of the round out, and backs up the result.
   fit in a decision), and a player choosing from a Gift or a Competition takes the part
   that helps them most on the sampled table, since a random choice would make generous
   offers look as good as careful ones.
-- The search stops at the end of the round: the next deal is unknown to everyone, and the
-  round's value is read from the favor markers after scoring (a match won is worth 1).
+- The search stops at the end of the round: the next deal is unknown to everyone. By
+  default the round's value is read from the favor markers after scoring (a match won is
+  worth 1); the hard level and the review plug in :func:`engine.ai.playout.play_out_value`
+  instead, the same play-out on count lists valued by the chance of winning the match.
 - At the root only the most promising decisions by the heuristic are searched, so the
   budget is spent on a dozen candidates rather than a hundred and fifty.
 - The final choice adds the heuristic's score to each candidate's searched mean. A dozen
@@ -22,6 +24,7 @@ decision, plays the rest of the round out, and backs up the result.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -82,6 +85,8 @@ class IsmctsAgent:
         exploration: float = EXPLORATION,
         prior_weight: float = PRIOR_WEIGHT,
         leaf_value: Callable[[GameState], float] | None = None,
+        play_out: Callable[[GameState, random.Random], float] | None = None,
+        read_opponent: bool = False,
     ) -> None:
         self.name = name
         self.iterations = iterations
@@ -90,8 +95,21 @@ class IsmctsAgent:
         self.exploration = exploration
         self.prior_weight = prior_weight
         # How a play-out's end is valued for player 0, between -1 and 1: the round's
-        # heuristic by default; the review plugs in the match chance (engine.review).
+        # heuristic by default (hard-v1); unused when play_out is given.
         self.leaf_value = round_value if leaf_value is None else leaf_value
+        # Whether determinizations weigh the opponent's hidden cards by their play
+        # (engine.ai.reading) rather than drawing them uniformly.
+        self.read_opponent = read_opponent
+        self.guard_hits = 0
+        """Searches the time guard ended before their budget (the benchmarks report it)."""
+        # How the rest of a round is played and valued (player 0's value); by default
+        # finish_round on the state, then leaf_value. The hard level plugs in the faster
+        # engine.ai.playout, valued by the match chance.
+        self.play_out: Callable[[GameState, random.Random], float] = (
+            functools.partial(_play_out, leaf_value=self.leaf_value)
+            if play_out is None
+            else play_out
+        )
 
     def decide(self, view: PlayerView, rng: random.Random) -> Decision:
         if not view.legal:
@@ -149,16 +167,17 @@ class IsmctsAgent:
         ``candidates`` may be a subset, to give some decisions more play-outs);
         ``iterations`` overrides the agent's budget for this call.
         """
-        determinizer = Determinizer(view)
+        determinizer = Determinizer(view, read_opponent=self.read_opponent)
         if root is None:
             root = Node()
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         c = self.exploration
-        leaf_value = self.leaf_value
+        play_out = self.play_out
         budget = self.iterations if iterations is None else iterations
         for iteration in range(budget):
             # The clock is read every few iterations: it costs more than an iteration's step.
             if deadline is not None and iteration % 16 == 15 and time.perf_counter() > deadline:
+                self.guard_hits += 1
                 break
             state = determinizer.sample(rng)
             round_index = state.round_index
@@ -167,39 +186,41 @@ class IsmctsAgent:
             legal: tuple[Decision, ...] = candidates
             while True:
                 mover = state.to_move
-                untried = [d for d in legal if d not in node.children]
-                if untried:
-                    decision = rng.choice(untried)
-                    child = Node()
-                    node.children[decision] = child
-                    for d in legal:
-                        other = node.children.get(d)
-                        if other is not None and other is not child:
+                # One dictionary look-up per legal decision (hashing a decision is the
+                # loop's main cost): the children found serve both expansion and UCB.
+                children = node.children
+                found = [children.get(d) for d in legal]
+                if None in found:
+                    decision = rng.choice(
+                        [d for d, n in zip(legal, found, strict=True) if n is None]
+                    )
+                    for other in found:
+                        if other is not None:
                             other.available += 1
+                    child = Node()
+                    children[decision] = child
                     state.apply_unchecked(decision)
                     path.append((child, mover))
                     break
                 best_value = -math.inf
-                best: tuple[Decision, Node] | None = None
-                for d in legal:
-                    child = node.children[d]
-                    child.available += 1
-                for d in legal:
-                    child = node.children[d]
-                    value = child.total / child.visits + c * math.sqrt(
-                        math.log(child.available) / child.visits
+                best = 0
+                for index, tried in enumerate(found):
+                    assert tried is not None
+                    tried.available += 1
+                    value = tried.total / tried.visits + c * math.sqrt(
+                        math.log(tried.available) / tried.visits
                     )
                     if value > best_value:
                         best_value = value
-                        best = (d, child)
-                assert best is not None
-                decision, node = best
+                        best = index
+                decision = legal[best]
+                node = children[decision]
                 state.apply_unchecked(decision)
                 path.append((node, mover))
                 if state.outcome is not None or state.round_index != round_index:
                     break
                 legal = state.legal_decisions()
-            value = _play_out(state, round_index, rng, leaf_value)
+            value = play_out(state, rng)
             for child, mover in path:
                 child.visits += 1
                 child.total += value if mover == 0 else -value
@@ -207,13 +228,11 @@ class IsmctsAgent:
 
 
 def _play_out(
-    state: GameState,
-    round_index: int,
-    rng: random.Random,
-    leaf_value: Callable[[GameState], float],
+    state: GameState, rng: random.Random, *, leaf_value: Callable[[GameState], float]
 ) -> float:
     """Finish the round from ``state`` and return its value for player 0."""
-    finish_round(state, round_index, rng)
+    if state.outcome is None and (state.turn != 0 or state.log[-1]):  # not yet scored
+        finish_round(state, state.round_index, rng)
     return leaf_value(state)
 
 

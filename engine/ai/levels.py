@@ -7,7 +7,11 @@
   decisions within 0.06 of the heuristic's best, so it does not replay the same game
   move for move.
 - hard: information-set Monte Carlo tree search over determinizations (see
-  :mod:`engine.ai.ismcts`).
+  :mod:`engine.ai.ismcts`), its play-outs valued by the chance of winning the match
+  (:mod:`engine.ai.playout`), the opponent's hidden cards read from their play
+  (:mod:`engine.ai.reading`).
+- hard-v1: hard as it was before issue 30, a frozen reference for the arena (not offered
+  to players: it is not in :data:`LEVELS`).
 """
 
 from __future__ import annotations
@@ -16,11 +20,19 @@ import random
 
 from engine.ai.agent import Agent, RandomAgent
 from engine.ai.heuristic import score_decisions
-from engine.ai.ismcts import IsmctsAgent
+from engine.ai.ismcts import IsmctsAgent, round_value
+from engine.ai.playout import play_out_value
 from engine.rules.decisions import Decision
 from engine.rules.views import PlayerView
 
 LEVELS = ("random", "easy", "normal", "hard")
+"""The levels players and the service may ask for."""
+REFERENCE_LEVELS = ("hard-v1",)
+"""Frozen earlier levels, for the arena and the benchmarks only (never offered to players)."""
+ARENA_LEVELS = LEVELS + REFERENCE_LEVELS
+HARD_ITERATIONS = 3000
+"""Play-outs per hard decision: twice hard-v1's in about the same time, the play-out
+being three to four times cheaper (bench/ai_decision_time.py)."""
 EASY_SLACK = 0.15
 NORMAL_SLACK = 0.06
 """Score margins (in the heuristic's units, a share of the way to a goal) within which a
@@ -56,7 +68,26 @@ def normal_agent() -> HeuristicAgent:
 
 
 def hard_agent() -> IsmctsAgent:
-    return IsmctsAgent("hard")
+    return IsmctsAgent(
+        "hard",
+        iterations=HARD_ITERATIONS,
+        play_out=play_out_value,
+        read_opponent=True,
+    )
+
+
+def hard_v1_agent() -> IsmctsAgent:
+    """The hard level as it was before issue 30, every setting pinned: a reference
+    opponent that does not move, so the arena measures progress against it."""
+    return IsmctsAgent(
+        "hard-v1",
+        iterations=1500,
+        time_limit=0.8,
+        root_candidates=12,
+        exploration=0.7,
+        prior_weight=0.8,
+        leaf_value=round_value,
+    )
 
 
 def agent_for_level(level: str) -> Agent:
@@ -69,4 +100,6 @@ def agent_for_level(level: str) -> Agent:
         return normal_agent()
     if level == "hard":
         return hard_agent()
-    raise ValueError(f"unknown AI level {level!r}: choose one of {', '.join(LEVELS)}")
+    if level == "hard-v1":
+        return hard_v1_agent()
+    raise ValueError(f"unknown AI level {level!r}: choose one of {', '.join(ARENA_LEVELS)}")

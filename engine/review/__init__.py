@@ -2,8 +2,9 @@
 
 - :mod:`engine.review.steps` replays a record one decision at a time.
 - :mod:`engine.review.judgement` holds what a review says (per step, per match) and its JSON.
-- :mod:`engine.review.match_chance` reads a player's chance of winning the match at a
-  round's end from the table :mod:`engine.review.fit_chances` fitted.
+- :mod:`engine.ai.match_chance` (kept with the AI, which values its play-outs by it) reads a
+  player's chance of winning the match at a round's end from the table
+  :mod:`engine.review.fit_chances` fitted.
 - :mod:`engine.review.search` estimates each decision's chance from one player's view.
 - :mod:`engine.review.judge` judges a step or a whole match; :mod:`engine.review.verdicts`
   turns a loss of chance into a verdict.

@@ -11,7 +11,7 @@
    them on it (exact when a goal is reached). The three-round variant is solved backwards
    from round 3, where the better score wins.
 
-The result is written to ``engine/review/match_chances.json`` (committed, shipped as
+The result is written to ``engine/ai/match_chances.json`` (committed, shipped as
 package data) and is the same for the same ``--seed`` and ``--rounds``.
 """
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from engine import command_line
 from engine.ai.ismcts import finish_round
-from engine.review.match_chance import (
+from engine.ai.match_chance import (
     FAVOR_POSITIONS,
     TABLE_FILE,
     TABLE_FORMAT,
@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--out",
         type=Path,
-        default=Path(__file__).with_name(TABLE_FILE),
+        default=Path(__file__).parents[1] / "ai" / TABLE_FILE,
         help="where to write the table (default: the package's own file)",
     )
     args = parser.parse_args(argv)

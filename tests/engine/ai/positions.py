@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from engine.ai import IsmctsAgent, agent_for_level
 from engine.ai.agent import Agent
+from engine.ai.levels import hard_agent
 from engine.rules import GameState
 
 
@@ -22,7 +23,9 @@ def positions(seed: int, games: int = 1) -> Iterator[GameState]:
 
 def quick_hard() -> IsmctsAgent:
     """The hard agent on a small iteration budget and no clock, so tests are fast and exact."""
-    return IsmctsAgent("hard", iterations=60, time_limit=None)
+    agent = hard_agent()
+    agent.iterations, agent.time_limit = 60, None
+    return agent
 
 
 def agents_for_tests() -> list[Agent]:

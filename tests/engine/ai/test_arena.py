@@ -9,6 +9,7 @@ import pytest
 from engine.ai.agent import RandomAgent
 from engine.ai.arena import (
     ArenaSummary,
+    DecisionTimes,
     GameResult,
     game_seed,
     play_arena_game,
@@ -105,3 +106,25 @@ def test_the_arena_command_prints_both_sides_with_intervals() -> None:
     assert lines[0] == "arena: normal (A) against random (B), 10 games, seed 1, jobs 1"
     assert lines[1].startswith("A normal") and "95% CI [" in lines[1]
     assert lines[2].startswith("B random") and "95% CI [" in lines[2]
+
+
+def test_a_long_arena_prints_running_tallies_then_times_and_load() -> None:
+    import io
+
+    out = io.StringIO()
+    assert run_cli("random", "easy", 200, 2, 1, out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[1].startswith("after 100 games: A random ") and "% [" in lines[1]
+    assert not any(line.startswith("after 200") for line in lines)  # the summary says it
+    assert lines[-3].startswith("A random  time: decisions ")
+    assert lines[-2].startswith("B easy    time: decisions ") and "guard hits 0 (0.0%)" in lines[-2]
+    assert lines[-1].startswith("load average (1, 5, 15 min) at the end: ")
+
+
+def test_decision_times_add_up_and_read_as_percentiles() -> None:
+    times = DecisionTimes((0.3, 0.1), 1) + DecisionTimes((0.2,), 0)
+    assert times == DecisionTimes((0.3, 0.1, 0.2), 1)
+    assert times.line() == (
+        "decisions 3  p50 200.0 ms  p95 300.0 ms  max 300.0 ms  guard hits 1 (33.3%)"
+    )
+    assert DecisionTimes().line() == "no timed decisions"

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.ai import LEVELS, HeuristicAgent, IsmctsAgent, RandomAgent, agent_for_level
 from engine.ai.arena import play_arena_game
+from engine.ai.ismcts import round_value
+from engine.ai.levels import ARENA_LEVELS
+from engine.ai.playout import play_out_value
+from engine.rules import GameState, view
+from engine.service.config import ServiceConfig
 
 
 def test_every_level_name_gives_an_agent_of_that_name() -> None:
@@ -17,8 +24,46 @@ def test_every_level_name_gives_an_agent_of_that_name() -> None:
     assert isinstance(agent_for_level("hard"), IsmctsAgent)
 
 
+def test_hard_v1_is_a_reference_for_the_arena_that_players_are_never_offered() -> None:
+    assert "hard-v1" in ARENA_LEVELS and "hard-v1" not in LEVELS
+    assert agent_for_level("hard-v1").name == "hard-v1"
+    with pytest.raises(ValueError, match="ai_levels must be among"):
+        ServiceConfig(ai_levels=("easy", "hard-v1"))
+
+
+def test_hard_values_play_outs_by_the_match_chance_and_hard_v1_by_the_round() -> None:
+    hard, hard_v1 = agent_for_level("hard"), agent_for_level("hard-v1")
+    assert isinstance(hard, IsmctsAgent) and isinstance(hard_v1, IsmctsAgent)
+    assert hard.play_out is play_out_value
+    assert hard_v1.leaf_value is round_value
+    # hard-v1 keeps the settings it was measured with before issue 30.
+    assert (hard_v1.iterations, hard_v1.time_limit, hard_v1.root_candidates) == (1500, 0.8, 12)
+    assert (hard_v1.exploration, hard_v1.prior_weight) == (0.7, 0.8)
+
+
+def test_hard_v1_repeats_its_game_for_a_fixed_seed() -> None:
+    def game() -> list[str]:
+        agent = agent_for_level("hard-v1")
+        assert isinstance(agent, IsmctsAgent)
+        agent.iterations, agent.time_limit = 150, None  # a test budget, no clock
+        normal = agent_for_level("normal")
+        state, rng = GameState(seed=21, first_player=0), random.Random(21)
+        played = []
+        while not state.is_over:
+            player = state.current_player
+            assert player is not None
+            decision = (agent if player == 0 else normal).decide(view(state, player), rng)
+            state.apply(decision, player)
+            played.append(str(decision))
+        return played
+
+    assert game() == game()
+
+
 def test_an_unknown_level_is_refused_with_the_choices() -> None:
-    with pytest.raises(ValueError, match=r"unknown AI level 'expert'.*random, easy, normal, hard"):
+    with pytest.raises(
+        ValueError, match=r"unknown AI level 'expert'.*random, easy, normal, hard, hard-v1"
+    ):
         agent_for_level("expert")
 
 

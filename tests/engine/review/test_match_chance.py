@@ -6,8 +6,7 @@ import itertools
 
 import pytest
 
-from engine.review.fit_chances import sample_outcomes
-from engine.review.match_chance import (
+from engine.ai.match_chance import (
     FAVOR_POSITIONS,
     chance_table,
     favor_index,
@@ -15,6 +14,7 @@ from engine.review.match_chance import (
     finished_score,
     match_chance,
 )
+from engine.review.fit_chances import sample_outcomes
 from engine.rules import GameState, Variant
 
 ROUNDING = 1e-5

@@ -4,7 +4,8 @@ Once a round is scored, what matters for the rest of the match is public and sma
 the seven favor markers are, who starts the next round and, in the three-round variant,
 how many rounds were played. The chance of each such position was fitted once by
 :mod:`engine.review.fit_chances` (the method and its sample sizes are in docs/review.md)
-and is shipped as ``match_chances.json`` beside this module.
+and is shipped as ``match_chances.json`` beside this module. It lives with the AI, which
+values its play-outs by it; the review reads it from here.
 
 A chance here is an expected match score: 1 for a win, 0.5 for a draw, 0 for a loss, so
 the two players' chances always add up to 1 and a search can back them up as a zero-sum
@@ -119,9 +120,9 @@ def _pair(rows: object) -> tuple[tuple[float, ...], tuple[float, ...]]:
 def chance_table() -> ChanceTable:
     """The shipped table, read once per process from the installed package."""
     try:
-        text = resources.files("engine.review").joinpath(TABLE_FILE).read_text("utf-8")
+        text = resources.files("engine.ai").joinpath(TABLE_FILE).read_text("utf-8")
     except FileNotFoundError:
-        raise ChanceTableError(f"{TABLE_FILE} is missing from the engine.review package") from None
+        raise ChanceTableError(f"{TABLE_FILE} is missing from the engine.ai package") from None
     return ChanceTable.from_dict(json.loads(text))
 
 
