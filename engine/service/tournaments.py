@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -34,7 +35,14 @@ from engine.rules.state import Variant
 from engine.service.commands import MatchCommands
 from engine.service.context import ServiceContext
 from engine.service.errors import ServiceError
-from engine.service.events import Event, MatchAbandoned, MatchEnded
+from engine.service.events import (
+    ChallengeCancelled,
+    ChallengeDeclined,
+    ChallengeExpired,
+    Event,
+    MatchAbandoned,
+    MatchEnded,
+)
 from engine.service.tournament_errors import (
     AlreadyRegistered,
     BadTournamentSettings,
@@ -78,6 +86,17 @@ LONGEST_NAME = 100
 DEFAULT_RATING = 1500.0
 
 TournamentSubscriber = Callable[[TournamentEvent], Awaitable[None]]
+
+_CLOSED_UNSTARTED = frozenset({MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED})
+
+
+class _NeverStarted(enum.Enum):
+    """A table's match closed before it began (see :meth:`TournamentService._result_of`)."""
+
+    NEVER_STARTED = enum.auto()
+
+
+_NEVER_STARTED = _NeverStarted.NEVER_STARTED
 
 
 class TournamentService:
@@ -360,6 +379,12 @@ class TournamentService:
                     unfinished = True
                     continue
                 result = await self._result_of(game)
+                if result is _NEVER_STARTED:
+                    # Its start was lost (a stop, an outage): the table plays a new match.
+                    await store.detach_match(tournament_id, game.round, game.table, game.match_id)
+                    await self._start_game(tournament, replace(game, match_id=None))
+                    unfinished = True
+                    continue
                 if result is None:
                     unfinished = True
                     continue
@@ -392,35 +417,27 @@ class TournamentService:
             # A round of byes only (everyone else withdrew) is over at once: go on.
 
     async def _start_game(self, tournament: Tournament, game: TournamentGame) -> TournamentGame:
-        """The table's match: one left unattached by a stop between its start and its
-        attachment, or a new one."""
+        """The table's new match, linked to the table before it starts."""
         assert game.second is not None
-        store = self._ctx.store
-        match_id: int | None = None
-        for info in await store.open_matches_of(game.first):
-            if (
-                info.players == (game.first, game.second)
-                and info.guild_id == tournament.guild_id
-                and info.created_at >= (tournament.started_at or 0.0)
-                and await store.tournament_game_of_match(info.match_id) is None
-            ):
-                match_id = info.match_id
-                break
-        if match_id is None:
-            info = await self._commands.start_paired_match(
-                game.first,
-                game.second,
-                tournament.guild_id,
-                tournament.channel_id,
-                tournament.variant,
-                tournament.turn_seconds,
-            )
-            match_id = info.match_id
-        await store.attach_match(tournament.tournament_id, game.round, game.table, match_id)
-        return replace(game, match_id=match_id)
+        tournament_id = tournament.tournament_id
 
-    async def _result_of(self, game: TournamentGame) -> Result | None:
-        """The result of a table's match once it is over; None while it is played."""
+        async def attach(match_id: int) -> None:
+            await self._ctx.store.attach_match(tournament_id, game.round, game.table, match_id)
+
+        info = await self._commands.start_paired_match(
+            game.first,
+            game.second,
+            tournament.guild_id,
+            tournament.channel_id,
+            tournament.variant,
+            tournament.turn_seconds,
+            attach,
+        )
+        return replace(game, match_id=info.match_id)
+
+    async def _result_of(self, game: TournamentGame) -> Result | _NeverStarted | None:
+        """The result of a table's match once it is over; None while it is played;
+        :data:`_NEVER_STARTED` if it closed before it began."""
         assert game.match_id is not None
         store = self._ctx.store
         finished = await store.finished_match(game.match_id)
@@ -432,10 +449,15 @@ class TournamentService:
         if info is not None and info.status in (MatchStatus.ABANDONED, MatchStatus.BROKEN):
             # Its place or its record is gone: nobody won (a knockout replays it).
             return Result.DRAW
+        if info is not None and info.status in _CLOSED_UNSTARTED:
+            return _NEVER_STARTED
         return None
 
     async def _on_match_event(self, event: Event) -> None:
-        if not isinstance(event, MatchEnded | MatchAbandoned):
+        ends = (
+            MatchEnded | MatchAbandoned | ChallengeDeclined | ChallengeCancelled | ChallengeExpired
+        )
+        if not isinstance(event, ends):
             return
         found = await self._ctx.store.tournament_game_of_match(event.match_id)
         if found is not None:

@@ -60,6 +60,13 @@ class TournamentStore(Protocol):
         attach changes nothing, and a match already attached elsewhere is DuplicateKey)."""
         ...
 
+    async def detach_match(
+        self, tournament_id: int, round_number: int, table: int, match_id: int
+    ) -> None:
+        """Free a table whose match ``match_id`` never started (declined, cancelled,
+        expired), so the table gets a new one; nothing if the table holds another match."""
+        ...
+
     async def record_game_result(
         self, tournament_id: int, round_number: int, table: int, result: Result
     ) -> None:

@@ -101,6 +101,17 @@ class TournamentRecords(OneQueryReads):
         }
         await self._write_all([(sql.ATTACH_MATCH, params)], f"match {match_id} at a table")
 
+    async def detach_match(
+        self, tournament_id: int, round_number: int, table: int, match_id: int
+    ) -> None:
+        params = {
+            "tournament_id": tournament_id,
+            "round": round_number,
+            "table_number": table,
+            "match_id": match_id,
+        }
+        await self._write_all([(sql.DETACH_MATCH, params)], f"match {match_id} off its table")
+
     async def record_game_result(
         self, tournament_id: int, round_number: int, table: int, result: Result
     ) -> None:

@@ -108,6 +108,11 @@ ATTACH_MATCH = (
     "UPDATE tournament_games SET match_id = :match_id WHERE tournament_id = :tournament_id"
     " AND round = :round AND table_number = :table_number AND match_id IS NULL"
 )
+DETACH_MATCH = (
+    "UPDATE tournament_games SET match_id = NULL WHERE tournament_id = :tournament_id"
+    " AND round = :round AND table_number = :table_number AND match_id = :match_id"
+    " AND result IS NULL"
+)
 RECORD_RESULT = (
     "UPDATE tournament_games SET result = :result WHERE tournament_id = :tournament_id"
     " AND round = :round AND table_number = :table_number AND result IS NULL"

@@ -369,3 +369,27 @@ async def test_pairings_nobody_confirmed_showing_are_shown_again_after_a_restart
     heard.events.clear()
     await service.tournaments.resume()
     assert heard.of(RoundPaired) == []
+
+
+async def test_a_table_never_adopts_a_casual_challenge_between_its_players(
+    service: MatchService,
+) -> None:
+    # 101 v 104 is table 1 of a knockout of four (seeds by joining order); their own
+    # challenge, made as the event starts and then declined, is not the table's match.
+    tid = await open_event(service, Format.KNOCKOUT)
+    for player in PLAYERS[:4]:
+        await service.tournaments.join(tid, player)
+    casual = await service.commands.challenge(101, 104, GUILD, CHANNEL)
+    await service.tournaments.start_event(tid, ORGANISER)
+    await service.wait_idle()
+    await service.commands.decline(casual.match_id, 104)
+    await service.wait_idle()
+    semis = await open_games(service, tid)
+    assert {(g.first, g.second) for g in semis} == {(101, 104), (102, 103)}
+    assert casual.match_id not in {g.match_id for g in semis}
+    for game in semis:
+        assert game.match_id is not None
+        await service.commands.resign(game.match_id, max(game.first, game.second or 0))
+    await service.wait_idle()
+    [final] = await open_games(service, tid)
+    assert {final.first, final.second} == {101, 102}
