@@ -298,6 +298,10 @@ class TournamentService:
             await self._withdraw(tournament, user_id, removed_by=by_user)
             return
         async with self._ctx.operation(), self._key(tournament_id):
+            # Read again under the key: the event may have started or ended since.
+            tournament = await self.tournament(tournament_id)
+            if tournament.status is not TournamentStatus.REGISTERING:
+                raise RegistrationClosed(tournament_id, tournament.status)
             entries = await self._ctx.store.tournament_entries(tournament_id)
             if all(entry.user_id != user_id for entry in entries):
                 raise NotRegistered(tournament_id, user_id)
@@ -502,6 +506,9 @@ class TournamentService:
         store = self._ctx.store
         async with self._ctx.operation():
             async with self._key(tournament_id):
+                status = (await self.tournament(tournament_id)).status
+                if status is not TournamentStatus.RUNNING:
+                    raise TournamentNotRunning(tournament_id, status)
                 entries = await store.tournament_entries(tournament_id)
                 entry = next((e for e in entries if e.user_id == user_id), None)
                 if entry is None or entry.withdrawn_at is not None:

@@ -393,3 +393,26 @@ async def test_a_table_never_adopts_a_casual_challenge_between_its_players(
     await service.wait_idle()
     [final] = await open_games(service, tid)
     assert {final.first, final.second} == {101, 102}
+
+
+async def test_nobody_is_removed_from_an_event_that_is_over(service: MatchService) -> None:
+    tid = await open_event(service, Format.KNOCKOUT)
+    for player in PLAYERS[:2]:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_event(tid, ORGANISER)
+    [final] = await open_games(service, tid)
+    assert final.match_id is not None
+    await service.commands.resign(final.match_id, 102)
+    await service.wait_idle()
+    assert (await service.tournaments.tournament(tid)).status is TournamentStatus.FINISHED
+    with pytest.raises(RegistrationClosed, match="finished"):
+        await service.tournaments.remove_player(tid, ORGANISER, 102)
+    standings = await service.tournaments.standings(tid)
+    assert [(line.place, line.player) for line in standings] == [(1, 101), (2, 102)]
+
+    cancelled = await open_event(service)
+    await service.tournaments.join(cancelled, 103)
+    await service.tournaments.cancel(cancelled, ORGANISER)
+    with pytest.raises(RegistrationClosed, match="cancelled"):
+        await service.tournaments.remove_player(cancelled, ORGANISER, 103)
+    assert [e.user_id for e in await service.tournaments.entries(cancelled)] == [103]
