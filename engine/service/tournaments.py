@@ -312,11 +312,16 @@ class TournamentService:
         async with self._ctx.operation():
             tournament = await self.tournament(tournament_id)
             self._check_organiser(tournament, by_user, moderator, "cancel it")
-            if not tournament.status.is_open:
-                raise TournamentNotRunning(tournament_id, tournament.status)
             async with self._key(tournament_id):
+                # Read again under the key: the event may have ended since.
+                tournament = await self.tournament(tournament_id)
+                if not tournament.status.is_open:
+                    raise TournamentNotRunning(tournament_id, tournament.status)
                 now = self._ctx.clock.now()
-                await self._ctx.store.end_tournament(tournament_id, TournamentStatus.CANCELLED, now)
+                store = self._ctx.store
+                if not await store.end_tournament(tournament_id, TournamentStatus.CANCELLED, now):
+                    # Another process ended it between the read and the write: its news.
+                    raise TournamentNotRunning(tournament_id, TournamentStatus.FINISHED)
             self._disarm(tournament_id)
             ended = replace(tournament, status=TournamentStatus.CANCELLED, ended_at=now)
         await self._publish([TournamentEnded(ended, ())])
@@ -401,7 +406,8 @@ class TournamentService:
             step = next_round(plan, entrants, _games(games), withdrawn=withdrawn)
             now = self._ctx.clock.now()
             if isinstance(step, Finished):
-                await store.end_tournament(tournament_id, TournamentStatus.FINISHED, now)
+                if not await store.end_tournament(tournament_id, TournamentStatus.FINISHED, now):
+                    return events  # cancelled meanwhile: that was announced
                 ended = replace(tournament, status=TournamentStatus.FINISHED, ended_at=now)
                 events.append(TournamentEnded(ended, _standings(tournament, entries, games)))
                 return events
@@ -562,21 +568,32 @@ class TournamentService:
     async def _start_due(self, tournament_id: int) -> None:
         try:
             tournament = await self.tournament(tournament_id)
-            if tournament.status is TournamentStatus.REGISTERING:
-                entries = await self._ctx.store.tournament_entries(tournament_id)
-                if len(entries) < 2:
-                    await self._ctx.store.end_tournament(
-                        tournament_id, TournamentStatus.CANCELLED, self._ctx.clock.now()
-                    )
-                    cancelled = replace(tournament, status=TournamentStatus.CANCELLED)
-                    await self._publish([TournamentEnded(cancelled, ())])
-                    return
+            if tournament.status is TournamentStatus.REGISTERING and not (
+                await self._cancel_if_too_few(tournament_id)
+            ):
                 await self._start(tournament)
             await self.advance(tournament_id)
         except ServiceError as error:
             log.info("tournament %d did not start at its time: %s", tournament_id, error)
         except Exception:
             log.exception("tournament %d did not start at its time", tournament_id)
+
+    async def _cancel_if_too_few(self, tournament_id: int) -> bool:
+        """At its start time, cancel a registering event of fewer than two players (the
+        end is announced only if this call ended it); whether it is no longer registering."""
+        store = self._ctx.store
+        async with self._key(tournament_id):
+            tournament = await self.tournament(tournament_id)
+            if tournament.status is not TournamentStatus.REGISTERING:
+                return True
+            if len(await store.tournament_entries(tournament_id)) >= 2:
+                return False
+            now = self._ctx.clock.now()
+            changed = await store.end_tournament(tournament_id, TournamentStatus.CANCELLED, now)
+        if changed:
+            cancelled = replace(tournament, status=TournamentStatus.CANCELLED, ended_at=now)
+            await self._publish([TournamentEnded(cancelled, ())])
+        return True
 
     async def _publish(self, events: list[TournamentEvent]) -> None:
         for event in events:

@@ -77,8 +77,9 @@ class TournamentStore(Protocol):
         """Mark ``user_id`` withdrawn (the first time counts)."""
         ...
 
-    async def end_tournament(self, tournament_id: int, status: TournamentStatus, at: float) -> None:
-        """Finish or cancel an open event (an event already over is left as it is)."""
+    async def end_tournament(self, tournament_id: int, status: TournamentStatus, at: float) -> bool:
+        """Finish or cancel an open event; False, changing nothing, if it was already over
+        (so only the call that ended it announces the end)."""
         ...
 
     async def round_shown(self, tournament_id: int, round_number: int, at: float) -> None:

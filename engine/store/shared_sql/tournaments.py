@@ -63,6 +63,10 @@ END = (
     " WHERE id = :tournament_id AND status IN ('registering', 'running')"
 )
 
+SELECT_OPEN_ONE = (
+    "SELECT id FROM tournaments WHERE id = :tournament_id AND status IN ('registering', 'running')"
+)
+
 INSERT_ENTRY = insert("tournament_entries", ENTRY_COLUMNS)
 DELETE_ENTRY = (
     "DELETE FROM tournament_entries WHERE tournament_id = :tournament_id AND user_id = :user_id"

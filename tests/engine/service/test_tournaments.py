@@ -416,3 +416,18 @@ async def test_nobody_is_removed_from_an_event_that_is_over(service: MatchServic
     with pytest.raises(RegistrationClosed, match="cancelled"):
         await service.tournaments.remove_player(cancelled, ORGANISER, 103)
     assert [e.user_id for e in await service.tournaments.entries(cancelled)] == [103]
+
+
+async def test_two_cancels_at_once_end_the_event_once(service: MatchService) -> None:
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    tid = await open_event(service)
+    await service.tournaments.join(tid, 101)
+    outcomes = await asyncio.gather(
+        service.tournaments.cancel(tid, ORGANISER),
+        service.tournaments.cancel(tid, ORGANISER, moderator=True),
+        return_exceptions=True,
+    )
+    assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "TournamentNotRunning"]
+    [ended] = heard.of(TournamentEnded)
+    assert ended.tournament.status is TournamentStatus.CANCELLED

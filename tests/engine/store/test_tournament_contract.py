@@ -184,8 +184,9 @@ async def test_withdrawals_and_the_end_are_kept(store: MatchStore) -> None:
     await store.withdraw_entry(tid, 12, 600.0)  # the first counts
     withdrawn = {e.user_id: e.withdrawn_at for e in await store.tournament_entries(tid)}
     assert withdrawn[12] == 500.0 and withdrawn[11] is None
-    await store.end_tournament(tid, TournamentStatus.FINISHED, 700.0)
-    await store.end_tournament(tid, TournamentStatus.CANCELLED, 800.0)  # over is over
+    assert await store.end_tournament(tid, TournamentStatus.FINISHED, 700.0)
+    # Over is over: the second call changes nothing and says so.
+    assert not await store.end_tournament(tid, TournamentStatus.CANCELLED, 800.0)
     found = await store.get_tournament(tid)
     assert found is not None
     assert (found.status, found.ended_at) == (TournamentStatus.FINISHED, 700.0)
