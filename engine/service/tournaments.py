@@ -63,7 +63,7 @@ from engine.service.tournament_events import (
     TournamentEvent,
     TournamentStarted,
 )
-from engine.store.errors import DuplicateKey
+from engine.store.errors import DuplicateKey, StoreError
 from engine.tournaments import (
     Entrant,
     EventPlan,
@@ -84,6 +84,10 @@ MOST_PLAYERS = 256
 MOST_ROUNDS = 20
 LONGEST_NAME = 100
 DEFAULT_RATING = 1500.0
+ADVANCE_RETRY_SECONDS = 5.0
+"""After a failed advance (the database did not answer, a match changed meanwhile), the
+first wait before the next try; it doubles each time, up to the longest."""
+LONGEST_ADVANCE_RETRY_SECONDS = 300.0
 
 TournamentSubscriber = Callable[[TournamentEvent], Awaitable[None]]
 
@@ -107,6 +111,7 @@ class TournamentService:
         self._commands = commands
         self._subscribers: list[TournamentSubscriber] = []
         self._timers: dict[int, asyncio.Task[None]] = {}
+        self._retries: dict[int, asyncio.Task[None]] = {}  # by match id
 
     def subscribe(self, callback: TournamentSubscriber) -> Callable[[], None]:
         """Receive every tournament event; returns a function that unsubscribes."""
@@ -164,9 +169,10 @@ class TournamentService:
         ]
 
     def close(self) -> None:
-        for timer in self._timers.values():
+        for timer in [*self._timers.values(), *self._retries.values()]:
             timer.cancel()
         self._timers.clear()
+        self._retries.clear()
 
     # -- registration --------------------------------------------------------------------
 
@@ -469,9 +475,34 @@ class TournamentService:
         )
         if not isinstance(event, ends):
             return
-        found = await self._ctx.store.tournament_game_of_match(event.match_id)
-        if found is not None:
-            await self.advance(found[0])
+        await self._move_on_after(event.match_id, attempt=0)
+
+    async def _move_on_after(self, match_id: int, attempt: int) -> None:
+        """Advance the event ``match_id`` was played for; if the database fails meanwhile,
+        try again later (``attempt`` counts the tries that failed), not only at the next
+        start-up."""
+        try:
+            found = await self._ctx.store.tournament_game_of_match(match_id)
+            if found is not None:
+                await self.advance(found[0])
+        except StoreError as error:
+            delay = min(ADVANCE_RETRY_SECONDS * 2**attempt, LONGEST_ADVANCE_RETRY_SECONDS)
+            log.warning(
+                "the tournament of match %d did not move on (%s); again in %.0f s",
+                match_id,
+                error,
+                delay,
+            )
+            self._retry_later(match_id, attempt + 1, self._ctx.clock.now() + delay)
+
+    def _retry_later(self, match_id: int, attempt: int, at: float) -> None:
+        async def retry() -> None:
+            await self._ctx.clock.sleep_until(at)
+            self._retries.pop(match_id, None)
+            # As the service's own work from here: close() and wait_idle() wait for it.
+            self._ctx.spawn(self._move_on_after(match_id, attempt))
+
+        self._retries[match_id] = asyncio.create_task(retry())
 
     # -- helpers -------------------------------------------------------------------------
 

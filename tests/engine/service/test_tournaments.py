@@ -32,7 +32,8 @@ from engine.service.tournament_events import (
     TournamentEvent,
     TournamentStarted,
 )
-from engine.service.tournaments import MOST_PLAYERS
+from engine.service.tournaments import ADVANCE_RETRY_SECONDS, MOST_PLAYERS
+from engine.store.errors import DatabaseUnavailable
 from engine.store.postgres import PostgresMatchStore
 from engine.tournaments import Format, shown_points
 
@@ -431,3 +432,37 @@ async def test_two_cancels_at_once_end_the_event_once(service: MatchService) -> 
     assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "TournamentNotRunning"]
     [ended] = heard.of(TournamentEnded)
     assert ended.tournament.status is TournamentStatus.CANCELLED
+
+
+async def test_an_advance_the_database_refused_is_tried_again_later(
+    service: MatchService, clock: ManualClock
+) -> None:
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    tid = await open_event(service, Format.KNOCKOUT)
+    for player in PLAYERS[:2]:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_event(tid, ORGANISER)
+    [final] = await open_games(service, tid)
+    assert final.match_id is not None
+    real = service.store.record_game_result
+    refused: list[int] = []
+
+    async def record_game_result(tournament_id, round_number, table, result):  # type: ignore[no-untyped-def]
+        if len(refused) < 2:  # the first two tries find the database away
+            refused.append(table)
+            raise DatabaseUnavailable("test.sqlite3", "no answer")
+        await real(tournament_id, round_number, table, result)
+
+    service.store.record_game_result = record_game_result  # type: ignore[method-assign]
+    await service.commands.resign(final.match_id, 102)
+    await service.wait_idle()
+    assert len(refused) == 1 and not heard.of(TournamentEnded)
+    await clock.advance(ADVANCE_RETRY_SECONDS, settle=service.wait_idle)
+    assert len(refused) == 2 and not heard.of(TournamentEnded)
+    await clock.advance(ADVANCE_RETRY_SECONDS, settle=service.wait_idle)
+    assert not heard.of(TournamentEnded), "the second wait is twice the first"
+    await clock.advance(ADVANCE_RETRY_SECONDS, settle=service.wait_idle)
+    [ended] = heard.of(TournamentEnded)
+    assert [line.player for line in ended.standings] == [101, 102]
+    assert (await service.tournaments.tournament(tid)).status is TournamentStatus.FINISHED
