@@ -30,6 +30,7 @@ _REFUSALS: dict[type[Exception], str] = {
     errors.NotEnoughPlayers: "tournaments.refusal.too_few",
     errors.MayNotOrganise: "tournaments.refusal.manage_server",
     errors.TournamentNotRunning: "tournaments.refusal.not_running",
+    errors.TournamentAlreadyOpen: "tournaments.refusal.already_open",
 }
 
 
@@ -39,7 +40,11 @@ def tournament_refusal(lang: str, error: Exception) -> str:
         return text(lang, "tournaments.refusal.bad_setting", detail=error.message)
     for kind, key in _REFUSALS.items():
         if isinstance(error, kind):
-            values = {"most": getattr(error, "most", 0), "players": getattr(error, "players", 0)}
+            values = {
+                "most": getattr(error, "most", 0),
+                "players": getattr(error, "players", 0),
+                "name": getattr(error, "name", ""),
+            }
             return text(lang, key, **values)
     return refusal_text(lang, error)
 

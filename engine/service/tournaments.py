@@ -52,6 +52,7 @@ from engine.service.tournament_errors import (
     NotRegistered,
     OrganiserCannotLeave,
     RegistrationClosed,
+    TournamentAlreadyOpen,
     TournamentFull,
     TournamentNotFound,
     TournamentNotRunning,
@@ -224,26 +225,35 @@ class TournamentService:
                 role = None if settings is None else settings.tournament_role_id
                 if role is None or role not in roles:
                     raise MayNotOrganise(guild_id, organiser_id)
-            tournament = await self._ctx.store.create_tournament(
-                Tournament(
-                    tournament_id=0,
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    organiser_id=organiser_id,
-                    name=name,
-                    format=format,
-                    status=TournamentStatus.REGISTERING,
-                    created_at=now,
-                    rounds=rounds,
-                    variant=variant,
-                    turn_seconds=turn_seconds,
-                    max_players=max_players,
-                    starts_at=starts_at,
-                    rated=rated,
+            async with self._ctx.store.exclusive(f"tournaments-of-guild:{guild_id}"):
+                await self._refuse_a_second_open_event(guild_id)
+                tournament = await self._ctx.store.create_tournament(
+                    Tournament(
+                        tournament_id=0,
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        organiser_id=organiser_id,
+                        name=name,
+                        format=format,
+                        status=TournamentStatus.REGISTERING,
+                        created_at=now,
+                        rounds=rounds,
+                        variant=variant,
+                        turn_seconds=turn_seconds,
+                        max_players=max_players,
+                        starts_at=starts_at,
+                        rated=rated,
+                    )
                 )
-            )
         self._arm(tournament)
         return tournament
+
+    async def _refuse_a_second_open_event(self, guild_id: int) -> None:
+        """The server's tournament commands act on its one open event: a second one would
+        hide the first."""
+        for tournament in await self._ctx.store.open_tournaments():
+            if tournament.guild_id == guild_id:
+                raise TournamentAlreadyOpen(guild_id, tournament.tournament_id, tournament.name)
 
     async def join(self, tournament_id: int, user_id: int) -> list[TournamentEntry]:
         """Register ``user_id``; the players registered after it."""

@@ -1,5 +1,6 @@
-"""A large event's messages fit Discord: the start and each round's pairings are split into
-messages of at most 2000 characters, each allowing at most 100 mentioned users."""
+"""What the tournament feature says fits Discord: the start and each round's pairings of a
+large event are split into messages of at most 2000 characters, each allowing at most 100
+mentioned users; and a second event is refused by naming the open one."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import re
 
 import pytest
 
-from bot.tournaments._words import pairings_parts, started_parts
+from bot.tournaments._words import pairings_parts, started_parts, tournament_refusal
 from bot.words.i18n import text
 from engine.model import TournamentGame
+from engine.service.tournament_errors import TournamentAlreadyOpen
 
 PLAYERS = list(range(100_000_000_000_000_000, 100_000_000_000_000_151))  # 151, ids of 18 digits
 
@@ -50,3 +52,9 @@ def test_the_pairings_of_151_players_are_every_table_once_in_messages_that_fit(
     lines = "\n".join(part.content for part in parts).split("\n")[1:]
     assert len(lines) == 76  # every table, none cut between two messages
     assert [user for part in parts for user in part.users] == PLAYERS
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_second_event_is_refused_quoting_the_open_one(lang: str) -> None:
+    refusal = tournament_refusal(lang, TournamentAlreadyOpen(1, 7, "Autumn Cup"))
+    assert "**Autumn Cup**" in refusal

@@ -23,6 +23,7 @@ from engine.service.tournament_errors import (
     NotOrganiser,
     OrganiserCannotLeave,
     RegistrationClosed,
+    TournamentAlreadyOpen,
     TournamentFull,
 )
 from engine.service.tournament_events import (
@@ -466,3 +467,21 @@ async def test_an_advance_the_database_refused_is_tried_again_later(
     [ended] = heard.of(TournamentEnded)
     assert [line.player for line in ended.standings] == [101, 102]
     assert (await service.tournaments.tournament(tid)).status is TournamentStatus.FINISHED
+
+
+async def test_a_server_has_one_open_event_at_a_time(service: MatchService) -> None:
+    tid = await open_event(service)
+    with pytest.raises(TournamentAlreadyOpen, match="'Autumn Cup'") as refused:
+        await service.tournaments.create(
+            ORGANISER, GUILD, CHANNEL, "Winter Cup", Format.KNOCKOUT, moderator=True
+        )
+    assert refused.value.name == "Autumn Cup"
+    other_server = await service.tournaments.create(
+        ORGANISER, GUILD + 1, CHANNEL, "Winter Cup", Format.KNOCKOUT, moderator=True
+    )
+    assert other_server.guild_id == GUILD + 1
+    await service.tournaments.cancel(tid, ORGANISER)
+    winter = await service.tournaments.create(
+        ORGANISER, GUILD, CHANNEL, "Winter Cup", Format.KNOCKOUT, moderator=True
+    )
+    assert (await service.tournaments.latest_in(GUILD)) == winter
