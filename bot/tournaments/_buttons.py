@@ -15,7 +15,7 @@ import discord
 from bot.custom_ids import is_id
 from bot.features import feature_deps
 from bot.tournaments._deps import TournamentDeps
-from bot.tournaments._words import registration_embed, tournament_refusal
+from bot.tournaments._words import MOST_LISTED, registration_embed, tournament_refusal
 from bot.words.i18n import language_of, text
 from engine.model import Tournament, TournamentStatus
 from engine.service import DatabaseUnavailable, StorageFull
@@ -119,9 +119,9 @@ async def show_registration(
     """Redraw the registration message: through the press that changed it, or by id."""
     lang = await deps.languages.public(tournament.guild_id)
     entries = await deps.tournaments.entries(tournament.tournament_id)
-    names = {
+    names = {  # only those the message lists: the rest are counted, not named
         e.user_id: await deps.names.name(e.user_id, lang=lang, guild_id=tournament.guild_id)
-        for e in entries
+        for e in entries[:MOST_LISTED]
     }
     embed = registration_embed(lang, tournament, entries, names)
     view = registration_view(lang, tournament)

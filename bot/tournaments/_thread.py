@@ -13,7 +13,13 @@ import discord
 from bot.pictures.standings_image import STANDINGS_FILE, render_standings, standings_alt_text
 from bot.tournaments._buttons import show_registration
 from bot.tournaments._deps import TournamentDeps
-from bot.tournaments._words import pairings_text, podium_text, standings_text
+from bot.tournaments._words import (
+    MessagePart,
+    pairings_parts,
+    podium_text,
+    standings_text,
+    started_parts,
+)
 from bot.words.i18n import text
 from engine.model import Tournament
 from engine.service.tournament_events import (
@@ -55,19 +61,15 @@ class EventThread:
         if isinstance(event, TournamentStarted):
             await show_registration(deps, tournament)
             thread = await self._open_thread(tournament, lang)
-            mentions = " ".join(f"<@{p}>" for p in event.players)
-            await self._say(thread, text(lang, "tournaments.thread.started", players=mentions))
+            await self._send_parts(thread, started_parts(lang, event.players))
             return
         place = await self._place(tournament)
         if place is None:
             return
         if isinstance(event, RoundPaired):
             names = {p: f"<@{p}>" for g in event.games for p in (g.first, g.second) if p}
-            users = [discord.Object(p) for p in names]
-            await place.send(
-                pairings_text(lang, event.round, event.games, names),
-                allowed_mentions=discord.AllowedMentions(users=users),
-            )
+            # Every part is sent before the round counts as shown (on_event).
+            await self._send_parts(place, pairings_parts(lang, event.round, event.games, names))
         elif isinstance(event, PlayerWithdrawn):
             name = await deps.names.name(event.user_id, lang=lang, guild_id=tournament.guild_id)
             key = (
@@ -124,6 +126,15 @@ class EventThread:
 
     async def _place(self, tournament: Tournament) -> discord.abc.Messageable | None:
         return await self._deps.places.channel(tournament.thread_id or tournament.channel_id)
+
+    async def _send_parts(
+        self, place: discord.abc.Messageable | None, parts: list[MessagePart]
+    ) -> None:
+        if place is None:
+            return
+        for part in parts:
+            users = [discord.Object(user) for user in part.users]
+            await place.send(part.content, allowed_mentions=discord.AllowedMentions(users=users))
 
     async def _say(self, place: discord.abc.Messageable | None, said: str) -> None:
         if place is not None:

@@ -4,6 +4,7 @@ standings as text, and the refusals of its commands and buttons (both languages)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import discord
 
@@ -29,6 +30,7 @@ _REFUSALS: dict[type[Exception], str] = {
     errors.NotEnoughPlayers: "tournaments.refusal.too_few",
     errors.MayNotOrganise: "tournaments.refusal.manage_server",
     errors.TournamentNotRunning: "tournaments.refusal.not_running",
+    errors.TournamentAlreadyOpen: "tournaments.refusal.already_open",
 }
 
 
@@ -38,7 +40,11 @@ def tournament_refusal(lang: str, error: Exception) -> str:
         return text(lang, "tournaments.refusal.bad_setting", detail=error.message)
     for kind, key in _REFUSALS.items():
         if isinstance(error, kind):
-            values = {"most": getattr(error, "most", 0), "players": getattr(error, "players", 0)}
+            values = {
+                "most": getattr(error, "most", 0),
+                "players": getattr(error, "players", 0),
+                "name": getattr(error, "name", ""),
+            }
             return text(lang, key, **values)
     return refusal_text(lang, error)
 
@@ -85,21 +91,76 @@ def registration_embed(
     )
 
 
-def pairings_text(
+LONGEST_MESSAGE = 2000
+"""Discord's limit on a message's content, in characters."""
+MOST_MENTIONED_USERS = 100
+"""Discord's limit on the users a message's allowed mentions may name."""
+
+
+@dataclass(frozen=True, slots=True)
+class MessagePart:
+    """One message of a long text, and the users it mentions (to allow them)."""
+
+    content: str
+    users: tuple[int, ...]
+
+
+def started_parts(lang: str, players: Sequence[int]) -> list[MessagePart]:
+    """The event started, naming every player: as many messages as Discord's limits ask."""
+    frame = text(lang, "tournaments.thread.started", players="")
+    chunks = _pack([(f"<@{p}>", (p,)) for p in players], " ", first_room=len(frame))
+    if not chunks:
+        return [MessagePart(frame, ())]
+    first, *rest = chunks
+    started = text(lang, "tournaments.thread.started", players=first.content)
+    return [MessagePart(started, first.users), *rest]
+
+
+def pairings_parts(
     lang: str, round_number: int, games: Sequence[TournamentGame], names: dict[int, str]
-) -> str:
-    """Round N's tables: who starts (first named), and the bye."""
-    lines = [text(lang, "tournaments.thread.round", round=round_number)]
+) -> list[MessagePart]:
+    """Round N's tables (who starts is named first, and the bye), in as many messages as
+    Discord's limits ask; each part mentions only its own tables' players."""
+    lines: list[tuple[str, tuple[int, ...]]] = [
+        (text(lang, "tournaments.thread.round", round=round_number), ())
+    ]
     for game in games:
         first = names.get(game.first, f"<@{game.first}>")
         if game.second is None:
-            lines.append(text(lang, "tournaments.thread.bye", table=game.table, name=first))
+            line = text(lang, "tournaments.thread.bye", table=game.table, name=first)
+            lines.append((line, (game.first,)))
         else:
             second = names.get(game.second, f"<@{game.second}>")
-            lines.append(
-                text(lang, "tournaments.thread.table", table=game.table, first=first, second=second)
+            line = text(
+                lang, "tournaments.thread.table", table=game.table, first=first, second=second
             )
-    return "\n".join(lines)
+            lines.append((line, (game.first, game.second)))
+    return _pack(lines, "\n")
+
+
+def _pack(
+    lines: Sequence[tuple[str, tuple[int, ...]]], separator: str, first_room: int = 0
+) -> list[MessagePart]:
+    """Lines (each with the users it mentions) joined into as few messages as fit Discord's
+    limits; the first message keeps ``first_room`` characters for its frame."""
+    parts: list[MessagePart] = []
+    said: list[str] = []
+    users: list[int] = []
+    used = first_room
+    for line, mentioned in lines:
+        longer = used + (len(separator) if said else 0) + len(line)
+        if said and (
+            longer > LONGEST_MESSAGE or len(users) + len(mentioned) > MOST_MENTIONED_USERS
+        ):
+            parts.append(MessagePart(separator.join(said), tuple(users)))
+            said, users, used = [], [], 0
+            longer = len(line)
+        said.append(line)
+        users.extend(mentioned)
+        used = longer
+    if said:
+        parts.append(MessagePart(separator.join(said), tuple(users)))
+    return parts
 
 
 def standings_text(lang: str, standings: Sequence[Standing], names: dict[int, str]) -> str:

@@ -3,7 +3,7 @@ and ask for a rematch. Every call is refused once the service closes."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from engine.model import AI_USER_ID, MatchInfo, MatchStatus
@@ -277,9 +277,12 @@ class MatchCommands:
         channel_id: int,
         variant: Variant | None,
         turn_seconds: float | None,
+        attach: Callable[[int], Awaitable[None]],
     ) -> MatchInfo:
         """A tournament pairing's match, started at once: ``first`` in seat 0 starts.
 
+        ``attach`` links the new match to its table before it starts, so only a match
+        made for the table is ever its match (and it is rated as the event says).
         No creation limits: the event asked for this match, not its players, and a
         player must be able to play every round they entered."""
         if first == second or AI_USER_ID in (first, second):
@@ -301,6 +304,8 @@ class MatchCommands:
                 challenge_expires_at=now,
             )
             info = await self._ctx.store.create_match(info)
+            # A stop here leaves a pending match nobody adopts: it expires.
+            await attach(info.match_id)
             live = LiveMatch(info)
             self._ctx.matches.add(live)
             async with live.lock:

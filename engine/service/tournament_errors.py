@@ -89,3 +89,16 @@ class TournamentNotRunning(ServiceError):
         self.tournament_id = tournament_id
         self.status = status
         super().__init__(f"tournament {tournament_id} is {status}, not running")
+
+
+class TournamentAlreadyOpen(ServiceError):
+    """Create while the server has an event registering or running: every tournament
+    command acts on the server's one open event."""
+
+    def __init__(self, guild_id: int, tournament_id: int, name: str) -> None:
+        self.guild_id = guild_id
+        self.tournament_id = tournament_id
+        self.name = name
+        super().__init__(
+            f"server {guild_id} already has an open tournament, {name!r} ({tournament_id})"
+        )

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -34,7 +35,14 @@ from engine.rules.state import Variant
 from engine.service.commands import MatchCommands
 from engine.service.context import ServiceContext
 from engine.service.errors import ServiceError
-from engine.service.events import Event, MatchAbandoned, MatchEnded
+from engine.service.events import (
+    ChallengeCancelled,
+    ChallengeDeclined,
+    ChallengeExpired,
+    Event,
+    MatchAbandoned,
+    MatchEnded,
+)
 from engine.service.tournament_errors import (
     AlreadyRegistered,
     BadTournamentSettings,
@@ -44,6 +52,7 @@ from engine.service.tournament_errors import (
     NotRegistered,
     OrganiserCannotLeave,
     RegistrationClosed,
+    TournamentAlreadyOpen,
     TournamentFull,
     TournamentNotFound,
     TournamentNotRunning,
@@ -55,7 +64,7 @@ from engine.service.tournament_events import (
     TournamentEvent,
     TournamentStarted,
 )
-from engine.store.errors import DuplicateKey
+from engine.store.errors import DuplicateKey, StoreError
 from engine.tournaments import (
     Entrant,
     EventPlan,
@@ -76,8 +85,23 @@ MOST_PLAYERS = 256
 MOST_ROUNDS = 20
 LONGEST_NAME = 100
 DEFAULT_RATING = 1500.0
+ADVANCE_RETRY_SECONDS = 5.0
+"""After a failed advance (the database did not answer, a match changed meanwhile), the
+first wait before the next try; it doubles each time, up to the longest."""
+LONGEST_ADVANCE_RETRY_SECONDS = 300.0
 
 TournamentSubscriber = Callable[[TournamentEvent], Awaitable[None]]
+
+_CLOSED_UNSTARTED = frozenset({MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED})
+
+
+class _NeverStarted(enum.Enum):
+    """A table's match closed before it began (see :meth:`TournamentService._result_of`)."""
+
+    NEVER_STARTED = enum.auto()
+
+
+_NEVER_STARTED = _NeverStarted.NEVER_STARTED
 
 
 class TournamentService:
@@ -88,6 +112,7 @@ class TournamentService:
         self._commands = commands
         self._subscribers: list[TournamentSubscriber] = []
         self._timers: dict[int, asyncio.Task[None]] = {}
+        self._retries: dict[int, asyncio.Task[None]] = {}  # by match id
 
     def subscribe(self, callback: TournamentSubscriber) -> Callable[[], None]:
         """Receive every tournament event; returns a function that unsubscribes."""
@@ -145,9 +170,10 @@ class TournamentService:
         ]
 
     def close(self) -> None:
-        for timer in self._timers.values():
+        for timer in [*self._timers.values(), *self._retries.values()]:
             timer.cancel()
         self._timers.clear()
+        self._retries.clear()
 
     # -- registration --------------------------------------------------------------------
 
@@ -199,26 +225,35 @@ class TournamentService:
                 role = None if settings is None else settings.tournament_role_id
                 if role is None or role not in roles:
                     raise MayNotOrganise(guild_id, organiser_id)
-            tournament = await self._ctx.store.create_tournament(
-                Tournament(
-                    tournament_id=0,
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    organiser_id=organiser_id,
-                    name=name,
-                    format=format,
-                    status=TournamentStatus.REGISTERING,
-                    created_at=now,
-                    rounds=rounds,
-                    variant=variant,
-                    turn_seconds=turn_seconds,
-                    max_players=max_players,
-                    starts_at=starts_at,
-                    rated=rated,
+            async with self._ctx.store.exclusive(f"tournaments-of-guild:{guild_id}"):
+                await self._refuse_a_second_open_event(guild_id)
+                tournament = await self._ctx.store.create_tournament(
+                    Tournament(
+                        tournament_id=0,
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        organiser_id=organiser_id,
+                        name=name,
+                        format=format,
+                        status=TournamentStatus.REGISTERING,
+                        created_at=now,
+                        rounds=rounds,
+                        variant=variant,
+                        turn_seconds=turn_seconds,
+                        max_players=max_players,
+                        starts_at=starts_at,
+                        rated=rated,
+                    )
                 )
-            )
         self._arm(tournament)
         return tournament
+
+    async def _refuse_a_second_open_event(self, guild_id: int) -> None:
+        """The server's tournament commands act on its one open event: a second one would
+        hide the first."""
+        for tournament in await self._ctx.store.open_tournaments():
+            if tournament.guild_id == guild_id:
+                raise TournamentAlreadyOpen(guild_id, tournament.tournament_id, tournament.name)
 
     async def join(self, tournament_id: int, user_id: int) -> list[TournamentEntry]:
         """Register ``user_id``; the players registered after it."""
@@ -279,6 +314,10 @@ class TournamentService:
             await self._withdraw(tournament, user_id, removed_by=by_user)
             return
         async with self._ctx.operation(), self._key(tournament_id):
+            # Read again under the key: the event may have started or ended since.
+            tournament = await self.tournament(tournament_id)
+            if tournament.status is not TournamentStatus.REGISTERING:
+                raise RegistrationClosed(tournament_id, tournament.status)
             entries = await self._ctx.store.tournament_entries(tournament_id)
             if all(entry.user_id != user_id for entry in entries):
                 raise NotRegistered(tournament_id, user_id)
@@ -289,11 +328,16 @@ class TournamentService:
         async with self._ctx.operation():
             tournament = await self.tournament(tournament_id)
             self._check_organiser(tournament, by_user, moderator, "cancel it")
-            if not tournament.status.is_open:
-                raise TournamentNotRunning(tournament_id, tournament.status)
             async with self._key(tournament_id):
+                # Read again under the key: the event may have ended since.
+                tournament = await self.tournament(tournament_id)
+                if not tournament.status.is_open:
+                    raise TournamentNotRunning(tournament_id, tournament.status)
                 now = self._ctx.clock.now()
-                await self._ctx.store.end_tournament(tournament_id, TournamentStatus.CANCELLED, now)
+                store = self._ctx.store
+                if not await store.end_tournament(tournament_id, TournamentStatus.CANCELLED, now):
+                    # Another process ended it between the read and the write: its news.
+                    raise TournamentNotRunning(tournament_id, TournamentStatus.FINISHED)
             self._disarm(tournament_id)
             ended = replace(tournament, status=TournamentStatus.CANCELLED, ended_at=now)
         await self._publish([TournamentEnded(ended, ())])
@@ -360,6 +404,12 @@ class TournamentService:
                     unfinished = True
                     continue
                 result = await self._result_of(game)
+                if result is _NEVER_STARTED:
+                    # Its start was lost (a stop, an outage): the table plays a new match.
+                    await store.detach_match(tournament_id, game.round, game.table, game.match_id)
+                    await self._start_game(tournament, replace(game, match_id=None))
+                    unfinished = True
+                    continue
                 if result is None:
                     unfinished = True
                     continue
@@ -372,7 +422,8 @@ class TournamentService:
             step = next_round(plan, entrants, _games(games), withdrawn=withdrawn)
             now = self._ctx.clock.now()
             if isinstance(step, Finished):
-                await store.end_tournament(tournament_id, TournamentStatus.FINISHED, now)
+                if not await store.end_tournament(tournament_id, TournamentStatus.FINISHED, now):
+                    return events  # cancelled meanwhile: that was announced
                 ended = replace(tournament, status=TournamentStatus.FINISHED, ended_at=now)
                 events.append(TournamentEnded(ended, _standings(tournament, entries, games)))
                 return events
@@ -392,35 +443,27 @@ class TournamentService:
             # A round of byes only (everyone else withdrew) is over at once: go on.
 
     async def _start_game(self, tournament: Tournament, game: TournamentGame) -> TournamentGame:
-        """The table's match: one left unattached by a stop between its start and its
-        attachment, or a new one."""
+        """The table's new match, linked to the table before it starts."""
         assert game.second is not None
-        store = self._ctx.store
-        match_id: int | None = None
-        for info in await store.open_matches_of(game.first):
-            if (
-                info.players == (game.first, game.second)
-                and info.guild_id == tournament.guild_id
-                and info.created_at >= (tournament.started_at or 0.0)
-                and await store.tournament_game_of_match(info.match_id) is None
-            ):
-                match_id = info.match_id
-                break
-        if match_id is None:
-            info = await self._commands.start_paired_match(
-                game.first,
-                game.second,
-                tournament.guild_id,
-                tournament.channel_id,
-                tournament.variant,
-                tournament.turn_seconds,
-            )
-            match_id = info.match_id
-        await store.attach_match(tournament.tournament_id, game.round, game.table, match_id)
-        return replace(game, match_id=match_id)
+        tournament_id = tournament.tournament_id
 
-    async def _result_of(self, game: TournamentGame) -> Result | None:
-        """The result of a table's match once it is over; None while it is played."""
+        async def attach(match_id: int) -> None:
+            await self._ctx.store.attach_match(tournament_id, game.round, game.table, match_id)
+
+        info = await self._commands.start_paired_match(
+            game.first,
+            game.second,
+            tournament.guild_id,
+            tournament.channel_id,
+            tournament.variant,
+            tournament.turn_seconds,
+            attach,
+        )
+        return replace(game, match_id=info.match_id)
+
+    async def _result_of(self, game: TournamentGame) -> Result | _NeverStarted | None:
+        """The result of a table's match once it is over; None while it is played;
+        :data:`_NEVER_STARTED` if it closed before it began."""
         assert game.match_id is not None
         store = self._ctx.store
         finished = await store.finished_match(game.match_id)
@@ -432,14 +475,44 @@ class TournamentService:
         if info is not None and info.status in (MatchStatus.ABANDONED, MatchStatus.BROKEN):
             # Its place or its record is gone: nobody won (a knockout replays it).
             return Result.DRAW
+        if info is not None and info.status in _CLOSED_UNSTARTED:
+            return _NEVER_STARTED
         return None
 
     async def _on_match_event(self, event: Event) -> None:
-        if not isinstance(event, MatchEnded | MatchAbandoned):
+        ends = (
+            MatchEnded | MatchAbandoned | ChallengeDeclined | ChallengeCancelled | ChallengeExpired
+        )
+        if not isinstance(event, ends):
             return
-        found = await self._ctx.store.tournament_game_of_match(event.match_id)
-        if found is not None:
-            await self.advance(found[0])
+        await self._move_on_after(event.match_id, attempt=0)
+
+    async def _move_on_after(self, match_id: int, attempt: int) -> None:
+        """Advance the event ``match_id`` was played for; if the database fails meanwhile,
+        try again later (``attempt`` counts the tries that failed), not only at the next
+        start-up."""
+        try:
+            found = await self._ctx.store.tournament_game_of_match(match_id)
+            if found is not None:
+                await self.advance(found[0])
+        except StoreError as error:
+            delay = min(ADVANCE_RETRY_SECONDS * 2**attempt, LONGEST_ADVANCE_RETRY_SECONDS)
+            log.warning(
+                "the tournament of match %d did not move on (%s); again in %.0f s",
+                match_id,
+                error,
+                delay,
+            )
+            self._retry_later(match_id, attempt + 1, self._ctx.clock.now() + delay)
+
+    def _retry_later(self, match_id: int, attempt: int, at: float) -> None:
+        async def retry() -> None:
+            await self._ctx.clock.sleep_until(at)
+            self._retries.pop(match_id, None)
+            # As the service's own work from here: close() and wait_idle() wait for it.
+            self._ctx.spawn(self._move_on_after(match_id, attempt))
+
+        self._retries[match_id] = asyncio.create_task(retry())
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -480,6 +553,9 @@ class TournamentService:
         store = self._ctx.store
         async with self._ctx.operation():
             async with self._key(tournament_id):
+                status = (await self.tournament(tournament_id)).status
+                if status is not TournamentStatus.RUNNING:
+                    raise TournamentNotRunning(tournament_id, status)
                 entries = await store.tournament_entries(tournament_id)
                 entry = next((e for e in entries if e.user_id == user_id), None)
                 if entry is None or entry.withdrawn_at is not None:
@@ -533,21 +609,32 @@ class TournamentService:
     async def _start_due(self, tournament_id: int) -> None:
         try:
             tournament = await self.tournament(tournament_id)
-            if tournament.status is TournamentStatus.REGISTERING:
-                entries = await self._ctx.store.tournament_entries(tournament_id)
-                if len(entries) < 2:
-                    await self._ctx.store.end_tournament(
-                        tournament_id, TournamentStatus.CANCELLED, self._ctx.clock.now()
-                    )
-                    cancelled = replace(tournament, status=TournamentStatus.CANCELLED)
-                    await self._publish([TournamentEnded(cancelled, ())])
-                    return
+            if tournament.status is TournamentStatus.REGISTERING and not (
+                await self._cancel_if_too_few(tournament_id)
+            ):
                 await self._start(tournament)
             await self.advance(tournament_id)
         except ServiceError as error:
             log.info("tournament %d did not start at its time: %s", tournament_id, error)
         except Exception:
             log.exception("tournament %d did not start at its time", tournament_id)
+
+    async def _cancel_if_too_few(self, tournament_id: int) -> bool:
+        """At its start time, cancel a registering event of fewer than two players (the
+        end is announced only if this call ended it); whether it is no longer registering."""
+        store = self._ctx.store
+        async with self._key(tournament_id):
+            tournament = await self.tournament(tournament_id)
+            if tournament.status is not TournamentStatus.REGISTERING:
+                return True
+            if len(await store.tournament_entries(tournament_id)) >= 2:
+                return False
+            now = self._ctx.clock.now()
+            changed = await store.end_tournament(tournament_id, TournamentStatus.CANCELLED, now)
+        if changed:
+            cancelled = replace(tournament, status=TournamentStatus.CANCELLED, ended_at=now)
+            await self._publish([TournamentEnded(cancelled, ())])
+        return True
 
     async def _publish(self, events: list[TournamentEvent]) -> None:
         for event in events:

@@ -60,6 +60,13 @@ class TournamentStore(Protocol):
         attach changes nothing, and a match already attached elsewhere is DuplicateKey)."""
         ...
 
+    async def detach_match(
+        self, tournament_id: int, round_number: int, table: int, match_id: int
+    ) -> None:
+        """Free a table whose match ``match_id`` never started (declined, cancelled,
+        expired), so the table gets a new one; nothing if the table holds another match."""
+        ...
+
     async def record_game_result(
         self, tournament_id: int, round_number: int, table: int, result: Result
     ) -> None:
@@ -70,8 +77,9 @@ class TournamentStore(Protocol):
         """Mark ``user_id`` withdrawn (the first time counts)."""
         ...
 
-    async def end_tournament(self, tournament_id: int, status: TournamentStatus, at: float) -> None:
-        """Finish or cancel an open event (an event already over is left as it is)."""
+    async def end_tournament(self, tournament_id: int, status: TournamentStatus, at: float) -> bool:
+        """Finish or cancel an open event; False, changing nothing, if it was already over
+        (so only the call that ended it announces the end)."""
         ...
 
     async def round_shown(self, tournament_id: int, round_number: int, at: float) -> None:

@@ -127,6 +127,7 @@ def test_every_read_of_the_store_is_counted():
         "start_tournament",
         "pair_round",
         "attach_match",
+        "detach_match",
         "record_game_result",
         "round_shown",
         "set_tournament_location",

@@ -381,6 +381,15 @@ class PostgresMatchStore(TournamentRecords, PostgresReads):
         except asyncpg.UniqueViolationError as error:
             raise DuplicateKey(what) from error
 
+    async def _write_if(self, check: Statement, statements: Sequence[Statement]) -> bool:
+        async with self._transaction() as conn:
+            # FOR UPDATE: a second call waits for this one, then finds nothing.
+            if await fetchrow(conn, check[0] + " FOR UPDATE", check[1]) is None:
+                return False
+            for sql, params in statements:
+                await execute(conn, sql, params)
+        return True
+
     async def _insert_tournament(self, params: dict[str, object]) -> int:
         async with self._transaction() as conn:
             row = await fetchrow(conn, tournaments.INSERT_WITHOUT_ID + " RETURNING id", params)

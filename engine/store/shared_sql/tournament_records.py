@@ -1,6 +1,7 @@
 """The tournament half of both stores, alike in each: a store supplies how a query runs
 (``_fetch``, from :class:`OneQueryReads`), how several statements commit as one
-(``_write_all``) and how a new event gets its id (``_insert_tournament``)."""
+(``_write_all``), how they commit only if a row is found (``_write_if``) and how a new
+event gets its id (``_insert_tournament``)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ class TournamentRecords(OneQueryReads):
     async def _write_all(self, statements: Sequence[Statement], what: str) -> None:
         """Commit ``statements`` as one transaction; :class:`DuplicateKey` (naming ``what``),
         writing nothing, if one of them breaks a unique key."""
+        raise NotImplementedError
+
+    async def _write_if(self, check: Statement, statements: Sequence[Statement]) -> bool:
+        """Commit ``statements`` only if the query ``check`` finds a row, atomically;
+        whether they were committed."""
         raise NotImplementedError
 
     async def _insert_tournament(self, params: dict[str, Any]) -> int:
@@ -101,6 +107,17 @@ class TournamentRecords(OneQueryReads):
         }
         await self._write_all([(sql.ATTACH_MATCH, params)], f"match {match_id} at a table")
 
+    async def detach_match(
+        self, tournament_id: int, round_number: int, table: int, match_id: int
+    ) -> None:
+        params = {
+            "tournament_id": tournament_id,
+            "round": round_number,
+            "table_number": table,
+            "match_id": match_id,
+        }
+        await self._write_all([(sql.DETACH_MATCH, params)], f"match {match_id} off its table")
+
     async def record_game_result(
         self, tournament_id: int, round_number: int, table: int, result: Result
     ) -> None:
@@ -116,9 +133,9 @@ class TournamentRecords(OneQueryReads):
         params = {"tournament_id": tournament_id, "user_id": user_id, "withdrawn_at": at}
         await self._write_all([(sql.WITHDRAW_ENTRY, params)], "withdrawal")
 
-    async def end_tournament(self, tournament_id: int, status: TournamentStatus, at: float) -> None:
+    async def end_tournament(self, tournament_id: int, status: TournamentStatus, at: float) -> bool:
         params = {"tournament_id": tournament_id, "status": str(status), "ended_at": at}
-        await self._write_all([(sql.END, params)], "end")
+        return await self._write_if((sql.SELECT_OPEN_ONE, params), [(sql.END, params)])
 
     async def round_shown(self, tournament_id: int, round_number: int, at: float) -> None:
         params = {"tournament_id": tournament_id, "round": round_number, "shown_at": at}

@@ -63,6 +63,10 @@ END = (
     " WHERE id = :tournament_id AND status IN ('registering', 'running')"
 )
 
+SELECT_OPEN_ONE = (
+    "SELECT id FROM tournaments WHERE id = :tournament_id AND status IN ('registering', 'running')"
+)
+
 INSERT_ENTRY = insert("tournament_entries", ENTRY_COLUMNS)
 DELETE_ENTRY = (
     "DELETE FROM tournament_entries WHERE tournament_id = :tournament_id AND user_id = :user_id"
@@ -107,6 +111,11 @@ SELECT_GAME_OF_MATCH = f"{select('tournament_games', GAME_COLUMNS)} WHERE match_
 ATTACH_MATCH = (
     "UPDATE tournament_games SET match_id = :match_id WHERE tournament_id = :tournament_id"
     " AND round = :round AND table_number = :table_number AND match_id IS NULL"
+)
+DETACH_MATCH = (
+    "UPDATE tournament_games SET match_id = NULL WHERE tournament_id = :tournament_id"
+    " AND round = :round AND table_number = :table_number AND match_id = :match_id"
+    " AND result IS NULL"
 )
 RECORD_RESULT = (
     "UPDATE tournament_games SET result = :result WHERE tournament_id = :tournament_id"

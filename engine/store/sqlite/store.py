@@ -474,6 +474,19 @@ class SqliteMatchStore(TournamentRecords):
                 raise
             raise DuplicateKey(what) from error
 
+    async def _write_if(self, check: Statement, statements: Sequence[Statement]) -> bool:
+        found = False
+
+        async def prepare(conn: aiosqlite.Connection) -> list[Statement]:
+            # In the write's own transaction: nothing commits between the check and them.
+            nonlocal found
+            async with conn.execute(*check) as cursor:
+                found = await cursor.fetchone() is not None
+            return list(statements) if found else []
+
+        await self._write([], prepare)
+        return found
+
     async def _insert_tournament(self, params: dict[str, object]) -> int:
         # One process owns the file: ids from a counter, as for matches.
         async with self.exclusive("tournament-ids"):

@@ -23,6 +23,7 @@ from engine.service.tournament_errors import (
     NotOrganiser,
     OrganiserCannotLeave,
     RegistrationClosed,
+    TournamentAlreadyOpen,
     TournamentFull,
 )
 from engine.service.tournament_events import (
@@ -32,7 +33,8 @@ from engine.service.tournament_events import (
     TournamentEvent,
     TournamentStarted,
 )
-from engine.service.tournaments import MOST_PLAYERS
+from engine.service.tournaments import ADVANCE_RETRY_SECONDS, MOST_PLAYERS
+from engine.store.errors import DatabaseUnavailable
 from engine.store.postgres import PostgresMatchStore
 from engine.tournaments import Format, shown_points
 
@@ -369,3 +371,117 @@ async def test_pairings_nobody_confirmed_showing_are_shown_again_after_a_restart
     heard.events.clear()
     await service.tournaments.resume()
     assert heard.of(RoundPaired) == []
+
+
+async def test_a_table_never_adopts_a_casual_challenge_between_its_players(
+    service: MatchService,
+) -> None:
+    # 101 v 104 is table 1 of a knockout of four (seeds by joining order); their own
+    # challenge, made as the event starts and then declined, is not the table's match.
+    tid = await open_event(service, Format.KNOCKOUT)
+    for player in PLAYERS[:4]:
+        await service.tournaments.join(tid, player)
+    casual = await service.commands.challenge(101, 104, GUILD, CHANNEL)
+    await service.tournaments.start_event(tid, ORGANISER)
+    await service.wait_idle()
+    await service.commands.decline(casual.match_id, 104)
+    await service.wait_idle()
+    semis = await open_games(service, tid)
+    assert {(g.first, g.second) for g in semis} == {(101, 104), (102, 103)}
+    assert casual.match_id not in {g.match_id for g in semis}
+    for game in semis:
+        assert game.match_id is not None
+        await service.commands.resign(game.match_id, max(game.first, game.second or 0))
+    await service.wait_idle()
+    [final] = await open_games(service, tid)
+    assert {final.first, final.second} == {101, 102}
+
+
+async def test_nobody_is_removed_from_an_event_that_is_over(service: MatchService) -> None:
+    tid = await open_event(service, Format.KNOCKOUT)
+    for player in PLAYERS[:2]:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_event(tid, ORGANISER)
+    [final] = await open_games(service, tid)
+    assert final.match_id is not None
+    await service.commands.resign(final.match_id, 102)
+    await service.wait_idle()
+    assert (await service.tournaments.tournament(tid)).status is TournamentStatus.FINISHED
+    with pytest.raises(RegistrationClosed, match="finished"):
+        await service.tournaments.remove_player(tid, ORGANISER, 102)
+    standings = await service.tournaments.standings(tid)
+    assert [(line.place, line.player) for line in standings] == [(1, 101), (2, 102)]
+
+    cancelled = await open_event(service)
+    await service.tournaments.join(cancelled, 103)
+    await service.tournaments.cancel(cancelled, ORGANISER)
+    with pytest.raises(RegistrationClosed, match="cancelled"):
+        await service.tournaments.remove_player(cancelled, ORGANISER, 103)
+    assert [e.user_id for e in await service.tournaments.entries(cancelled)] == [103]
+
+
+async def test_two_cancels_at_once_end_the_event_once(service: MatchService) -> None:
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    tid = await open_event(service)
+    await service.tournaments.join(tid, 101)
+    outcomes = await asyncio.gather(
+        service.tournaments.cancel(tid, ORGANISER),
+        service.tournaments.cancel(tid, ORGANISER, moderator=True),
+        return_exceptions=True,
+    )
+    assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "TournamentNotRunning"]
+    [ended] = heard.of(TournamentEnded)
+    assert ended.tournament.status is TournamentStatus.CANCELLED
+
+
+async def test_an_advance_the_database_refused_is_tried_again_later(
+    service: MatchService, clock: ManualClock
+) -> None:
+    heard = Heard()
+    service.tournaments.subscribe(heard)
+    tid = await open_event(service, Format.KNOCKOUT)
+    for player in PLAYERS[:2]:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_event(tid, ORGANISER)
+    [final] = await open_games(service, tid)
+    assert final.match_id is not None
+    real = service.store.record_game_result
+    refused: list[int] = []
+
+    async def record_game_result(tournament_id, round_number, table, result):  # type: ignore[no-untyped-def]
+        if len(refused) < 2:  # the first two tries find the database away
+            refused.append(table)
+            raise DatabaseUnavailable("test.sqlite3", "no answer")
+        await real(tournament_id, round_number, table, result)
+
+    service.store.record_game_result = record_game_result  # type: ignore[method-assign]
+    await service.commands.resign(final.match_id, 102)
+    await service.wait_idle()
+    assert len(refused) == 1 and not heard.of(TournamentEnded)
+    await clock.advance(ADVANCE_RETRY_SECONDS, settle=service.wait_idle)
+    assert len(refused) == 2 and not heard.of(TournamentEnded)
+    await clock.advance(ADVANCE_RETRY_SECONDS, settle=service.wait_idle)
+    assert not heard.of(TournamentEnded), "the second wait is twice the first"
+    await clock.advance(ADVANCE_RETRY_SECONDS, settle=service.wait_idle)
+    [ended] = heard.of(TournamentEnded)
+    assert [line.player for line in ended.standings] == [101, 102]
+    assert (await service.tournaments.tournament(tid)).status is TournamentStatus.FINISHED
+
+
+async def test_a_server_has_one_open_event_at_a_time(service: MatchService) -> None:
+    tid = await open_event(service)
+    with pytest.raises(TournamentAlreadyOpen, match="'Autumn Cup'") as refused:
+        await service.tournaments.create(
+            ORGANISER, GUILD, CHANNEL, "Winter Cup", Format.KNOCKOUT, moderator=True
+        )
+    assert refused.value.name == "Autumn Cup"
+    other_server = await service.tournaments.create(
+        ORGANISER, GUILD + 1, CHANNEL, "Winter Cup", Format.KNOCKOUT, moderator=True
+    )
+    assert other_server.guild_id == GUILD + 1
+    await service.tournaments.cancel(tid, ORGANISER)
+    winter = await service.tournaments.create(
+        ORGANISER, GUILD, CHANNEL, "Winter Cup", Format.KNOCKOUT, moderator=True
+    )
+    assert (await service.tournaments.latest_in(GUILD)) == winter

@@ -184,8 +184,9 @@ async def test_withdrawals_and_the_end_are_kept(store: MatchStore) -> None:
     await store.withdraw_entry(tid, 12, 600.0)  # the first counts
     withdrawn = {e.user_id: e.withdrawn_at for e in await store.tournament_entries(tid)}
     assert withdrawn[12] == 500.0 and withdrawn[11] is None
-    await store.end_tournament(tid, TournamentStatus.FINISHED, 700.0)
-    await store.end_tournament(tid, TournamentStatus.CANCELLED, 800.0)  # over is over
+    assert await store.end_tournament(tid, TournamentStatus.FINISHED, 700.0)
+    # Over is over: the second call changes nothing and says so.
+    assert not await store.end_tournament(tid, TournamentStatus.CANCELLED, 800.0)
     found = await store.get_tournament(tid)
     assert found is not None
     assert (found.status, found.ended_at) == (TournamentStatus.FINISHED, 700.0)
@@ -204,3 +205,20 @@ async def test_what_was_shown_is_not_shown_again(store: MatchStore) -> None:
     assert ended.tournament_id == tid
     await store.end_shown(tid, 701.0)
     assert await store.ended_unshown() == []
+
+
+async def test_a_table_whose_match_never_started_is_freed_for_a_new_one(store: MatchStore) -> None:
+    tid = await running(store)
+    await store.pair_round(tid, 1, ROUND_1, 400.0)
+    lost = await active_match(store, player0=11, player1=13)  # type: ignore[arg-type]
+    other = await active_match(store, player0=11, player1=13)  # type: ignore[arg-type]
+    await store.attach_match(tid, 1, 1, lost)
+    await store.detach_match(tid, 1, 1, other)  # not the table's match: nothing changes
+    assert await store.tournament_game_of_match(lost) is not None
+    await store.detach_match(tid, 1, 1, lost)
+    assert await store.tournament_game_of_match(lost) is None
+    await store.attach_match(tid, 1, 1, other)
+    assert await store.tournament_game_of_match(other) == (
+        tid,
+        TournamentGame(1, 1, 11, 13, match_id=other),
+    )
