@@ -4,15 +4,14 @@ after a restart). Each member pages on their own; the list is ephemeral."""
 
 from __future__ import annotations
 
-import re
-from typing import Any, Self
+from typing import Any
 
 import discord
 
-from bot.custom_ids import is_id, is_page
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, send_private
-from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
+from bot.discord_plumbing.match_item import refusals_answered
 from bot.discord_plumbing.pages import EMBED_COLOUR
+from bot.discord_plumbing.server_pages import ServerPageButton
 from bot.features import feature_deps
 from bot.seats.buttons import JoinButton
 from bot.seats.deps import SeatsDeps
@@ -24,37 +23,10 @@ SEATS_PAGE_SIZE = 5
 """One row of Join buttons (Discord allows five buttons a row)."""
 
 
-class SeatsPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"st:(?P<guild>[0-9]+):(?P<page>[0-9]+)",
-):
-    """Previous or Next under the list: shows page ``page`` of guild ``guild``'s seats."""
+class SeatsPageButton(ServerPageButton, template=r"st:(?P<guild>[0-9]+):(?P<page>[0-9]+)"):
+    """Previous or Next under the list of open seats."""
 
-    def __init__(
-        self, guild_id: int, page: int, *, label: str = "", disabled: bool = False
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, custom_id=f"st:{guild_id}:{page}", disabled=disabled)
-        )
-        self.guild_id = guild_id
-        self.page = page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["guild"]), int(match["page"]))
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """A list pages only in its own server, and only to a page that could exist."""
-        if not (is_id(self.guild_id) and is_page(self.page)):
-            await refuse_unreadable(interaction, self.custom_id)
-            return False
-        if interaction.guild_id == self.guild_id:
-            return True
-        lang = language_of(interaction.locale)
-        await interaction.response.send_message(text(lang, "stats.wrong_server"), ephemeral=True)
-        return False
+    PREFIX = "st"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with refusals_answered(interaction, f"seats page {self.page}"):

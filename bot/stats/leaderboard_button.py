@@ -3,15 +3,15 @@ a `DynamicItem`, so they keep working after a restart). Each viewer pages on the
 
 from __future__ import annotations
 
-import re
-from typing import Any, Self
+from typing import Any
 
 import discord
 
-from bot.custom_ids import LEADERBOARD_TEMPLATE, is_id, is_page
+from bot.custom_ids import LEADERBOARD_TEMPLATE
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, send_private
-from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
+from bot.discord_plumbing.match_item import refusals_answered
 from bot.discord_plumbing.pages import EMBED_COLOUR
+from bot.discord_plumbing.server_pages import ServerPageButton
 from bot.features import feature_deps
 from bot.stats.deps import StatsDeps
 from bot.stats.stats_text import leaderboard_text, page_count
@@ -22,37 +22,10 @@ LEADERBOARD_MIN_GAMES = 3
 """Rated matches a player needs to appear: one lucky first win is not a ranking."""
 
 
-class LeaderboardPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=LEADERBOARD_TEMPLATE,
-):
-    """Previous or Next on a leaderboard: shows page ``page`` of guild ``guild``."""
+class LeaderboardPageButton(ServerPageButton, template=LEADERBOARD_TEMPLATE):
+    """Previous or Next under the leaderboard."""
 
-    def __init__(
-        self, guild_id: int, page: int, *, label: str = "", disabled: bool = False
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, custom_id=f"lb:{guild_id}:{page}", disabled=disabled)
-        )
-        self.guild_id = guild_id
-        self.page = page
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["guild"]), int(match["page"]))
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """A leaderboard pages only in its own server, and only to a page that could exist."""
-        if not (is_id(self.guild_id) and is_page(self.page)):
-            await refuse_unreadable(interaction, self.custom_id)
-            return False
-        if interaction.guild_id == self.guild_id:
-            return True
-        lang = language_of(interaction.locale)
-        await interaction.response.send_message(text(lang, "stats.wrong_server"), ephemeral=True)
-        return False
+    PREFIX = "lb"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with refusals_answered(interaction, f"leaderboard page {self.page}"):
