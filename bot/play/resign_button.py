@@ -9,8 +9,8 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, template
-from bot.play.back_button import BackButton
 from bot.play.deps import PlayButton, button
+from bot.play.navigation_buttons import BackButton
 from bot.words.i18n import text
 from engine.model import MatchInfo
 
