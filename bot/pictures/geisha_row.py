@@ -55,7 +55,7 @@ _INSET = 4
 
 @cache
 def static_layer(lang: str) -> tuple[Image.Image, tuple[Written, ...]]:
-    """The table and the geisha cards, drawn once per language, with the texts drawn."""
+    """The background and the geisha cards, drawn once per language, with the texts drawn."""
     image = Image.new("RGB", (WIDTH, HEIGHT), TABLE)
     record: list[Written] = []
     pen = Lettering(ImageDraw.Draw(image), record)
@@ -88,13 +88,13 @@ def static_layer(lang: str) -> tuple[Image.Image, tuple[Written, ...]]:
     return image, tuple(record)
 
 
-def _new_items(table: PublicView) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _new_items(public: PublicView) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per side and geisha, how many items the last completed Gift or Competition placed."""
-    split = move_split(table.moves[-1]) if table.moves else None
+    split = move_split(public.moves[-1]) if public.moves else None
     if split is None:
         return (0,) * 7, (0,) * 7
     to_opponent, to_offerer = split
-    if table.mover(len(table.moves) - 1) == 0:
+    if public.mover(len(public.moves) - 1) == 0:
         return counts(to_offerer), counts(to_opponent)
     return counts(to_opponent), counts(to_offerer)
 
@@ -102,14 +102,14 @@ def _new_items(table: PublicView) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def draw_columns(
     lang: str,
     pen: Lettering,
-    table: PublicView,
+    public: PublicView,
     names: tuple[str, str],
     revealed: RoundResult | None,
 ) -> None:
     """Each geisha's items on both sides, the new ones ringed, with counts and favor."""
     initials = (initial(names[0]), initial(names[1]))
-    items, favor = table.shown_items, table.shown_favor
-    new = _new_items(table) if revealed is None or table.moves else ([0] * 7, [0] * 7)
+    items, favor = public.shown_items, public.shown_favor
+    new = _new_items(public) if revealed is None or public.moves else ([0] * 7, [0] * 7)
     secret_word = action_name(lang, Action.SECRET)
     for g in range(7):
         x = column_x(g)

@@ -96,12 +96,12 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
     if not 0 <= step <= steps:
         raise ValueError(f"match {scene.match_id} has steps 0 to {steps}, not {step!r}")
     at = scene.seen.steps[step]
-    table = at.table
+    public = at.table
     look = scene.board
     board = await board_page(
         look.lang,
         scene.match_id,
-        table,
+        public,
         look.names,
         ai_seat=look.ai_seat,
         deadline=at.deadline,
@@ -124,7 +124,7 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
         lines += ["", text(lang, "review.public_only")]
     return Page(
         text="\n".join(lines),
-        title=text(lang, "review.title", step=step, steps=steps, round=table.round_number),
+        title=text(lang, "review.title", step=step, steps=steps, round=public.round_number),
         rows=rows,
         notice=notice,
         image=board.image,
