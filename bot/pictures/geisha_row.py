@@ -32,13 +32,13 @@ from bot.pictures.board_layout import (
 from bot.pictures.glyphs import item_chip, seat_marker
 from bot.pictures.lettering import Lettering, Written
 from bot.pictures.palette import (
+    BACKGROUND,
     DIM,
+    FRAME,
     GEISHA_COLOURS,
     GOLD,
     PANEL,
     SEAT_COLOURS,
-    TABLE,
-    TABLE_EDGE,
     TEXT,
     darker,
 )
@@ -56,11 +56,11 @@ _INSET = 4
 @cache
 def static_layer(lang: str) -> tuple[Image.Image, tuple[Written, ...]]:
     """The background and the geisha cards, drawn once per language, with the texts drawn."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), TABLE)
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     record: list[Written] = []
     pen = Lettering(ImageDraw.Draw(image), record)
     draw = pen.draw
-    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=TABLE_EDGE, width=4)
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=FRAME, width=4)
     for top, bottom in PANELS:
         draw.rounded_rectangle(band(top, bottom), radius=12, fill=PANEL)
     charm_word = text(lang, "pictures.labels.charm_word")
@@ -144,5 +144,10 @@ def _secret_chip(pen: Lettering, x: int, y: int, card: int, word: str) -> None:
         width=3,
     )
     pen.write(
-        (x + COLUMN // 2, y + SECRET_H // 2), word, SMALL, TABLE, anchor="mm", max_width=COLUMN - 8
+        (x + COLUMN // 2, y + SECRET_H // 2),
+        word,
+        SMALL,
+        BACKGROUND,
+        anchor="mm",
+        max_width=COLUMN - 8,
     )
