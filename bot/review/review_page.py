@@ -1,7 +1,7 @@
-"""One page of a review: the table right after one decision, as the thread's board showed
+"""One page of a review: the board right after one decision, as the thread's board showed
 it, with the decision in words and, for a full review, its judgement and the hidden cards.
 
-Step 0 is the first deal; step ``k`` is the table right after the match's ``k``-th
+Step 0 is the first deal; step ``k`` is the board right after the match's ``k``-th
 decision. The page is drawn from the match as the engine lets its viewer see it
 (:class:`engine.review.seen_match.SeenMatch`): what it leaves out is not there to show.
 The picture is drawn by the thread's own board page (:func:`bot.play.board.board_page`)
