@@ -8,36 +8,19 @@
 
 from __future__ import annotations
 
-import re
-from typing import Any, Self
+from typing import Any
 
 import discord
 
 from bot.custom_ids import Verb, template
 from bot.discord_plumbing.first_response import on_private_message
-from bot.play.deps import PlayButton, button, defer, fresh_view
+from bot.play.deps import VerbButton, defer, fresh_view
 from bot.words.i18n import text
 from engine.model import MatchInfo
 
 
-class HandButton(PlayButton, template=template(Verb.HAND)):
-    def __init__(
-        self,
-        match_id: int,
-        version: int,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(
-            button(match_id, version, Verb.HAND, label=label, style=style), match_id, version
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["match"]), int(match["version"]))
+class HandButton(VerbButton, template=template(Verb.HAND)):
+    verb = Verb.HAND
 
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
@@ -47,15 +30,8 @@ class HandButton(PlayButton, template=template(Verb.HAND)):
         await self.deps.panel.home(interaction, lang, info, edit=private, picture=True)
 
 
-class BackButton(PlayButton, template=template(Verb.BACK)):
-    def __init__(self, match_id: int, version: int, *, label: str = "") -> None:
-        super().__init__(button(match_id, version, Verb.BACK, label=label), match_id, version)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["match"]), int(match["version"]))
+class BackButton(VerbButton, template=template(Verb.BACK)):
+    verb = Verb.BACK
 
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
