@@ -43,7 +43,7 @@ class MatchItemDeps:
     queries: MatchQueries
     names: PlayerNames
     seen: Callable[[int, int], None] = _nobody
-    """Called with (match, user) for every press: the player is at the table."""
+    """Called with (match, user) for every press: the player is watching the match."""
 
 
 ANY_MATCH_ITEM = r"hk:(?P<match>[0-9]+):(?P<version>[0-9]+):[a-z]+(?::.*)?"

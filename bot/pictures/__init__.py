@@ -1,4 +1,4 @@
-"""Pictures of the table and of a hand, drawn in code with Pillow from engine views only,
+"""Pictures of the board and of a hand, drawn in code with Pillow from engine views only,
 and their alt text (the attachment description)."""
 
 from bot.pictures.alt_text import board_alt_text, hand_alt_text

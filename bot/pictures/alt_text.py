@@ -3,7 +3,7 @@ screen readers speak and Discord shows when the image does not load."""
 
 from __future__ import annotations
 
-from bot.pictures.table_facts import (
+from bot.pictures.board_facts import (
     round_limit,
     short_name,
     status_line,
@@ -32,50 +32,50 @@ def _fit(parts: list[str]) -> str:
 
 def board_alt_text(
     lang: str,
-    table: PublicView,
+    public: PublicView,
     names: tuple[str, str],
     *,
     deadline: Deadline | None = None,
 ) -> str:
     """The board picture in words, at most 1024 characters: round, scores, hands, whose turn
     and until when, the open offer, the last move, and each geisha's cards and favor."""
-    limit = round_limit(lang, table)
-    parts = [_say(lang, "board", round=table.round_number, limit=limit)]
-    parts.append(f"{status_line(lang, table, names, cut=False)}.")
-    if deadline is not None and table.outcome is None:
+    limit = round_limit(lang, public)
+    parts = [_say(lang, "board", round=public.round_number, limit=limit)]
+    parts.append(f"{status_line(lang, public, names, cut=False)}.")
+    if deadline is not None and public.outcome is None:
         if isinstance(deadline, str):
             parts.append(deadline if deadline.endswith(".") else deadline + ".")
         else:
             parts.append(_say(lang, "deadline", when=when_text(lang, deadline)))
     for seat in (0, 1):
-        used = [action_name(lang, a) for a in Action if a in table.used[seat]]
+        used = [action_name(lang, a) for a in Action if a in public.used[seat]]
         parts.append(
             _say(
                 lang,
                 "player",
                 name=names[seat],
-                geishas=table.geishas[seat],
-                charm=table.charm[seat],
-                hand=table.hand_sizes[seat],
-                cards=_say(lang, "card" if table.hand_sizes[seat] == 1 else "cards"),
+                geishas=public.geishas[seat],
+                charm=public.charm[seat],
+                hand=public.hand_sizes[seat],
+                cards=_say(lang, "card" if public.hand_sizes[seat] == 1 else "cards"),
                 used=_say(lang, "used", actions=", ".join(used)) if used else "",
             )
         )
-    revealed = table.scored_on_show
-    if table.pending is not None and table.outcome is None:
-        offerer = table.mover(len(table.moves) - 1)
+    revealed = public.scored_on_show
+    if public.pending is not None and public.outcome is None:
+        offerer = public.mover(len(public.moves) - 1)
         parts.append(
             _say(
                 lang,
                 "pending",
                 name=names[1 - offerer],
                 offerer=names[offerer],
-                action=action_name(lang, table.pending.action),
-                cards=offer_text(table.pending),
+                action=action_name(lang, public.pending.action),
+                cards=offer_text(public.pending),
             )
         )
-    elif table.moves:
-        parts.append(_last_move(lang, table, names))
+    elif public.moves:
+        parts.append(_last_move(lang, public, names))
     if revealed is not None:
         parts.append(
             _say(
@@ -88,7 +88,7 @@ def board_alt_text(
                 b=GEISHAS[revealed.secrets[1]],
             )
         )
-    items, favor = table.shown_items, table.shown_favor
+    items, favor = public.shown_items, public.shown_favor
     short = (short_name(names[0]), short_name(names[1]))
     geishas = []
     for g in range(7):
@@ -110,10 +110,10 @@ def board_alt_text(
     return _fit(parts)
 
 
-def _last_move(lang: str, table: PublicView, names: tuple[str, str]) -> str:
-    index = len(table.moves) - 1
-    move = table.moves[index]
-    mover = table.mover(index)
+def _last_move(lang: str, public: PublicView, names: tuple[str, str]) -> str:
+    index = len(public.moves) - 1
+    move = public.moves[index]
+    mover = public.mover(index)
     action = move.action
     if isinstance(action, HiddenAction):
         what = _say(lang, f"hidden_{action.action.size}")

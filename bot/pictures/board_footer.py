@@ -1,13 +1,13 @@
 """The board's footer, one of three things: the open offer with its cards (framed, since the
-table waits for it); else the scored round's revealed Secrets; else the last move."""
+match waits for it); else the scored round's revealed Secrets; else the last move."""
 
 from __future__ import annotations
 
+from bot.pictures.board_facts import short_name, taken_cards
 from bot.pictures.board_layout import BODY, FOOTER, MARGIN, SMALL, WIDTH, band
 from bot.pictures.glyphs import card_back, letter_tile
 from bot.pictures.lettering import Lettering
 from bot.pictures.palette import GOLD, MUTED, SEAT_COLOURS, TEXT, Colour
-from bot.pictures.table_facts import short_name, taken_cards
 from bot.words.i18n import text
 from bot.words.names import action_name, letters
 from engine.rules import Competition, PublicView
@@ -24,19 +24,19 @@ _RIGHT = WIDTH - MARGIN
 def draw_footer(
     lang: str,
     pen: Lettering,
-    table: PublicView,
+    public: PublicView,
     names: tuple[str, str],
     revealed: RoundResult | None,
 ) -> None:
     """The open offer with its cards; else the scored round's Secrets; else the last move."""
-    if table.pending is not None and table.outcome is None:
-        _pending_offer(lang, pen, table, names)
+    if public.pending is not None and public.outcome is None:
+        _pending_offer(lang, pen, public, names)
     elif revealed is not None:
         _revealed_secrets(lang, pen, names, revealed)
-    elif not table.moves:
+    elif not public.moves:
         pen.write((MARGIN, _MID), text(lang, "pictures.labels.no_move"), BODY, MUTED)
     else:
-        _last_move(lang, pen, table, names)
+        _last_move(lang, pen, public, names)
 
 
 def _two_lines(pen: Lettering, first: str, second: str, room: int) -> None:
@@ -59,12 +59,12 @@ def _tile(pen: Lettering, x: int, card: int, *, ring: bool = False) -> None:
     letter_tile(pen, x, _TILE_Y, card, _TILE_W, _TILE_H, size=BODY, ring=ring)
 
 
-def _pending_offer(lang: str, pen: Lettering, table: PublicView, names: tuple[str, str]) -> None:
-    pending = table.pending
+def _pending_offer(lang: str, pen: Lettering, public: PublicView, names: tuple[str, str]) -> None:
+    pending = public.pending
     assert pending is not None
-    # The offer is what the table waits for: framed like the panel of the one to play.
+    # The offer is what the match waits for: framed like the panel of the one to play.
     pen.draw.rounded_rectangle(band(_TOP, _BOTTOM), radius=12, outline=GOLD, width=3)
-    offerer = table.mover(len(table.moves) - 1)
+    offerer = public.mover(len(public.moves) - 1)
     chooser = 1 - offerer
     if isinstance(pending, Competition):
         word = text(lang, "pictures.labels.or")
@@ -110,10 +110,10 @@ def _revealed_secrets(
     _two_lines(pen, scored, text(lang, "pictures.labels.secrets_revealed"), x - MARGIN)
 
 
-def _last_move(lang: str, pen: Lettering, table: PublicView, names: tuple[str, str]) -> None:
-    index = len(table.moves) - 1
-    move: Move = table.moves[index]
-    mover = table.mover(index)
+def _last_move(lang: str, pen: Lettering, public: PublicView, names: tuple[str, str]) -> None:
+    index = len(public.moves) - 1
+    move: Move = public.moves[index]
+    mover = public.mover(index)
     action = move.action
     x = _RIGHT
     if isinstance(action, HiddenAction):

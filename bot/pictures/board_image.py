@@ -28,7 +28,7 @@ BOARD_FILE = "board.png"
 
 def board_image(
     lang: str,
-    table: PublicView,
+    public: PublicView,
     names: tuple[str, str],
     *,
     deadline: Deadline | None = None,
@@ -40,40 +40,40 @@ def board_image(
     if record is not None:
         record.extend(static_texts)
     pen = Lettering(ImageDraw.Draw(image), record)
-    revealed = table.scored_on_show
-    draw_header(lang, pen, table, names, deadline)
-    draw_panel(lang, pen, table, names, 0)
-    draw_panel(lang, pen, table, names, 1)
-    draw_columns(lang, pen, table, names, revealed)
-    draw_footer(lang, pen, table, names, revealed)
+    revealed = public.scored_on_show
+    draw_header(lang, pen, public, names, deadline)
+    draw_panel(lang, pen, public, names, 0)
+    draw_panel(lang, pen, public, names, 1)
+    draw_columns(lang, pen, public, names, revealed)
+    draw_footer(lang, pen, public, names, revealed)
     return image
 
 
 def render_board(
     lang: str,
-    table: PublicView,
+    public: PublicView,
     names: tuple[str, str],
     *,
     deadline: Deadline | None = None,
 ) -> bytes:
     """The board as PNG bytes, its words in ``lang``; ``deadline`` (an aware datetime, Unix
     seconds, or text already in ``lang``) is shown as when the turn ends."""
-    return to_png(board_image(lang, table, names, deadline=deadline))
+    return to_png(board_image(lang, public, names, deadline=deadline))
 
 
 async def render_board_async(
     lang: str,
-    table: PublicView,
+    public: PublicView,
     names: tuple[str, str],
     *,
     deadline: Deadline | None = None,
 ) -> bytes:
     """:func:`render_board` in the drawing process, so the event loop never waits on Pillow."""
-    return await DRAWING.run(_render_board_with, lang, table, names, deadline)
+    return await DRAWING.run(_render_board_with, lang, public, names, deadline)
 
 
 def _render_board_with(
-    lang: str, table: PublicView, names: tuple[str, str], deadline: Deadline | None
+    lang: str, public: PublicView, names: tuple[str, str], deadline: Deadline | None
 ) -> bytes:
     """:func:`render_board` with positional arguments, as the drawing process passes them."""
-    return render_board(lang, table, names, deadline=deadline)
+    return render_board(lang, public, names, deadline=deadline)

@@ -28,7 +28,7 @@ def column_x(geisha: int) -> int:
 
 
 def band(top: int, bottom: int) -> tuple[int, int, int, int]:
-    """A full-width band of the table, as the panels and the footer are framed."""
+    """A full-width band of the board, as the panels and the footer are framed."""
     return (MARGIN - 9, top, WIDTH - MARGIN + 9, bottom)
 
 

@@ -32,13 +32,13 @@ from bot.pictures.board_layout import (
 from bot.pictures.glyphs import item_chip, seat_marker
 from bot.pictures.lettering import Lettering, Written
 from bot.pictures.palette import (
+    BACKGROUND,
     DIM,
+    FRAME,
     GEISHA_COLOURS,
     GOLD,
     PANEL,
     SEAT_COLOURS,
-    TABLE,
-    TABLE_EDGE,
     TEXT,
     darker,
 )
@@ -55,12 +55,12 @@ _INSET = 4
 
 @cache
 def static_layer(lang: str) -> tuple[Image.Image, tuple[Written, ...]]:
-    """The table and the geisha cards, drawn once per language, with the texts drawn."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), TABLE)
+    """The background and the geisha cards, drawn once per language, with the texts drawn."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     record: list[Written] = []
     pen = Lettering(ImageDraw.Draw(image), record)
     draw = pen.draw
-    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=TABLE_EDGE, width=4)
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=FRAME, width=4)
     for top, bottom in PANELS:
         draw.rounded_rectangle(band(top, bottom), radius=12, fill=PANEL)
     charm_word = text(lang, "pictures.labels.charm_word")
@@ -88,13 +88,13 @@ def static_layer(lang: str) -> tuple[Image.Image, tuple[Written, ...]]:
     return image, tuple(record)
 
 
-def _new_items(table: PublicView) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _new_items(public: PublicView) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per side and geisha, how many items the last completed Gift or Competition placed."""
-    split = move_split(table.moves[-1]) if table.moves else None
+    split = move_split(public.moves[-1]) if public.moves else None
     if split is None:
         return (0,) * 7, (0,) * 7
     to_opponent, to_offerer = split
-    if table.mover(len(table.moves) - 1) == 0:
+    if public.mover(len(public.moves) - 1) == 0:
         return counts(to_offerer), counts(to_opponent)
     return counts(to_opponent), counts(to_offerer)
 
@@ -102,14 +102,14 @@ def _new_items(table: PublicView) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def draw_columns(
     lang: str,
     pen: Lettering,
-    table: PublicView,
+    public: PublicView,
     names: tuple[str, str],
     revealed: RoundResult | None,
 ) -> None:
     """Each geisha's items on both sides, the new ones ringed, with counts and favor."""
     initials = (initial(names[0]), initial(names[1]))
-    items, favor = table.shown_items, table.shown_favor
-    new = _new_items(table) if revealed is None or table.moves else ([0] * 7, [0] * 7)
+    items, favor = public.shown_items, public.shown_favor
+    new = _new_items(public) if revealed is None or public.moves else ([0] * 7, [0] * 7)
     secret_word = action_name(lang, Action.SECRET)
     for g in range(7):
         x = column_x(g)
@@ -144,5 +144,10 @@ def _secret_chip(pen: Lettering, x: int, y: int, card: int, word: str) -> None:
         width=3,
     )
     pen.write(
-        (x + COLUMN // 2, y + SECRET_H // 2), word, SMALL, TABLE, anchor="mm", max_width=COLUMN - 8
+        (x + COLUMN // 2, y + SECRET_H // 2),
+        word,
+        SMALL,
+        BACKGROUND,
+        anchor="mm",
+        max_width=COLUMN - 8,
     )

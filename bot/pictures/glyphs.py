@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from bot.pictures.lettering import Lettering
 from bot.pictures.palette import (
+    BACKGROUND,
     CARD_BACK,
     CARD_BACK_LINE,
     DIM,
     GEISHA_COLOURS,
     SEAT_COLOURS,
-    TABLE,
     TEXT,
     Colour,
     darker,
@@ -43,7 +43,7 @@ def letter_tile(
         outline=TEXT if ring else darker(colour),
         width=3 if ring else 1,
     )
-    pen.write((x + w // 2, y + h // 2), GEISHAS[card], size, TABLE, anchor="mm")
+    pen.write((x + w // 2, y + h // 2), GEISHAS[card], size, BACKGROUND, anchor="mm")
 
 
 def card_back(
@@ -85,10 +85,10 @@ def item_card(
         outline=TEXT if new else darker(colour),
         width=5 if new else 2,
     )
-    pen.write((x + w // 2, y + h * 2 // 5), GEISHAS[card], letter_size, TABLE, anchor="mm")
+    pen.write((x + w // 2, y + h * 2 // 5), GEISHAS[card], letter_size, BACKGROUND, anchor="mm")
     r = size * 3 // 4
     cx, cy = x + w // 2, y + h - r - 8
-    pen.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TABLE)
+    pen.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BACKGROUND)
     pen.write((cx, cy), str(CHARM[card]), size, TEXT, anchor="mm")
 
 
@@ -99,13 +99,15 @@ def seat_marker(
     holder's initial is written inside."""
     colour = SEAT_COLOURS[seat]
     if seat == 0:
-        pen.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=TABLE, width=2)
+        pen.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=BACKGROUND, width=2)
     else:
         d = r + 3
         pen.draw.polygon(
-            ((cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)), fill=colour, outline=TABLE
+            ((cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)),
+            fill=colour,
+            outline=BACKGROUND,
         )
-    pen.write((cx, cy), initial, size, TABLE, anchor="mm")
+    pen.write((cx, cy), initial, size, BACKGROUND, anchor="mm")
 
 
 def neutral_ring(pen: Lettering, cx: int, cy: int, r: int) -> None:

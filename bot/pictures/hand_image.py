@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from bot.discord_plumbing.worker_processes import DRAWING
 from bot.pictures.glyphs import item_card, letter_tile
 from bot.pictures.lettering import Lettering, Written
-from bot.pictures.palette import GOLD, MUTED, PANEL, TABLE, TABLE_EDGE, TEXT
+from bot.pictures.palette import BACKGROUND, FRAME, GOLD, MUTED, PANEL, TEXT
 from bot.pictures.png import to_png
 from bot.words.i18n import text
 from bot.words.names import action_name, drawn_position
@@ -31,10 +31,10 @@ TILE_W, TILE_H = 40, 48
 
 def hand_image(lang: str, view: PlayerView, *, record: list[Written] | None = None) -> Image.Image:
     """The hand; with ``record``, every text drawn on it is listed."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), TABLE)
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     pen = Lettering(ImageDraw.Draw(image), record)
     draw = pen.draw
-    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=TABLE_EDGE, width=4)
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=FRAME, width=4)
     title = text(lang, "pictures.your_hand", count=len(view.hand))
     pen.write((MARGIN, 24), title, BODY, GOLD)
     pen.write(
@@ -52,7 +52,7 @@ def hand_image(lang: str, view: PlayerView, *, record: list[Written] | None = No
             draw.rounded_rectangle(
                 (cx - w // 2, CARDS_Y - 14, cx + w // 2, CARDS_Y + 14), radius=8, fill=TEXT
             )
-            pen.write((cx, CARDS_Y), word, SMALL, TABLE, anchor="mm")
+            pen.write((cx, CARDS_Y), word, SMALL, BACKGROUND, anchor="mm")
         x += CARD_W + GAP
     if not view.hand:
         pen.write(

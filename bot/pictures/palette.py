@@ -1,6 +1,6 @@
 """Colours, fonts and sizes shared by the pictures.
 
-The pictures carry their own opaque background (a dark lacquered table), so they read the
+The pictures carry their own opaque background (dark lacquer, framed), so they read the
 same on Discord's dark and light themes; every colour has a second signal (a letter, a
 shape or a label), so nothing depends on colour alone.
 """
@@ -14,8 +14,8 @@ from PIL import ImageFont
 
 Colour = tuple[int, int, int]
 
-TABLE: Colour = (43, 29, 26)
-TABLE_EDGE: Colour = (92, 58, 44)
+BACKGROUND: Colour = (43, 29, 26)
+FRAME: Colour = (92, 58, 44)
 PANEL: Colour = (61, 42, 36)
 TEXT: Colour = (244, 236, 222)
 MUTED: Colour = (170, 150, 132)

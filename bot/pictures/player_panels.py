@@ -65,7 +65,7 @@ def _pill(
 def draw_panel(
     lang: str,
     pen: Lettering,
-    table: PublicView,
+    public: PublicView,
     names: tuple[str, str],
     seat: int,
 ) -> None:
@@ -75,7 +75,7 @@ def draw_panel(
     name_y, actions_y = top + 23, top + 62
     seat_marker(pen, MARGIN + 15, name_y, seat, initial(names[seat]), r=15, size=SMALL)
     right = WIDTH - MARGIN
-    if table.current_player == seat and table.outcome is None:
+    if public.current_player == seat and public.outcome is None:
         # Whose move it is: a gold frame and a label, not the colour alone.
         draw.rounded_rectangle(band(top, bottom), radius=12, outline=GOLD, width=3)
         badge = text(lang, "pictures.to_play")
@@ -85,7 +85,7 @@ def draw_panel(
         )
         pen.write((right - badge_w // 2, name_y), badge, SMALL, PANEL, anchor="mm")
         right -= badge_w + 12
-    score = text(lang, "pictures.score", geishas=table.geishas[seat], charm=table.charm[seat])
+    score = text(lang, "pictures.score", geishas=public.geishas[seat], charm=public.charm[seat])
     score_w = pen.write((right, name_y), score, BODY, TEXT, anchor="rm")
     name_x = MARGIN + 40
     pen.write(
@@ -95,18 +95,18 @@ def draw_panel(
         SEAT_COLOURS[seat],
         max_width=right - score_w - 16 - name_x,
     )
-    last = table.moves[-1] if table.moves else None
+    last = public.moves[-1] if public.moves else None
     hidden_last = (
         last.action.action
         if last is not None
         and isinstance(last.action, HiddenAction)
-        and table.mover(len(table.moves) - 1) == seat
+        and public.mover(len(public.moves) - 1) == seat
         else None
     )
     x = MARGIN
     for action in Action:
-        used = action in table.used[seat]
-        face_down = action.size if action in table.face_down(seat) else 0
+        used = action in public.used[seat]
+        face_down = action.size if action in public.face_down(seat) else 0
         x += 6 + _pill(
             pen,
             x,
@@ -118,5 +118,5 @@ def draw_panel(
         )
     # The hand: a card back with the count on it, and the word.
     hx = x + 8
-    card_back(pen, hx, actions_y - 19, 30, 38, label=str(table.hand_sizes[seat]), size=SMALL)
+    card_back(pen, hx, actions_y - 19, 30, 38, label=str(public.hand_sizes[seat]), size=SMALL)
     pen.write((hx + 38, actions_y), text(lang, "pictures.labels.hand"), SMALL, MUTED)

@@ -14,16 +14,16 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.pictures.palette import (
+    BACKGROUND,
     CARD_BACK,
     CARD_BACK_LINE,
     DIM,
+    FRAME,
     GEISHA_COLOURS,
     GOLD,
     MUTED,
     PANEL,
     SEAT_COLOURS,
-    TABLE,
-    TABLE_EDGE,
     TEXT,
     Colour,
     darker,
@@ -31,8 +31,8 @@ from bot.pictures.palette import (
 )
 
 _BASES: tuple[Colour, ...] = (
-    TABLE,
-    TABLE_EDGE,
+    BACKGROUND,
+    FRAME,
     PANEL,
     TEXT,
     MUTED,

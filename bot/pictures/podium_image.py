@@ -4,7 +4,7 @@ is the second), the member's name, season rating and record above it (an empty p
 when fewer were ranked, is an outline).
 
 Drawn from engine values only (:class:`~engine.seasons.SeasonStanding`), on the board's
-table, with the board's font and palette; every text reads on a phone (360 px wide), as
+background, with the board's font and palette; every text reads on a phone (360 px wide), as
 :mod:`~bot.pictures.lettering` promises.
 """
 
@@ -18,12 +18,12 @@ from bot.discord_plumbing.worker_processes import DRAWING
 from bot.pictures.alt_text import DESCRIPTION_LIMIT
 from bot.pictures.lettering import Lettering, Written, min_size
 from bot.pictures.palette import (
+    BACKGROUND,
     DIM,
+    FRAME,
     GEISHA_COLOURS,
     GOLD,
     MUTED,
-    TABLE,
-    TABLE_EDGE,
     TEXT,
     darker,
 )
@@ -51,13 +51,13 @@ def podium_image(
 ) -> Image.Image:
     """Season ``number``'s podium: ``podium`` holds up to three (standing, name), best first;
     with ``record``, every text drawn is listed."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), TABLE)
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=TABLE_EDGE, width=4)
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=FRAME, width=4)
     pen = Lettering(draw, record)
     title = text(lang, "seasons.podium_title", number=number)
     pen.write((WIDTH // 2, 44), title, 36, GOLD, anchor="mm", max_width=WIDTH - 40)
-    draw.line((24, _FLOOR, WIDTH - 24, _FLOOR), fill=TABLE_EDGE, width=3)
+    draw.line((24, _FLOOR, WIDTH - 24, _FLOOR), fill=FRAME, width=3)
     shown = {standing.rank: (standing, name) for standing, name in podium}
     for place, (centre, height) in _STEPS.items():
         left, top = centre - _COLUMN // 2, _FLOOR - height
@@ -70,7 +70,7 @@ def podium_image(
             continue
         standing, name = found
         draw.rectangle((left, top, left + _COLUMN, _FLOOR), fill=colour)
-        pen.write((centre, top + height // 2), str(place), 56, TABLE, anchor="mm")
+        pen.write((centre, top + height // 2), str(place), 56, BACKGROUND, anchor="mm")
         record_text = text(lang, "seasons.podium_record", wins=standing.wins, games=standing.games)
         pen.write(
             (centre, top - 20), record_text, SMALLEST + 1, MUTED, anchor="mm", max_width=_COLUMN

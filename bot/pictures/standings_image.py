@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.pictures.lettering import Lettering, Written, min_size
-from bot.pictures.palette import DIM, GOLD, MUTED, PANEL, TABLE, TABLE_EDGE, TEXT
+from bot.pictures.palette import BACKGROUND, DIM, FRAME, GOLD, MUTED, PANEL, TEXT
 from bot.pictures.png import to_png
 from bot.words.i18n import text
 from engine.tournaments import Standing, shown_points
@@ -49,9 +49,9 @@ def standings_image(
     shown = list(standings[:MOST_ROWS])
     more = len(standings) - len(shown)
     height = _MARGIN * 2 + row * (len(shown) + 2) + (row if more else 0)
-    image = Image.new("RGB", (WIDTH, height), TABLE)
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, WIDTH - 1, height - 1), outline=TABLE_EDGE, width=3)
+    draw.rectangle((0, 0, WIDTH - 1, height - 1), outline=FRAME, width=3)
     pen = Lettering(draw, record)
     columns = _Columns(
         place=_MARGIN + 8,

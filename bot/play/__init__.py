@@ -13,14 +13,13 @@ from bot.discord_plumbing.channel_permissions import permission_list
 from bot.discord_plumbing.match_item import UnreadableItem
 from bot.features import AnyBot, Feature, SharedParts, command_group, shared_parts
 from bot.play.action_buttons import CompetitionButton, GiftButton, SecretButton, TradeOffButton
-from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect
 from bot.play.commands import play_commands
 from bot.play.confirm_button import ConfirmButton
 from bot.play.deps import PlayDeps
-from bot.play.hand_button import HandButton
 from bot.play.match_presenter import MatchPresenters
 from bot.play.moves_button import MovesButton
+from bot.play.navigation_buttons import BackButton, HandButton
 from bot.play.panel import Panel
 from bot.play.presence import Presence
 from bot.play.resign_button import ResignButton

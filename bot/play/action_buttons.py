@@ -12,7 +12,6 @@ legal decision now are offered (the engine decides).
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar, Self
 
 import discord
@@ -20,7 +19,7 @@ import discord
 from bot.custom_ids import Verb, template
 from bot.discord_plumbing.first_response import on_private_message
 from bot.discord_plumbing.match_item import ANY_MATCH_ITEM
-from bot.play.deps import PlayButton, button, fresh_view
+from bot.play.deps import VerbButton, fresh_view
 from bot.words.i18n import text
 from bot.words.names import action_name
 from engine.model import MatchInfo
@@ -28,30 +27,16 @@ from engine.rules import Action, PlayerView
 from engine.rules.decisions import ActionDecision
 
 
-class ActionButton(PlayButton, template=ANY_MATCH_ITEM):
+class ActionButton(VerbButton, template=ANY_MATCH_ITEM):
     """``hk:<match>:<version>:act:<size>``; each subclass is one action (its size)."""
 
     action: ClassVar[Action]
-
-    def __init__(self, match_id: int, version: int, *, label: str = "") -> None:
-        super().__init__(
-            button(
-                match_id,
-                version,
-                Verb.ACTION,
-                str(self.action.size),
-                label=label,
-                style=discord.ButtonStyle.primary,
-            ),
-            match_id,
-            version,
-        )
+    verb = Verb.ACTION
+    style = discord.ButtonStyle.primary
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["match"]), int(match["version"]))
+    def arg(cls) -> str:
+        return str(cls.action.size)
 
     @classmethod
     def labelled(cls, lang: str, match_id: int, version: int) -> Self:

@@ -107,7 +107,7 @@ class Announcements:
         embed = discord.Embed(description=summary, colour=discord.Colour.gold())
         content = ""
         if step.mention is not None:
-            content = text(lang, "table.your_turn", mention=mention_of(step.mention))
+            content = text(lang, "match.your_turn", mention=mention_of(step.mention))
         await self._place.post(info, content, mention=step.mention, embed=embed)
 
     async def ask_offer(self, info: MatchInfo, step: AskOffer) -> None:
@@ -146,10 +146,10 @@ class Announcements:
 
 def _worded(lang: str, line: Line, names: tuple[str, str]) -> str:
     if isinstance(line, YouStart):
-        return text(lang, "table.you_start", mention=mention_of(line.user_id))
+        return text(lang, "match.you_start", mention=mention_of(line.user_id))
     if isinstance(line, TimedOut):
-        return text(lang, "table.timed_out", name=names[line.seat])
+        return text(lang, "match.timed_out", name=names[line.seat])
     if isinstance(line, YourTurn):
-        return text(lang, "table.your_turn", mention=mention_of(line.user_id))
+        return text(lang, "match.your_turn", mention=mention_of(line.user_id))
     when = f"<t:{int(line.deadline)}:R>"
-    return text(lang, "table.reminder", mention=mention_of(line.user_id), when=when)
+    return text(lang, "match.reminder", mention=mention_of(line.user_id), when=when)

@@ -5,22 +5,14 @@ press them)."""
 
 from __future__ import annotations
 
-import discord
-
 from bot.discord_plumbing.pages import Page, Row
 from bot.pictures import BOARD_FILE, board_alt_text, render_board_async
 from bot.play.board_text import board_text
-from bot.play.hand_button import HandButton
 from bot.play.moves_button import moves_button
+from bot.play.navigation_buttons import hand_button
 from bot.play.take_button import take_buttons
 from bot.words.i18n import text
 from engine.rules import PublicView
-
-
-def hand_button(lang: str, match_id: int) -> HandButton:
-    """Version 0: the board's Hand button opens the panel whatever the match's version."""
-    label = f"{text(lang, 'board.hand_button')} 🂠"
-    return HandButton(match_id, 0, label=label, style=discord.ButtonStyle.primary)
 
 
 async def board_page(

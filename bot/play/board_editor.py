@@ -295,7 +295,7 @@ class BoardEditor:
         before = self._could.get(info.match_id, could)
         self._could[info.match_id] = could
         if before[0] and not could[0]:
-            await self._place.post(info, text(lang, "table.text_only_board"))
+            await self._place.post(info, text(lang, "match.text_only_board"))
         if before[1] and not could[1]:
             await self._place.post(info, text(lang, "server_changes.no_embeds_board"))
 
@@ -343,5 +343,5 @@ class BoardEditor:
         if permissions is not None:
             self._could[info.match_id] = (permissions.attach_files, permissions.embed_links)
             if not permissions.attach_files:
-                await self._place.post(info, text(lang, "table.text_only_board"))
+                await self._place.post(info, text(lang, "match.text_only_board"))
         return message

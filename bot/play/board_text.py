@@ -2,7 +2,7 @@
 
 Built only from a :class:`~engine.rules.views.PublicView`, so it cannot show a hidden card;
 the players' names come markdown-safe (:func:`bot.words.player_names.markdown_safe`). The
-geisha table is a monospace block narrow enough for a phone (31 columns); everything
+geisha grid is a monospace block narrow enough for a phone (31 columns); everything
 else is plain lines, never inline embed fields (they collapse on phones).
 """
 
@@ -48,7 +48,7 @@ def column_name(name: str) -> str:
     return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 1] + "."
 
 
-def geisha_table(lang: str, public: PublicView, names: tuple[str, str]) -> str:
+def geisha_grid(lang: str, public: PublicView, names: tuple[str, str]) -> str:
     """The seven geishas with both sides' items on show (a scored round's Secrets
     included while it is on show, as the picture draws them) and each favor marker."""
     left, right = _column_heads(names)
@@ -66,7 +66,7 @@ def geisha_table(lang: str, public: PublicView, names: tuple[str, str]) -> str:
 
 
 def legend(lang: str, names: tuple[str, str]) -> str:
-    """What the table's sides and marks mean, with both names in full."""
+    """What the grid's sides and marks mean, with both names in full."""
     return text(
         lang,
         "board.legend",
@@ -102,7 +102,7 @@ def _face_down(lang: str, public: PublicView, player: int) -> str:
 
 def scored_line(lang: str, public: PublicView, names: tuple[str, str]) -> str | None:
     """While a scored round is on show: which round, and both Secrets it revealed (the
-    table above counts them on their owners' sides)."""
+    grid above counts them on their owners' sides)."""
     scored = public.scored_on_show
     if scored is None:
         return None
@@ -181,7 +181,7 @@ def board_text(
     return "\n".join(
         [
             head,
-            geisha_table(lang, public, names),
+            geisha_grid(lang, public, names),
             *([scored] if scored is not None else []),
             legend(lang, names),
             player_line(lang, public, names, 0),

@@ -4,8 +4,9 @@ class, and how a press is acknowledged."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol, Self
 
 import discord
 
@@ -89,6 +90,45 @@ class PlayButton(
     """A button of the play feature; only the match's players may press it."""
 
     deps_kind = PlayDeps
+
+
+class VerbButton(PlayButton, template=ANY_MATCH_ITEM):
+    """A play button whose custom_id holds nothing but its match, version and verb
+    (``hk:<match>:<version>:<verb>``; an action adds its size): Hand, Back, Resign and the
+    four actions share how it is made and read. Each verb still registers its own template.
+    """
+
+    verb: ClassVar[Verb]
+    style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+
+    def __init__(
+        self,
+        match_id: int,
+        version: int,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle | None = None,
+    ) -> None:
+        inner = button(
+            match_id,
+            version,
+            self.verb,
+            self.arg(),
+            label=label,
+            style=self.style if style is None else style,
+        )
+        super().__init__(inner, match_id, version)
+
+    @classmethod
+    def arg(cls) -> str:
+        """What follows the verb in the custom_id: nothing, but for an action."""
+        return ""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        return cls(int(match["match"]), int(match["version"]))
 
 
 async def fresh_view(

@@ -142,7 +142,7 @@ class MatchPresenters:
         if not shows(event):
             return
         if isinstance(event, MatchStarted):
-            for user_id in event.players:  # who challenged and who accepted are at the table
+            for user_id in event.players:  # who challenged and who accepted are watching
                 self.presence.seen(event.match_id, user_id)
         presenter = self._presenter(event.match_id)
         presenter.events.append(event)

@@ -39,7 +39,7 @@ def _words(lang: str, move: Move, mover: int, names: tuple[str, str]) -> str:
     action = move.action
     name, other = names[mover], names[1 - mover]
     if isinstance(action, HiddenAction):
-        return text(lang, "table.used", name=name, action=action_name(lang, action.action))
+        return text(lang, "match.used", name=name, action=action_name(lang, action.action))
     offer = offer_text(action)
     gift = isinstance(action, Gift)
     if move.choice is None:

@@ -32,13 +32,13 @@ class OfferAsks:
         is_gift = isinstance(event.offer, Gift)
         offered = text(
             lang,
-            "table.offers_gift" if is_gift else "table.offers_competition",
+            "match.offers_gift" if is_gift else "match.offers_competition",
             name=names[1 - event.player],
             offer=offer_text(event.offer),
         )
         ask = text(
             lang,
-            "table.take_card" if is_gift else "table.take_pair",
+            "match.take_card" if is_gift else "match.take_pair",
             mention=mention_of(event.user_id),
         )
         message = await self._place.post(info, f"{offered}\n{ask}", mention=event.user_id)

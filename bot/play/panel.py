@@ -27,11 +27,9 @@ from bot.play.action_buttons import (
     TradeOffButton,
     actions_open,
 )
-from bot.play.back_button import back_button
 from bot.play.card_select import card_select
 from bot.play.confirm_button import confirm_buttons
 from bot.play.deps import defer
-from bot.play.hand_button import HandButton
 from bot.play.hint_line import (
     DM_HINT_WAIT_SECONDS,
     HINT_WAIT_SECONDS,
@@ -39,6 +37,7 @@ from bot.play.hint_line import (
     hint_due,
     hint_line,
 )
+from bot.play.navigation_buttons import back_button, refresh_button
 from bot.play.take_button import take_buttons
 from bot.words.i18n import text
 from bot.words.names import action_hint, action_name, decision_label, item_name, letters, offer_text
@@ -101,10 +100,6 @@ def waiting_text(lang: str, view: PlayerView, names: tuple[str, str]) -> str:
     return text(lang, "panel.your_turn", drew=drew)
 
 
-def _refresh(lang: str, match_id: int, version: int) -> HandButton:
-    return HandButton(match_id, version, label=text(lang, "panel.refresh"))
-
-
 def home_page(
     lang: str,
     view: PlayerView,
@@ -138,7 +133,7 @@ def home_page(
     elif view.to_decide and public.pending is not None:
         rows.append(take_buttons(lang, match_id, public.version, public.pending))
     if public.outcome is None:
-        rows.append((_refresh(lang, match_id, public.version),))
+        rows.append((refresh_button(lang, match_id, public.version),))
     title = text(lang, "panel.title", round=public.round_number, first=names[0], second=names[1])
     return Page(text=body, title=title, rows=tuple(rows), notice=notice)
 
@@ -148,7 +143,7 @@ def played_page(lang: str, match_id: int, version: int, notice: str) -> Page:
     that redraws it: the move's notice, and a Refresh for when it answers again."""
     return Page(
         text=text(lang, "database.played_not_redrawn"),
-        rows=((_refresh(lang, match_id, version),),),
+        rows=((refresh_button(lang, match_id, version),),),
         notice=notice,
     )
 

@@ -1,9 +1,9 @@
-"""Who is at the table: the rule for when a player is mentioned.
+"""Who is watching a match: the rule for when a player is mentioned.
 
 A player who pressed something in a match during the last two minutes is watching its
 board, which already says whose turn it is, so a mention would only add noise; one who
 has not is away, and a new message mentions them. Two minutes is several times the usual
-think time of a player at the table and short enough that someone who wandered off is
+think time of a player in a match and short enough that someone who wandered off is
 called back at their next turn.
 """
 
@@ -17,7 +17,7 @@ _FORGET_AT = 10_000  # entries kept before old ones are dropped
 
 
 class Presence:
-    """When each player last acted in each match, to tell who is at the table."""
+    """When each player last acted in each match, to tell who is watching it."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock

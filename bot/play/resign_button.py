@@ -3,31 +3,20 @@ Cancel, which is the panel's Back (it turns the question into the player's panel
 
 from __future__ import annotations
 
-import re
-from typing import Any, Self
+from typing import Any
 
 import discord
 
 from bot.custom_ids import Verb, template
-from bot.play.back_button import BackButton
-from bot.play.deps import PlayButton, button
+from bot.play.deps import VerbButton
+from bot.play.navigation_buttons import BackButton
 from bot.words.i18n import text
 from engine.model import MatchInfo
 
 
-class ResignButton(PlayButton, template=template(Verb.RESIGN)):
-    def __init__(self, match_id: int, version: int, *, label: str = "") -> None:
-        super().__init__(
-            button(match_id, version, Verb.RESIGN, label=label, style=discord.ButtonStyle.danger),
-            match_id,
-            version,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["match"]), int(match["version"]))
+class ResignButton(VerbButton, template=template(Verb.RESIGN)):
+    verb = Verb.RESIGN
+    style = discord.ButtonStyle.danger
 
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo

@@ -3,7 +3,7 @@ sent: every edit spends a request from the bot's global budget and the channel's
 
 A page is remembered by a digest of everything the message shows (text, title, notice,
 picture and its alt text, every component). A board's buttons carry the match's version
-(``hk:<match>:<version>:…``) and its picture the table at that version, so a digest held
+(``hk:<match>:<version>:…``) and its picture the match at that version, so a digest held
 by a process that has not seen a later edit by another process never matches the newer
 board: a stale memory can only cost an edit, never hide one.
 """

@@ -48,11 +48,11 @@ async def open_thread(
     lacking = [] if me is None else missing(channel.permissions_for(me), FOR_A_THREAD)
     if lacking:
         reason = text(
-            lang, "table.no_thread_permission", permissions=permission_list(lang, lacking)
+            lang, "match.no_thread_permission", permissions=permission_list(lang, lacking)
         )
-        await say(text(lang, "table.no_thread", reason=reason))
+        await say(text(lang, "match.no_thread", reason=reason))
         return None
-    name = text(lang, "table.thread_name", first=names[0], second=names[1])[:100]
+    name = text(lang, "match.thread_name", first=names[0], second=names[1])[:100]
     try:
         thread = await places.retrier.until_accepted(
             f"match {info.match_id}: the thread",
@@ -67,8 +67,8 @@ async def open_thread(
         # Any refusal (403, the server's active-thread limit 160006, …): the match is
         # played in the channel rather than not shown at all.
         log.warning("match %s: no thread (%s); playing in the channel", info.match_id, error)
-        reason = text(lang, "table.no_thread_refused", error=error.text or error.status)
-        await say(text(lang, "table.no_thread", reason=reason))
+        reason = text(lang, "match.no_thread_refused", error=error.text or error.status)
+        await say(text(lang, "match.no_thread", reason=reason))
         return None
     return thread
 

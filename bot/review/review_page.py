@@ -1,7 +1,7 @@
-"""One page of a review: the table right after one decision, as the thread's board showed
+"""One page of a review: the board right after one decision, as the thread's board showed
 it, with the decision in words and, for a full review, its judgement and the hidden cards.
 
-Step 0 is the first deal; step ``k`` is the table right after the match's ``k``-th
+Step 0 is the first deal; step ``k`` is the board right after the match's ``k``-th
 decision. The page is drawn from the match as the engine lets its viewer see it
 (:class:`engine.review.seen_match.SeenMatch`): what it leaves out is not there to show.
 The picture is drawn by the thread's own board page (:func:`bot.play.board.board_page`)
@@ -96,12 +96,12 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
     if not 0 <= step <= steps:
         raise ValueError(f"match {scene.match_id} has steps 0 to {steps}, not {step!r}")
     at = scene.seen.steps[step]
-    table = at.table
+    public = at.table
     look = scene.board
     board = await board_page(
         look.lang,
         scene.match_id,
-        table,
+        public,
         look.names,
         ai_seat=look.ai_seat,
         deadline=at.deadline,
@@ -124,7 +124,7 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
         lines += ["", text(lang, "review.public_only")]
     return Page(
         text="\n".join(lines),
-        title=text(lang, "review.title", step=step, steps=steps, round=table.round_number),
+        title=text(lang, "review.title", step=step, steps=steps, round=public.round_number),
         rows=rows,
         notice=notice,
         image=board.image,

@@ -22,11 +22,10 @@ from bot.discord_plumbing.match_item import MatchItem, UnreadableItem
 from bot.features import Feature
 from bot.play import ITEMS as PLAY_ITEMS
 from bot.play.action_buttons import CompetitionButton, GiftButton, SecretButton, TradeOffButton
-from bot.play.back_button import BackButton
 from bot.play.card_select import CardSelect
 from bot.play.confirm_button import ConfirmButton
 from bot.play.deps import PlayDeps
-from bot.play.hand_button import HandButton
+from bot.play.navigation_buttons import BackButton, HandButton
 from bot.play.resign_button import ResignButton
 from bot.play.take_button import TakeButton
 from bot.review.navigation_buttons import (

@@ -72,7 +72,7 @@ async def test_markdown_names_show_as_written_on_the_board_and_in_the_thread(emu
         if step == 6:
             board = board_message(named[0], match.thread_id)
             (description,) = [e["description"] for e in board.embeds if e.get("description")]
-            # The geisha table's code block opens and closes where it should, and the
+            # The geisha grid's code block opens and closes where it should, and the
             # names over its columns gave way to the arrows the legend explains.
             assert description.count("```") == 2
             table = description.split("```")[1]

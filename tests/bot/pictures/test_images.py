@@ -43,25 +43,29 @@ def test_the_board_is_a_png_of_the_documented_size():
 
 
 def test_a_favor_marker_moving_changes_only_that_geishas_column():
-    table = public_view(midgame())
-    g = next(i for i, side in enumerate(table.favor) if side is None) if None in table.favor else 0
-    favor = list(table.favor)
+    public = public_view(midgame())
+    g = (
+        next(i for i, side in enumerate(public.favor) if side is None)
+        if None in public.favor
+        else 0
+    )
+    favor = list(public.favor)
     for side in (0, 1):
         favor[g] = side
-        moved = dataclasses.replace(table, favor=tuple(favor))
-        box = changed_box(render_board("en", table, NAMES), render_board("en", moved, NAMES))
+        moved = dataclasses.replace(public, favor=tuple(favor))
+        box = changed_box(render_board("en", public, NAMES), render_board("en", moved, NAMES))
         assert box is not None, "the marker move is visible"
         left, _, right, _ = box
         assert column_x(g) <= left and right <= column_x(g) + COLUMN
 
 
 def test_one_more_item_shows_as_one_more_chip_in_that_column():
-    table = public_view(midgame())
-    items = [list(table.items[0]), list(table.items[1])]
+    public = public_view(midgame())
+    items = [list(public.items[0]), list(public.items[1])]
     g = min(range(7), key=lambda i: items[1][i])
     items[1][g] += 1
-    more = dataclasses.replace(table, items=(tuple(items[0]), tuple(items[1])))
-    box = changed_box(render_board("en", table, NAMES), render_board("en", more, NAMES))
+    more = dataclasses.replace(public, items=(tuple(items[0]), tuple(items[1])))
+    box = changed_box(render_board("en", public, NAMES), render_board("en", more, NAMES))
     assert box is not None
     assert column_x(g) <= box[0] and box[2] <= column_x(g) + COLUMN
 

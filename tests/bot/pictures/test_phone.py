@@ -60,15 +60,15 @@ STAGES = [
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("names", [SHORT_NAMES, LONG_NAMES], ids=["short", "long"])
 def test_every_board_text_is_8px_high_at_360px_wide(variant, stage, lang, names):
-    table = boards(variant)[stage]
+    public = boards(variant)[stage]
     record: list[Written] = []
-    image = board_image(lang, table, names, deadline=DEADLINE, record=record)
+    image = board_image(lang, public, names, deadline=DEADLINE, record=record)
     assert at_phone_width(image, record) >= MIN_PHONE_CAP
     assert_all_on_picture(image, record)
     drawn = {w.text for w in record}
     for seat in (0, 1):  # every count labelled, as text on the picture
-        assert str(table.hand_sizes[seat]) in drawn
-    assert any(str(table.pile_size) in t for t in drawn)
+        assert str(public.hand_sizes[seat]) in drawn
+    assert any(str(public.pile_size) in t for t in drawn)
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

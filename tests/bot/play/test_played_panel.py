@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.features import Feature
 from bot.play.confirm_button import ConfirmButton, done_text
 from bot.play.deps import PlayDeps
-from bot.play.hand_button import HandButton
+from bot.play.navigation_buttons import HandButton
 from bot.play.panel import Panel
 from bot.play.take_button import TakeButton
 from bot.words.decision_words import taken_words

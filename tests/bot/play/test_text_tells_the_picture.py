@@ -168,4 +168,4 @@ def test_item_names_are_whole_in_both_languages() -> None:
         for letter in "ABCDEFG":
             assert f"{letter} {text(lang, f'items.{letter}')} " in board, (lang, letter)
     widths = {len(row) for row in board_text("es", table, SHORT_NAMES).split("```")[1].split("\n")}
-    assert max(widths) <= 32, "the geisha table stays phone-narrow"
+    assert max(widths) <= 32, "the geisha grid stays phone-narrow"

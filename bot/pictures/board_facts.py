@@ -1,4 +1,4 @@
-"""What the board picture and its alt text both say about the table, read off a
+"""What the board picture and its alt text both say about the board, read off a
 :class:`~engine.rules.views.PublicView`: the status line and the cards a Gift or
 Competition gave away."""
 
@@ -19,26 +19,26 @@ def short_name(name: str, limit: int = 20) -> str:
     return shortened(name, limit)
 
 
-def status_line(lang: str, table: PublicView, names: tuple[str, str], *, cut: bool = True) -> str:
+def status_line(lang: str, public: PublicView, names: tuple[str, str], *, cut: bool = True) -> str:
     """Whose turn it is, the offer waiting, or the result; names cut to fit a line."""
     if cut:
         names = (short_name(names[0]), short_name(names[1]))
-    outcome = table.outcome
+    outcome = public.outcome
     if outcome is not None:
         if outcome.winner is None:
             return text(lang, "pictures.draw")
         why = text(lang, f"pictures.why_{outcome.termination.value.replace('-', '_')}")
         return text(lang, "pictures.wins", name=names[outcome.winner], why=why)
-    mover = names[table.current_player] if table.current_player is not None else ""
-    if table.phase is Phase.GIFT_CHOICE:
+    mover = names[public.current_player] if public.current_player is not None else ""
+    if public.phase is Phase.GIFT_CHOICE:
         return text(lang, "pictures.gift_choice", name=mover)
-    if table.phase is Phase.COMPETITION_CHOICE:
+    if public.phase is Phase.COMPETITION_CHOICE:
         return text(lang, "pictures.competition_choice", name=mover)
-    if table.scored_on_show is not None:
-        return text(lang, "pictures.labels.next_round", name=mover, round=table.round_number)
+    if public.scored_on_show is not None:
+        return text(lang, "pictures.labels.next_round", name=mover, round=public.round_number)
     return text(lang, "pictures.turn", name=mover)
 
 
-def round_limit(lang: str, table: PublicView) -> str:
+def round_limit(lang: str, public: PublicView) -> str:
     """`` of 3`` under the three-round rule, else nothing: what follows the round number."""
-    return text(lang, "board.of_three") if str(table.variant) == "three-rounds" else ""
+    return text(lang, "board.of_three") if str(public.variant) == "three-rounds" else ""

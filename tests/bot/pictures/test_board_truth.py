@@ -1,4 +1,4 @@
-"""The picture is the truth of the table: revealed Secrets after scoring, the open offer
+"""The picture is the truth of the board: revealed Secrets after scoring, the open offer
 with its cards, the last move, and when the turn ends."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from tests.bot.pictures.stages import SHORT_NAMES, play_until, stages
 BOARDS = stages()
 
 
-def drawn(table: PublicView, **kwargs: object) -> list[Written]:
+def drawn(public: PublicView, **kwargs: object) -> list[Written]:
     record: list[Written] = []
-    board_image("en", table, SHORT_NAMES, record=record, **kwargs)  # type: ignore[arg-type]
+    board_image("en", public, SHORT_NAMES, record=record, **kwargs)  # type: ignore[arg-type]
     return record
 
 
@@ -47,9 +47,9 @@ def footer(record: list[Written]) -> list[str]:
 
 def test_after_scoring_both_secrets_are_on_their_owners_sides_marked_as_the_secret():
     for stage in ("round-end", "match-end"):
-        table = BOARDS[stage]
-        scored = table.rounds[-1]
-        record = drawn(table)
+        public = BOARDS[stage]
+        scored = public.rounds[-1]
+        record = drawn(public)
         for seat in (0, 1):
             assert counts(record, seat) == list(scored.items[seat]), "Secrets counted"
             g = scored.secrets[seat]
@@ -65,9 +65,9 @@ def test_after_scoring_both_secrets_are_on_their_owners_sides_marked_as_the_secr
 
 def test_every_favor_marker_agrees_with_the_cards_drawn_after_scoring():
     for stage in ("round-end", "match-end"):
-        table = BOARDS[stage]
-        scored = table.rounds[-1]
-        record = drawn(table)
+        public = BOARDS[stage]
+        scored = public.rounds[-1]
+        record = drawn(public)
         shown = (counts(record, 0), counts(record, 1))
         for g in scored.moved:
             holder = scored.favor[g]
@@ -77,34 +77,34 @@ def test_every_favor_marker_agrees_with_the_cards_drawn_after_scoring():
 
 def test_once_the_next_round_starts_its_cards_replace_the_scored_ones():
     state = play_until(lambda s: len(s.results) == 1 and len(s.log[-1]) == 1 and not s.is_over)
-    table = BOARDS["round-end"]
-    record = drawn(table)
+    public = BOARDS["round-end"]
+    record = drawn(public)
     assert "Secret" in {w.text for w in record if w.box[1] > ZONES[0][0]}
     later = drawn(public_view(state))
     assert not [w for w in later if w.text == "Secret" and ZONES[0][0] <= w.box[1] <= ZONES[1][1]]
 
 
 def test_a_pending_gift_shows_its_cards_and_whom_it_waits_for():
-    table = BOARDS["pending-gift"]
-    assert isinstance(table.pending, Gift)
-    words = footer(drawn(table))
+    public = BOARDS["pending-gift"]
+    assert isinstance(public.pending, Gift)
+    words = footer(drawn(public))
     letters = [t for t in words if len(t) == 1 and t in GEISHAS]
-    assert sorted(letters) == sorted(GEISHAS[c] for c in table.pending.cards)
-    chooser = SHORT_NAMES[table.current_player]
+    assert sorted(letters) == sorted(GEISHAS[c] for c in public.pending.cards)
+    chooser = SHORT_NAMES[public.current_player]
     assert f"waiting for {chooser}" in words
 
 
 def test_a_pending_competition_shows_its_two_pairs_apart():
-    table = BOARDS["pending-competition"]
-    assert isinstance(table.pending, Competition)
-    record = [w for w in drawn(table) if w.box[1] >= FOOTER[0]]
+    public = BOARDS["pending-competition"]
+    assert isinstance(public.pending, Competition)
+    record = [w for w in drawn(public) if w.box[1] >= FOOTER[0]]
     tiles = sorted(
         (w for w in record if len(w.text) == 1 and w.text in GEISHAS), key=lambda w: w.box[0]
     )
     (split,) = [w for w in record if w.text == "or"]
     before = "".join(w.text for w in tiles if w.box[2] < split.box[0])
     after = "".join(w.text for w in tiles if w.box[0] > split.box[2])
-    first, second = table.pending.pairs
+    first, second = public.pending.pairs
     assert (before, after) == (
         "".join(GEISHAS[c] for c in first),
         "".join(GEISHAS[c] for c in second),
@@ -112,40 +112,40 @@ def test_a_pending_competition_shows_its_two_pairs_apart():
 
 
 def test_the_last_move_is_named_even_when_its_cards_are_hidden():
-    table = BOARDS["hidden-last-move"]
-    mover = SHORT_NAMES[table.mover(len(table.moves) - 1)]
-    words = footer(drawn(table))
+    public = BOARDS["hidden-last-move"]
+    mover = SHORT_NAMES[public.mover(len(public.moves) - 1)]
+    words = footer(drawn(public))
     assert f"Last move · {mover}" in words
     assert any("face down" in t for t in words)
 
 
 def test_the_last_gift_or_competition_shows_who_took_what():
-    table = BOARDS["mid-round"]
-    move = table.moves[-1]
-    words = footer(drawn(table))
+    public = BOARDS["mid-round"]
+    move = public.moves[-1]
+    words = footer(drawn(public))
     if move.choice is not None:
         assert any(" took " in t for t in words)
 
 
 def test_the_turn_deadline_is_shown_as_a_time_or_as_the_callers_text():
-    table = BOARDS["mid-round"]
+    public = BOARDS["mid-round"]
     header = lambda record: [w.text for w in record if w.box[1] <= HEADER_Y <= w.box[3]]  # noqa: E731
     assert "turn ends 23 Nov 14:05 UTC" in header(
-        drawn(table, deadline=datetime(2026, 11, 23, 14, 5, tzinfo=UTC))
+        drawn(public, deadline=datetime(2026, 11, 23, 14, 5, tzinfo=UTC))
     )
-    assert "in 3 hours" in header(drawn(table, deadline="in 3 hours"))
+    assert "in 3 hours" in header(drawn(public, deadline="in 3 hours"))
     unix = datetime(2026, 11, 23, 14, 5, tzinfo=UTC).timestamp()
-    assert "turn ends 23 Nov 14:05 UTC" in header(drawn(table, deadline=unix))
-    assert not any("turn ends" in t for t in header(drawn(table)))
+    assert "turn ends 23 Nov 14:05 UTC" in header(drawn(public, deadline=unix))
+    assert not any("turn ends" in t for t in header(drawn(public)))
     ended = BOARDS["match-end"]
     assert not any("turn ends" in t for t in header(drawn(ended, deadline=datetime.now(UTC))))
 
 
 def test_the_alt_text_says_scores_turn_offer_and_last_move_within_discords_limit():
-    for name, table in BOARDS.items():
+    for name, public in BOARDS.items():
         for lang in ("en", "es"):
             names = ("x" * 32, "y" * 32)
-            assert len(board_alt_text(lang, table, names)) <= 1024, name
+            assert len(board_alt_text(lang, public, names)) <= 1024, name
     gift = board_alt_text("en", BOARDS["pending-gift"], SHORT_NAMES)
     offer = BOARDS["pending-gift"].pending
     assert offer is not None
