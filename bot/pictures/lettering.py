@@ -43,10 +43,11 @@ def min_size(width: int) -> int:
     return size
 
 
-TEXTS_KEPT = 4096
-"""Texts whose mask and width the drawing process keeps (least recently drawn forgotten
-first): every label in both languages, the digits and the names of the matches being
-played, in a few MB."""
+TEXTS_KEPT = 2048
+"""Texts whose mask and width the drawing process keeps, the least recently drawn forgotten
+first: every label and digit in both languages stays (each board draws them), the names
+of the matches being played come and go. A mask is about 7 KB on average (measured over
+300 boards with long names), so at most about 15 MB."""
 
 
 @lru_cache(maxsize=TEXTS_KEPT)
