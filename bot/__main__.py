@@ -9,6 +9,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
@@ -133,6 +134,19 @@ async def run(config: BotConfig) -> int:
     return 0
 
 
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (not on Windows), else asyncio's.
+
+    The bot's own CPU goes mostly to the event loop and its sockets (every click is a few
+    HTTP requests and gateway messages); uvloop, a drop-in loop on libuv, does that work
+    in C. Measured with bench/bot_load.py: see docs/benchmarks.md."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
 def quiet_voice_warnings() -> None:
     """discord.py warns at every start that voice needs PyNaCl and davey; this bot never
     joins a voice channel, so those two warnings (and only they) are turned off."""
@@ -177,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
             # An admin may check the settings and the database before the application exists.
             print(f"warning: {NO_TOKEN}; the bot will not start without one", file=sys.stderr)
         return check_database(config)
-    return asyncio.run(run(config))
+    with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+        return runner.run(run(config))
 
 
 if __name__ == "__main__":
