@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from bot.pictures.board_image import board_image
 from bot.pictures.hand_image import hand_image
 from bot.pictures.lettering import Lettering, text_mask
-from bot.pictures.palette import GOLD, MUTED, TABLE, TEXT
+from bot.pictures.palette import BACKGROUND, GOLD, MUTED, TEXT
 from engine.rules import new_game, public_view, view
 from tests.bot.pictures.stages import LONG_NAMES, SHORT_NAMES
 
@@ -37,10 +37,10 @@ def test_boards_and_hands_from_kept_masks_are_pillows_pictures(lang, monkeypatch
     positions = _positions(seed=3, count=40)
     kept = [
         (
-            board_image(lang, table, names).tobytes(),
+            board_image(lang, public, names).tobytes(),
             hand_image(lang, mine).tobytes(),
         )
-        for table, mine in positions
+        for public, mine in positions
         for names in (SHORT_NAMES, LONG_NAMES)
     ]
     # Drawn twice: the second time every mask comes from what was kept.
@@ -48,10 +48,10 @@ def test_boards_and_hands_from_kept_masks_are_pillows_pictures(lang, monkeypatch
     monkeypatch.setattr(Lettering, "_lay_down", _drawn_by_pillow)
     fresh = [
         (
-            board_image(lang, table, names).tobytes(),
+            board_image(lang, public, names).tobytes(),
             hand_image(lang, mine).tobytes(),
         )
-        for table, mine in positions
+        for public, mine in positions
         for names in (SHORT_NAMES, LONG_NAMES)
     ]
     assert kept == fresh
@@ -62,7 +62,7 @@ def test_one_text_at_each_anchor_and_ink_is_pillows(anchor):
     words = ["Geisha ×3", "Competición", "0", "Wilhelmina", "Ñandú 12:05", "…"]
     for size in (18, 24, 33):
         for ink in (GOLD, MUTED, TEXT):
-            ours = Image.new("RGB", (400, 120), TABLE)
+            ours = Image.new("RGB", (400, 120), BACKGROUND)
             theirs = ours.copy()
             pen = Lettering(ImageDraw.Draw(ours))
             for word in words:
