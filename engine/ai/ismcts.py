@@ -20,6 +20,9 @@ decision, plays the rest of the round out, and backs up the result.
   candidates share ~1,500 play-outs, so the means carry noise of a few hundredths; the
   heuristic tells apart candidates the search cannot, and the search overrules it where
   the play-outs see a clear difference (measured: it wins more games than either alone).
+  With the match-chance leaf (hard) the means spread wider (median 0.33 across the root
+  candidates against 0.10 for the weighted heuristic; docs/ai.md), so the search decides
+  and the prior breaks near-ties; re-tuning for that leaf found no clear gain.
 """
 
 from __future__ import annotations
