@@ -48,6 +48,7 @@ from bot.play.display_plan import (
 )
 from bot.play.match_place import MatchPlace
 from bot.play.presence import Presence
+from bot.request_pacing import Urgency, requests_for
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.model import MatchInfo
@@ -233,7 +234,7 @@ class MatchPresenters:
                 await self._show(event, batch)
             await self._settle_board(batch)
             for hook, info, user_id in batch.dms:  # after the board: a DM never delays it
-                self._aside(hook(info, user_id))
+                self._aside(_in_background(hook(info, user_id)))
         if not presenter.events and self._matches.get(presenter.match_id) is presenter:
             del self._matches[presenter.match_id]
 
@@ -248,8 +249,11 @@ class MatchPresenters:
         be shown again later)."""
         match_id = event.match_id
         key = announcement_key(event) or type(event).__name__
+        # A match's messages wait for Discord's pace as its board does, so none overtakes
+        # the board (the batch's steps run in order anyway); an opening waits less urgently.
+        urgency = Urgency.OPENING if isinstance(event, MatchStarted) else Urgency.BOARD
         try:
-            with announcing(match_id, key):
+            with announcing(match_id, key), requests_for(urgency):
                 for step in plan(event, self._shown.get(match_id), batch.now):
                     await self._carry_out(step, batch)
         except Exception as error:
@@ -305,7 +309,7 @@ class MatchPresenters:
         now = batch.now
         match_id = now.info.match_id
         try:
-            with outside_announcement():
+            with outside_announcement(), requests_for(Urgency.BOARD):
                 if await self._board.edit_board(now.info, now.public):
                     self._shown[match_id] = now
         except DatabaseUnavailable:
@@ -336,3 +340,9 @@ class MatchPresenters:
         task = asyncio.create_task(work)
         self._side_tasks.add(task)
         task.add_done_callback(self._side_tasks.discard)
+
+
+async def _in_background(work: Coroutine[Any, Any, None]) -> None:
+    """`work`, its requests waiting for Discord's pace behind those a player waits for."""
+    with requests_for(Urgency.BACKGROUND):
+        await work
