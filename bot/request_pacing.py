@@ -183,7 +183,8 @@ quarter longer than the last (a percentile read from them is within a quarter)."
 
 class WaitTally:
     """How long the requests of one urgency waited for their turn, in buckets of
-    :data:`WAIT_BOUNDS` (a bounded memory however long the bot runs).
+    :data:`WAIT_BOUNDS` (a bounded memory however long the bot runs; a percentile is a
+    bucket's bound, up to a quarter over the wait).
 
     >>> tally = WaitTally()
     >>> for wait in (0.0, 0.0, 0.02, 1.5):
@@ -191,7 +192,7 @@ class WaitTally:
     >>> tally.requests, tally.waited, tally.longest
     (4, 2, 1.5)
     >>> tally.percentile(0.5), round(tally.percentile(0.99), 2)
-    (0.0, 1.58)
+    (0.0, 1.5)
     """
 
     def __init__(self) -> None:
@@ -210,15 +211,13 @@ class WaitTally:
         self._counts[bisect.bisect_left(WAIT_BOUNDS, seconds)] += 1
 
     def percentile(self, q: float) -> float:
-        """The bucket bound under which a fraction `q` of the waits fall (the longest wait
-        for the last bucket); 0 without requests."""
-        if not self.requests:
-            return 0.0
+        """The bucket bound under which a fraction `q` of the waits fall (no more than the
+        longest wait); 0 without requests."""
         reached = 0
         for index, count in enumerate(self._counts):
             reached += count
-            if reached >= q * self.requests:
-                return WAIT_BOUNDS[index] if index < len(WAIT_BOUNDS) else self.longest
+            if self.requests and reached >= q * self.requests and index < len(WAIT_BOUNDS):
+                return min(WAIT_BOUNDS[index], self.longest)
         return self.longest
 
     def summary(self) -> str:
@@ -226,8 +225,8 @@ class WaitTally:
         mean = self.total / self.waited if self.waited else 0.0
         return (
             f"{self.requests} requests, {self.waited} waited (mean {mean * 1000:.0f} ms), "
-            f"wait p50 <= {self.percentile(0.5) * 1000:.0f} ms, "
-            f"p99 <= {self.percentile(0.99) * 1000:.0f} ms, longest {self.longest * 1000:.0f} ms"
+            f"wait p50 {self.percentile(0.5) * 1000:.0f} ms, "
+            f"p99 {self.percentile(0.99) * 1000:.0f} ms, longest {self.longest * 1000:.0f} ms"
         )
 
 
