@@ -197,7 +197,7 @@ class HanamikojiBot(commands.AutoShardedBot):
             service=self.service,
             names=names,
             languages=ServerLanguages(self.service.settings, self._guild_locale),
-            places=Places(self, Retrier()),
+            places=Places(self, Retrier(), pacer),
             direct_messages=DirectMessages(
                 self.service.settings, self.create_dm, other_processes=self.service.store.shared
             ),

@@ -34,7 +34,7 @@ import heapq
 import itertools
 import types
 from collections.abc import Callable, Iterator, Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import aiohttp
 import yarl
@@ -135,6 +135,28 @@ def requests_for(urgency: Urgency) -> Iterator[None]:
         yield
     finally:
         _URGENCY.reset(token)
+
+
+_WITHDRAWABLE: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "hanamikoji_request_withdrawable", default=False
+)
+
+
+@contextlib.contextmanager
+def withdrawable() -> Iterator[None]:
+    """The REST requests made inside may be withdrawn while they wait for their turn
+    (:meth:`RequestPacer.withdraw`): a board edit that a newer one of the same board will
+    replace. Such a request raises :class:`Withdrawn` and never leaves."""
+    token = _WITHDRAWABLE.set(True)
+    try:
+        yield
+    finally:
+        _WITHDRAWABLE.reset(token)
+
+
+class Withdrawn(Exception):
+    """A request taken out of the pacer's waiting line before it left: Discord never saw
+    it, and whoever made it shows something newer instead."""
 
 
 def current_urgency() -> Urgency:
@@ -254,6 +276,10 @@ class RequestPacer:
         """How many requests had to wait for the window (a figure for logs and benchmarks)."""
         self.tallies = {urgency: WaitTally() for urgency in Urgency}
         """How long requests waited for their turn, by urgency."""
+        self.withdrawn = 0
+        """How many waiting requests were withdrawn (:meth:`withdraw`), never sent."""
+        self._withdrawable: dict[asyncio.Task[Any], asyncio.Future[None]] = {}
+        """The task of each waiting request made under :func:`withdrawable`: its turn."""
 
     async def wait_turn(self, urgency: Urgency | None = None) -> None:
         """Until one more request may start (as `urgency`, by default the running task's,
@@ -264,17 +290,34 @@ class RequestPacer:
             self.tallies[urgency].record(0.0)
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        task = asyncio.current_task() if _WITHDRAWABLE.get() else None
+        if task is not None:
+            self._withdrawable[task] = turn
         self._line.join(turn, urgency, asked)
         self.release_due()
         try:
             await turn
         except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():
+            if turn.done() and not turn.cancelled() and turn.exception() is None:
                 # Given a place it will not use: held a second more, as if it had gone.
                 self.finished()
             raise
+        finally:
+            if task is not None and self._withdrawable.get(task) is turn:
+                del self._withdrawable[task]
         self.waited += 1
         self.tallies[urgency].record(self._now() - asked)
+
+    def withdraw(self, task: asyncio.Task[Any]) -> bool:
+        """Take the request `task` is waiting with out of the line, if it was made under
+        :func:`withdrawable` and still waits: it raises :class:`Withdrawn` and is never
+        sent. Whether one was withdrawn."""
+        turn = self._withdrawable.pop(task, None)
+        if turn is None or turn.done():
+            return False
+        turn.set_exception(Withdrawn(f"a request of task {task.get_name()!r}, still waiting"))
+        self.withdrawn += 1
+        return True
 
     def release_due(self) -> None:
         """Give the places free now to the first in line, and wake again when the next

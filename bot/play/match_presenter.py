@@ -48,7 +48,7 @@ from bot.play.display_plan import (
 )
 from bot.play.match_place import MatchPlace
 from bot.play.presence import Presence
-from bot.request_pacing import Urgency, requests_for
+from bot.request_pacing import Urgency, Withdrawn, requests_for
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.model import MatchInfo
@@ -133,6 +133,8 @@ class MatchPresenters:
         """What each match's board last showed (a plan skips an edit that would show the
         same); dropped when the match ends."""
         self._side_tasks: set[asyncio.Task[None]] = set()
+        self._editing: set[int] = set()
+        """Matches whose presenter is editing their board now."""
 
     # -- what comes in -------------------------------------------------------------------
 
@@ -148,6 +150,10 @@ class MatchPresenters:
         presenter = self._presenter(event.match_id)
         presenter.events.append(event)
         self._run(presenter)
+        if event.match_id in self._editing and presenter.task is not None and self.places.pacer:
+            # Its board edit still waits for Discord's pace: withdrawn, the next batch's
+            # edit shows this event too, in one request instead of two.
+            self.places.pacer.withdraw(presenter.task)
 
     def mark_board(self, match_id: int) -> None:
         """Edit the match's board soon (repairing its place first if it is gone); asks made
@@ -308,10 +314,13 @@ class MatchPresenters:
         batch.board_due = False
         now = batch.now
         match_id = now.info.match_id
+        self._editing.add(match_id)
         try:
             with outside_announcement(), requests_for(Urgency.BOARD):
                 if await self._board.edit_board(now.info, now.public):
                     self._shown[match_id] = now
+        except Withdrawn:
+            self.mark_board(match_id)  # the queued event's batch edits it, now or anyway
         except DatabaseUnavailable:
             # Drawn again once the database answers (a real pause: not game time).
             self._again_later(match_id, [], True, DATABASE_AGAIN_SECONDS)
@@ -319,6 +328,8 @@ class MatchPresenters:
             log.warning("match %s: Discord refused the board edit: %s", match_id, error)
         except Exception:
             log.exception("match %s: could not update the board", match_id)
+        finally:
+            self._editing.discard(match_id)
 
     def _again_later(self, match_id: int, events: list[Event], board: bool, seconds: float) -> None:
         """Queue ``events`` (and a board edit) again after ``seconds``, unless the bot is

@@ -18,10 +18,12 @@ from bot.request_pacing import (
     RequestPacer,
     Urgency,
     WaitingLine,
+    Withdrawn,
     counts_against_global_limit,
     current_urgency,
     pacing_trace,
     requests_for,
+    withdrawable,
 )
 
 HANG_GUARD_SECONDS = 120.0
@@ -267,6 +269,28 @@ async def test_requests_wait_as_the_urgency_of_the_task_that_makes_them():
         Urgency.OPENING: 1,
         Urgency.BACKGROUND: 2,
     }
+
+
+async def test_only_a_withdrawable_request_still_waiting_is_withdrawn():
+    clock = FixedClock()
+    pacer = await _full_pacer(clock)
+
+    async def edit() -> None:
+        with withdrawable():
+            await pacer.wait_turn(Urgency.BOARD)
+
+    stale, plain = asyncio.create_task(edit()), asyncio.create_task(pacer.wait_turn())
+    await _settle()
+    assert not pacer.withdraw(plain), "not made withdrawable"
+    assert pacer.withdraw(stale)
+    with pytest.raises(Withdrawn):
+        await stale
+    await _free_one_place(pacer, clock)
+    assert plain.done(), "the withdrawn edit left its turn to the next"
+    given = asyncio.create_task(edit())
+    await _free_one_place(pacer, clock)
+    assert given.done() and not pacer.withdraw(given), "once it has a place it goes"
+    assert pacer.withdrawn == 1
 
 
 def test_a_waiting_line_orders_by_slack_then_by_who_asked_first():
