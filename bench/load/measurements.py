@@ -137,12 +137,15 @@ def own_cpu() -> float:
 
 
 class RequestRate:
-    """How many requests under Discord's global limit arrived at the emulator in each
-    second of play, sampled once a second (the load the bot's pace had to carry)."""
+    """Each second of play: how many requests under Discord's global limit arrived at the
+    emulator (the load the bot's pace had to carry), and how much of a core the bot's own
+    process used (near 100%, its event loop is saturated and everything waits for it)."""
 
-    def __init__(self, count: Callable[[], int]) -> None:
+    def __init__(self, count: Callable[[], int], bot_pid: int) -> None:
         self._count = count
+        self._bot_pid = bot_pid
         self.per_second: list[tuple[float, int]] = []  # (seconds since the start, arrivals)
+        self.bot_busy: list[tuple[float, float]] = []  # (seconds since the start, CPU share)
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -150,16 +153,26 @@ class RequestRate:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
-        started, last = loop.time(), self._count()
+        started, last, cpu = loop.time(), self._count(), own_process_cpu(self._bot_pid)
+        before = started
         while True:
             await asyncio.sleep(1.0)  # a sampling interval, not a wait for anything
-            now = self._count()
-            self.per_second.append((loop.time() - started, now - last))
-            last = now
+            now, count, used = loop.time(), self._count(), own_process_cpu(self._bot_pid)
+            self.per_second.append((now - started, count - last))
+            self.bot_busy.append((now - started, (used - cpu) / max(1e-9, now - before)))
+            last, cpu, before = count, used, now
 
     def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
+
+
+def own_process_cpu(pid: int) -> float:
+    """User + system CPU seconds of one process, without its children (0 once it is gone)."""
+    fields = _stat_fields(pid)
+    if fields is None:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def by_window(samples: list[tuple[float, float]], width: float) -> list[tuple[float, list[float]]]:

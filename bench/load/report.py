@@ -174,9 +174,11 @@ def _over_time(args: argparse.Namespace, stats: Stats, rate: RequestRate) -> Non
     boards = dict(by_window(stats.board_at, TIMELINE_WINDOW))
     opened = dict(by_window(stats.openings, TIMELINE_WINDOW))
     arrivals = dict(by_window([(at, float(n)) for at, n in rate.per_second], TIMELINE_WINDOW))
+    busy = dict(by_window(rate.bot_busy, TIMELINE_WINDOW))
     print(
         f"over time ({TIMELINE_WINDOW:g} s windows of play; board and opening by click time; "
-        "rate-limited requests arriving at Discord a second, mean and busiest second):"
+        "rate-limited requests arriving at Discord a second, mean and busiest second; "
+        "the bot's own process's CPU, a share of one core):"
     )
     for start in sorted(boards.keys() | opened.keys() | arrivals.keys()):
         seconds = arrivals.get(start, [])
@@ -185,9 +187,10 @@ def _over_time(args: argparse.Namespace, stats: Stats, rate: RequestRate) -> Non
             if seconds
             else "     -"
         )
+        cpu = f"{statistics.fmean(busy[start]):4.0%}" if busy.get(start) else "   -"
         board, opening = boards.get(start, []), opened.get(start, [])
         print(
-            f"  {start:5.0f}-{start + TIMELINE_WINDOW:<5.0f} s  requests {load}  "
+            f"  {start:5.0f}-{start + TIMELINE_WINDOW:<5.0f} s  requests {load}  bot {cpu}  "
             f"board n={len(board):<5} p50 {ms(pct(board, 0.5)):>9} p99 {ms(pct(board, 0.99)):>9}"
             + (f"  openings n={len(opening):<4} p99 {ms(pct(opening, 0.99)):>9}" if opening else "")
         )
