@@ -20,6 +20,19 @@ The pace is kept where a request really leaves, in aiohttp's trace hooks (the
 are released together when it refills, so pacing before discord.py's own wait would let
 such a burst through. Interaction callbacks and webhooks share the session but are exempt,
 so a player's answers never queue behind board edits.
+
+When more requests ask than the pace lets go, the ones a waiting player will see go first:
+each request waits as an :class:`Urgency` (the task that makes it says which, with
+:func:`requests_for`: a live match's board and the messages before it, a new match's
+opening, a DM panel in the background) and the waiting line is ordered by when each asked
+plus its urgency's slack. A board asked a second after a DM goes before it; a DM that has
+waited its slack (10 s) goes before any board asked after that, so nothing starves, and
+requests of one urgency keep their order. A match's own requests never overtake each
+other: its presenter makes them one after another, each under its event's urgency. A board
+edit still waiting when the match's next event comes is withdrawn (:func:`withdrawable`,
+:meth:`RequestPacer.withdraw`) and the next edit shows both. The pacer tallies how long
+each urgency waited (:class:`WaitTally`); the bot logs it when it stops and labels its
+``discord_pacer_wait_seconds`` metric with it.
 """
 
 from __future__ import annotations
