@@ -27,8 +27,10 @@ each request waits as an :class:`Urgency` (the task that makes it says which, wi
 opening, a DM panel in the background) and the waiting line is ordered by when each asked
 plus its urgency's slack. A board asked a second after a DM goes before it; a DM that has
 waited its slack (10 s) goes before any board asked after that, so nothing starves, and
-requests of one urgency keep their order. A match's own requests never overtake each
-other: its presenter makes them one after another, each under its event's urgency. A board
+requests of one urgency keep their order. The requests made for one errand (a match's
+opening: its thread, its players, its board) wait as if asked when the first was, so the
+errand waits its slack once, not once per request. A match's own requests never overtake
+each other: its presenter makes them one after another, each under its event's urgency. A board
 edit still waiting when the match's next event comes is withdrawn (:func:`withdrawable`,
 :meth:`RequestPacer.withdraw`) and the next edit shows both. The pacer tallies how long
 each urgency waited (:class:`WaitTally`); the bot logs it when it stops and labels its
@@ -133,21 +135,35 @@ SLACK_SECONDS: Mapping[Urgency, float] = {
     Urgency.BACKGROUND: 10.0,
 }
 
-_URGENCY: contextvars.ContextVar[Urgency] = contextvars.ContextVar(
-    "hanamikoji_request_urgency", default=Urgency.UNMARKED
+
+class _Errand:
+    """Requests made for one purpose, one after another (a match's opening: its thread, its
+    players, its board): each waits as if it had asked when the first did, so the errand
+    waits its urgency's slack once, not once per request."""
+
+    __slots__ = ("first_asked", "urgency")
+
+    def __init__(self, urgency: Urgency) -> None:
+        self.urgency = urgency
+        self.first_asked: float | None = None
+
+
+_ERRAND: contextvars.ContextVar[_Errand | None] = contextvars.ContextVar(
+    "hanamikoji_request_errand", default=None
 )
 
 
 @contextlib.contextmanager
 def requests_for(urgency: Urgency) -> Iterator[None]:
     """The REST requests made inside (by this task, and by tasks it starts) wait for the
-    pace as `urgency`: the pacer reads it in aiohttp's trace hook, which runs in the task
-    that makes the request."""
-    token = _URGENCY.set(urgency)
+    pace as `urgency`, and as one errand: each as if it had asked when the first did. The
+    pacer reads it in aiohttp's trace hook, which runs in the task that makes the
+    request."""
+    token = _ERRAND.set(_Errand(urgency))
     try:
         yield
     finally:
-        _URGENCY.reset(token)
+        _ERRAND.reset(token)
 
 
 _WITHDRAWABLE: contextvars.ContextVar[bool] = contextvars.ContextVar(
@@ -174,7 +190,8 @@ class Withdrawn(Exception):
 
 def current_urgency() -> Urgency:
     """The urgency the requests of the running task wait as."""
-    return _URGENCY.get()
+    errand = _ERRAND.get()
+    return Urgency.UNMARKED if errand is None else errand.urgency
 
 
 class WaitingLine(Generic[T]):
@@ -297,8 +314,13 @@ class RequestPacer:
     async def wait_turn(self, urgency: Urgency | None = None) -> None:
         """Until one more request may start (as `urgency`, by default the running task's,
         :func:`requests_for`); call `finished` once it is answered or failed."""
+        errand = _ERRAND.get()
         urgency = urgency or current_urgency()
-        asked = self._now()
+        asked = since = self._now()
+        if errand is not None:
+            if errand.first_asked is None:
+                errand.first_asked = asked
+            since = errand.first_asked
         if not self._line and self._window.take(asked):
             self.tallies[urgency].record(0.0)
             return
@@ -306,7 +328,7 @@ class RequestPacer:
         task = asyncio.current_task() if _WITHDRAWABLE.get() else None
         if task is not None:
             self._withdrawable[task] = turn
-        self._line.join(turn, urgency, asked)
+        self._line.join(turn, urgency, since)
         self.release_due()
         try:
             await turn

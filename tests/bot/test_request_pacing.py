@@ -271,6 +271,35 @@ async def test_requests_wait_as_the_urgency_of_the_task_that_makes_them():
     }
 
 
+async def test_the_requests_of_one_errand_wait_their_slack_once_not_each():
+    clock = FixedClock()
+    pacer = await _full_pacer(clock)
+    went: list[str] = []
+
+    async def opening() -> None:
+        with requests_for(Urgency.OPENING):
+            await pacer.wait_turn()
+            went.append("thread")
+            await pacer.wait_turn()  # asks a moment later, as if with the thread
+            went.append("opening's board")
+
+    opened = asyncio.create_task(opening())
+    await _settle()
+    clock.now = 101.0
+    boards = [asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "board 1"))]
+    await _settle()
+    await _free_one_place(pacer, clock)
+    await _free_one_place(pacer, clock)
+    assert went == ["board 1", "thread"], "the thread waited its slack behind a board"
+    clock.now += 0.5  # past the opening's slack since its first request, not its second's
+    boards.append(asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "board 2")))
+    await _settle()
+    await _free_one_place(pacer, clock)
+    await _free_one_place(pacer, clock)
+    assert went == ["board 1", "thread", "opening's board", "board 2"]
+    await asyncio.gather(opened, *boards)
+
+
 async def test_only_a_withdrawable_request_still_waiting_is_withdrawn():
     clock = FixedClock()
     pacer = await _full_pacer(clock)
