@@ -131,8 +131,8 @@ SLACK_SECONDS: Mapping[Urgency, float] = {
     Urgency.UNMARKED: 0.0,
     # A player who pressed Accept expects a moment before the thread appears; a player who
     # confirmed a move expects the board at once.
-    Urgency.OPENING: 3.0,
-    Urgency.BACKGROUND: 10.0,
+    Urgency.OPENING: 6.0,
+    Urgency.BACKGROUND: 20.0,
 }
 
 

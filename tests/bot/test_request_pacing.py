@@ -291,7 +291,8 @@ async def test_the_requests_of_one_errand_wait_their_slack_once_not_each():
     await _free_one_place(pacer, clock)
     await _free_one_place(pacer, clock)
     assert went == ["board 1", "thread"], "the thread waited its slack behind a board"
-    clock.now += 0.5  # past the opening's slack since its first request, not its second's
+    # Past the opening's slack counted from its first request (at 100), not its second's.
+    clock.now = 100.0 + SLACK_SECONDS[Urgency.OPENING] + 0.5
     boards.append(asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "board 2")))
     await _settle()
     await _free_one_place(pacer, clock)
