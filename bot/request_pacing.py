@@ -26,7 +26,7 @@ each request waits as an :class:`Urgency` (the task that makes it says which, wi
 :func:`requests_for`: a live match's board and the messages before it, a new match's
 opening, a DM panel in the background) and the waiting line is ordered by when each asked
 plus its urgency's slack. A board asked a second after a DM goes before it; a DM that has
-waited its slack (10 s) goes before any board asked after that, so nothing starves, and
+waited its slack (20 s) goes before any board asked after that, so nothing starves, and
 requests of one urgency keep their order. The requests made for one errand (a match's
 opening: its thread, its players, its board) wait as if asked when the first was, so the
 errand waits its slack once, not once per request. A match's own requests never overtake
@@ -130,7 +130,10 @@ SLACK_SECONDS: Mapping[Urgency, float] = {
     Urgency.BOARD: 0.0,
     Urgency.UNMARKED: 0.0,
     # A player who pressed Accept expects a moment before the thread appears; a player who
-    # confirmed a move expects the board at once.
+    # confirmed a move expects the board at once. When matches start faster than the pace
+    # can open them (bench/bot_load.py: 400 starting within a minute), openings wait up to
+    # this long for boards; at 3 s the ramp's boards still queued behind them, at 10 s some
+    # openings took over 20 s (docs/benchmarks.md).
     Urgency.OPENING: 6.0,
     Urgency.BACKGROUND: 20.0,
 }
