@@ -36,15 +36,19 @@ and the bot as a whole to 50 requests a second. ``--limit`` caps how many matche
 time. ``--seed`` fixes the players' choices and think times; the bot deals its own random
 cards.
 
-Prints decisions/s; the bot's requests to Discord per decision, the rate-limited ones
-apart from the exempt interaction callbacks and webhooks; the 429s it received by scope;
-p50/p99 time to first response over every interaction (dispatch until the bot's first
-callback, Discord's 3-second clock); p50/p99 time from a Confirm/Take click until the board
-message shows the new state; the failed interactions (everything the emulator refused,
-3-second misses included); where the CPU went, and the CPU seconds of the bot and its
-workers per decision. Targets: p99 first response < 250 ms, p99 board update < 2 s, no
-failed interaction, no global 429, at most 20 ms of CPU per decision. Exit status 1 if a
-target is missed, a match broke or no decision was measured.
+Prints decisions/s; the bot's requests to Discord per decision, the rate-limited ones apart
+from the exempt interaction callbacks and webhooks; the 429s it received by scope; p50/p99
+time to first response over every interaction (dispatch until the bot's first callback,
+Discord's 3-second clock); p50/p99 time from a Confirm/Take click until the board message
+shows the new state, for the clicks made while matches start (``--ramp``) and after; a
+match's opening (Accept click until its board is in its thread); a timeline of 30 s windows
+(rate-limited requests arriving each second, the bot's own process's CPU, the board and
+opening latencies); the bot's pacer figures from its log at exit (how many requests of each
+urgency waited for its pace, and how long); the failed interactions (everything the
+emulator refused, 3-second misses included); where the CPU went, and the CPU seconds of the
+bot and its workers per decision. Targets: p99 first response < 250 ms, p99 board update <
+2 s, no failed interaction, no global 429, at most 20 ms of CPU per decision. Exit status 1
+if a target is missed, a match broke or no decision was measured.
 
 ``--metrics`` runs the bot with ``[metrics] port = 0`` and scrapes its /metrics every 5 s
 (bench/load/metrics_scrape.py), then prints the bot's own count of decisions and p99 first

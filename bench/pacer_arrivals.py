@@ -10,7 +10,9 @@ sends a request's body a loop turn after its headers) and the network. This benc
 starts a loopback server in a second process, which notes when each request arrives, and
 sends it ``--requests`` REST requests through ``pacing_trace`` from a client whose loop
 stalls for up to ``--stall-ms`` at random moments (half the requests carry a JSON body,
-like message edits; half none, like thread-member PUTs). It prints the busiest second as
+like message edits; half none, like thread-member PUTs; they wait for the pace with each
+urgency in turn, a board, an opening, a DM, so the pacer's waiting line reorders them as
+the bot's does). It prints the busiest second as
 Discord's global window counts it (a window opened by the first request after the last
 one closed, tests/discord_emulator/rate_limits.py) and the busiest of any second.
 
@@ -34,7 +36,13 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bot.request_pacing import DISCORD_GLOBAL_LIMIT, RequestPacer, pacing_trace
+from bot.request_pacing import (
+    DISCORD_GLOBAL_LIMIT,
+    RequestPacer,
+    Urgency,
+    pacing_trace,
+    requests_for,
+)
 from engine.command_line import CommandLineParser, amount, count, description, seed
 
 
@@ -98,14 +106,16 @@ async def measure(args: argparse.Namespace) -> list[float]:
                 time.sleep(rng.uniform(0.0, args.stall_ms / 1000))  # noqa: ASYNC251
 
         async with aiohttp.ClientSession(trace_configs=[pacing_trace(pacer)]) as session:
+            urgencies = list(Urgency)
 
             async def send(index: int) -> None:
                 body: dict[str, Any] | None = {"content": "x" * 200} if index % 2 else None
                 method = "PATCH" if body is not None else "PUT"
-                async with session.request(
-                    method, f"{base}/channels/{index}/x", json=body
-                ) as response:
-                    await response.read()
+                with requests_for(urgencies[index % len(urgencies)]):
+                    async with session.request(
+                        method, f"{base}/channels/{index}/x", json=body
+                    ) as response:
+                        await response.read()
 
             staller = asyncio.create_task(stall_now_and_then())
             await asyncio.gather(*(send(i) for i in range(args.requests)))

@@ -145,7 +145,7 @@ class HanamikojiBot(commands.AutoShardedBot):
         intents.message_content = False
         intents.members = False
         intents.presences = False
-        pacer = RequestPacer(config.discord.pace)
+        self.pacer = pacer = RequestPacer(config.discord.pace)
         trace = pacing_trace(pacer)
         if metrics is None and config.metrics.enabled:
             metrics = BotMetrics()
@@ -197,7 +197,7 @@ class HanamikojiBot(commands.AutoShardedBot):
             service=self.service,
             names=names,
             languages=ServerLanguages(self.service.settings, self._guild_locale),
-            places=Places(self, Retrier()),
+            places=Places(self, Retrier(), pacer),
             direct_messages=DirectMessages(
                 self.service.settings, self.create_dm, other_processes=self.service.store.shared
             ),
@@ -371,3 +371,7 @@ class HanamikojiBot(commands.AutoShardedBot):
         await super().close()
         if self._operations is not None:
             await self._operations.close()
+        # Which requests waited for the bot's own pace, and how long, since it started.
+        for urgency, tally in self.pacer.tallies.items():
+            if tally.requests:
+                log.info("request pacer, %s: %s", urgency.value, tally.summary())

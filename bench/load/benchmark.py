@@ -18,7 +18,7 @@ from .bot_process import (
     write_config,
 )
 from .match_script import play_all
-from .measurements import LoopLag, Stats, machine_busy, own_cpu, process_cpu
+from .measurements import LoopLag, RequestRate, Stats, machine_busy, own_cpu, process_cpu
 from .message_watch import MessageWatch
 from .metrics_scrape import Scrapes, bot_figures, last_scrape, metrics_address, scrape_every
 from .report import report
@@ -48,6 +48,8 @@ async def run(args: argparse.Namespace, scratch: Path, profile_dir: Path | None)
         stats = Stats()
         lag = LoopLag()
         lag.start()
+        rate = RequestRate(lambda: emulator.rate_limits.stats.global_counted, bot.pid)
+        rate.start()
         loop = asyncio.get_running_loop()
         started, bench_cpu, bot_cpu = loop.time(), own_cpu(), process_cpu(bot.pid)
         busy = machine_busy()
@@ -57,6 +59,7 @@ async def run(args: argparse.Namespace, scratch: Path, profile_dir: Path | None)
         # Other processes on the machine compete for the same cores and skew the figures.
         others = max(0.0, machine_busy() - busy - bench_cpu - bot_cpu)
         lag.stop()
+        rate.stop()
         if scraper is not None:
             scraper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -71,7 +74,15 @@ async def run(args: argparse.Namespace, scratch: Path, profile_dir: Path | None)
             await bot.wait()
         await emulator.stop()
     status = report(
-        args, stats, emulator, in_time, wall, (bench_cpu, bot_cpu, others), lag, exit_code, log_path
+        args,
+        stats,
+        emulator,
+        in_time,
+        wall,
+        (bench_cpu, bot_cpu, others),
+        (lag, rate),
+        exit_code,
+        log_path,
     )
     if args.metrics:
         slowest = max(scrapes.seconds, default=0.0)

@@ -86,10 +86,13 @@ class Pair:
             self.a.slash("hanamikoji challenge", opponent=self.b, channel=self.channel_id),
         )
         await self.act("accept", self.b.click(challenge, "Accept"))
+        accepted = self.clicked_at
         self.thread_id = await self.watch.wait_thread(f"Hanamikoji: {self.a.name} vs {self.b.name}")
         if not any(t.id == self.thread_id for t in self.a.threads()):
             raise ScriptError(f"{self.a.name} cannot see the match thread")
         self.board_id = await self.watch.wait(self.thread_id, self.find_board, "board")
+        opened = self.watch.created_at[self.board_id] - accepted
+        self.stats.openings.append((accepted - self.profile.started, opened))
         self.watch.track_board(self.board_id, self.board_text())
         for decisions in range(MAX_DECISIONS):
             text = self.board_text()
@@ -159,6 +162,7 @@ class Pair:
             "board update",
         )
         self.stats.board.append(stamp - started)
+        self.stats.board_at.append((started - self.profile.started, stamp - started))
 
 
 async def play_all(

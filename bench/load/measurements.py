@@ -8,6 +8,7 @@ import os
 import resource
 import time
 from collections import defaultdict
+from collections.abc import Callable
 
 GC_FREEZE_EVERY = 5.0  # seconds
 # Every click a player makes, in the order the report lists them.
@@ -26,6 +27,11 @@ class Stats:
     def __init__(self) -> None:
         self.first_response: dict[str, list[float]] = defaultdict(list)
         self.board: list[float] = []
+        self.board_at: list[tuple[float, float]] = []
+        """(seconds since play began at the click, board latency): the board over time."""
+        self.openings: list[tuple[float, float]] = []
+        """(seconds since play began at the Accept click, until the board was posted in the
+        match's thread): what a player waits before the match can begin."""
         self.interactions = 0
         self.decisions = 0
         self.completed = 0
@@ -128,3 +134,51 @@ def machine_busy() -> float:
 def own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+class RequestRate:
+    """Each second of play: how many requests under Discord's global limit arrived at the
+    emulator (the load the bot's pace had to carry), and how much of a core the bot's own
+    process used (near 100%, its event loop is saturated and everything waits for it)."""
+
+    def __init__(self, count: Callable[[], int], bot_pid: int) -> None:
+        self._count = count
+        self._bot_pid = bot_pid
+        self.per_second: list[tuple[float, int]] = []  # (seconds since the start, arrivals)
+        self.bot_busy: list[tuple[float, float]] = []  # (seconds since the start, CPU share)
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        started, last, cpu = loop.time(), self._count(), own_process_cpu(self._bot_pid)
+        before = started
+        while True:
+            await asyncio.sleep(1.0)  # a sampling interval, not a wait for anything
+            now, count, used = loop.time(), self._count(), own_process_cpu(self._bot_pid)
+            self.per_second.append((now - started, count - last))
+            self.bot_busy.append((now - started, (used - cpu) / max(1e-9, now - before)))
+            last, cpu, before = count, used, now
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
+def own_process_cpu(pid: int) -> float:
+    """User + system CPU seconds of one process, without its children (0 once it is gone)."""
+    fields = _stat_fields(pid)
+    if fields is None:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def by_window(samples: list[tuple[float, float]], width: float) -> list[tuple[float, list[float]]]:
+    """`samples` of (seconds since the start, value) grouped into windows of `width` s:
+    (window start, values), the windows in order, empty ones left out."""
+    windows: dict[int, list[float]] = defaultdict(list)
+    for at, value in samples:
+        windows[int(at // width)].append(value)
+    return [(index * width, windows[index]) for index in sorted(windows)]

@@ -37,6 +37,7 @@ class MessageWatch:
         self._loop = asyncio.get_running_loop()
         self.in_channel: dict[int, list[int]] = defaultdict(list)  # ids, oldest first
         self.boards: dict[int, list[tuple[float, str]]] = {}  # board id -> (stamp, text)
+        self.created_at: dict[int, float] = {}  # message id -> when the emulator stored it
         self.thread_by_name: dict[str, int] = {}
         self._wake: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
         self._named: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
@@ -61,6 +62,7 @@ class MessageWatch:
     def _created(self, message: MessageRecord) -> None:
         ids = self.in_channel[message.channel_id]
         ids.append(message.id)
+        self.created_at[message.id] = self._loop.time()
         channel = self._world.channels.get(message.channel_id)
         if len(ids) == 1 and channel is not None and channel.is_thread and channel.name:
             # The thread appears in the channel's thread list under this name.

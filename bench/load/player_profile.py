@@ -19,6 +19,7 @@ class PlayerProfile:
     """How long players look at the screen before each click, and when they stop."""
 
     def __init__(self, args: argparse.Namespace, started: float) -> None:
+        self.started = started
         self.human = args.profile == "human"
         self.think_ms = args.think_ms
         self.ramp = args.ramp if self.human else 0.0

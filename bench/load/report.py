@@ -10,11 +10,13 @@ from pathlib import Path
 from tests.discord_emulator.server import DiscordEmulator
 
 from .bot_process import log_problems
-from .measurements import STEPS, LoopLag, Stats, pct
+from .measurements import STEPS, LoopLag, RequestRate, Stats, by_window, pct
 from .player_profile import HUMAN_CLICK_MEDIAN, HUMAN_DECISION_MEDIAN
 
 TARGET_FIRST_RESPONSE = 0.250
 TARGET_BOARD = 2.0
+TIMELINE_WINDOW = 30.0
+"""Seconds of play per line of the report's timeline."""
 TARGET_CPU_PER_DECISION = 0.020
 """CPU seconds of the bot and its workers per decision: at Discord's global limit (about
 35 decisions/s at 1.4 requests each) one process then needs 0.7 of a core."""
@@ -31,11 +33,12 @@ def report(
     in_time: bool,
     wall: float,
     cpu: tuple[float, float, float],
-    lag: LoopLag,
+    watched: tuple[LoopLag, RequestRate],
     exit_code: int | None,
     log_path: Path,
 ) -> int:
     bench_cpu, bot_cpu, others = cpu
+    lag, rate = watched
     responses = [x for step in STEPS for x in stats.first_response[step]]
     missed = [f for f in emulator.failures if "no response within" in f.what]
     failed = len(emulator.failures)
@@ -106,6 +109,8 @@ def report(
         f"max {ms(max(stats.board, default=0.0))}  "
         f"[target p99 < {TARGET_BOARD * 1000:.0f} ms: {verdict[ok_board]}]"
     )
+    _over_time(args, stats, rate)
+    _pacer(log_path)
     print(
         f"failed interactions: {failed} ({len(missed)} missed the 3 s rule, "
         f"{failed - len(missed)} other refusals)  [target 0: {verdict[ok_failed]}]"
@@ -147,3 +152,62 @@ def report(
     all_done = in_time and stats.completed + stats.stopped == args.matches and exit_code == 0
     met = ok_first and ok_board and ok_failed and ok_global and ok_cpu
     return 0 if met and all_done else 1
+
+
+def _spread(values: list[float]) -> str:
+    return (
+        f"n={len(values):<5} p50 {ms(pct(values, 0.5)):>9}  p99 {ms(pct(values, 0.99)):>9}  "
+        f"max {ms(max(values, default=0.0)):>9}"
+    )
+
+
+def _over_time(args: argparse.Namespace, stats: Stats, rate: RequestRate) -> None:
+    """Where the board's tail lies in time (while matches open, or after), what a match's
+    opening costs its players, and the load the bot's pace carried meanwhile."""
+    if args.profile == "human" and args.ramp:
+        ramping = [latency for at, latency in stats.board_at if at < args.ramp]
+        after = [latency for at, latency in stats.board_at if at >= args.ramp]
+        print(f"  while matches start (clicks in the first {args.ramp:g} s): {_spread(ramping)}")
+        print(f"  after the starts:                              {_spread(after)}")
+    openings = [opened for _, opened in stats.openings]
+    print(f"match opening (Accept click → board posted in the match's thread): {_spread(openings)}")
+    boards = dict(by_window(stats.board_at, TIMELINE_WINDOW))
+    opened = dict(by_window(stats.openings, TIMELINE_WINDOW))
+    arrivals = dict(by_window([(at, float(n)) for at, n in rate.per_second], TIMELINE_WINDOW))
+    busy = dict(by_window(rate.bot_busy, TIMELINE_WINDOW))
+    print(
+        f"over time ({TIMELINE_WINDOW:g} s windows of play; board and opening by click time; "
+        "rate-limited requests arriving at Discord a second, mean and busiest second; "
+        "the bot's own process's CPU, a share of one core):"
+    )
+    for start in sorted(boards.keys() | opened.keys() | arrivals.keys()):
+        seconds = arrivals.get(start, [])
+        load = (
+            f"{statistics.fmean(seconds):5.1f}/s (busiest {max(seconds):.0f})"
+            if seconds
+            else "     -"
+        )
+        cpu = f"{statistics.fmean(busy[start]):4.0%}" if busy.get(start) else "   -"
+        board, opening = boards.get(start, []), opened.get(start, [])
+        print(
+            f"  {start:5.0f}-{start + TIMELINE_WINDOW:<5.0f} s  requests {load}  bot {cpu}  "
+            f"board n={len(board):<5} p50 {ms(pct(board, 0.5)):>9} p99 {ms(pct(board, 0.99)):>9}"
+            + (f"  openings n={len(opening):<4} p99 {ms(pct(opening, 0.99)):>9}" if opening else "")
+        )
+
+
+PACER_LINE = "request pacer, "
+"""How the bot's log at exit starts each line of its pacer's figures (bot/client.py)."""
+
+
+def _pacer(log_path: Path) -> None:
+    """Which of the bot's requests waited for its own pace, and how long, by urgency: the
+    lines the bot logs as it stops."""
+    lines = [
+        line[line.index(PACER_LINE) + len(PACER_LINE) :]
+        for line in log_path.read_text(errors="replace").splitlines()
+        if PACER_LINE in line
+    ]
+    print("the bot's pacer (its log at exit; waits by who waits for the request):")
+    for line in lines or ["(no figures in the bot's log)"]:
+        print(f"  {line}")

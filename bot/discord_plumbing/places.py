@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot.discord_plumbing.retrier import Retrier
+from bot.request_pacing import RequestPacer
 from engine.model import MatchInfo
 
 log = logging.getLogger(__name__)
@@ -32,9 +33,14 @@ FETCHED_MAX = 1000
 
 
 class Places:
-    def __init__(self, client: discord.Client, retrier: Retrier) -> None:
+    def __init__(
+        self, client: discord.Client, retrier: Retrier, pacer: RequestPacer | None = None
+    ) -> None:
         self._client = client
         self.retrier = retrier
+        self.pacer = pacer
+        """The bot's pace under Discord's global limit, where a waiting edit is withdrawn
+        when a newer one will replace it (None: nothing to withdraw)."""
         self._fetched: dict[int, tuple[float, discord.abc.Messageable]] = {}
         self._gone: dict[int, None] = {}
         """Channels and threads deleted under the bot (Discord said so, by an event or a

@@ -191,7 +191,9 @@ class BotMetrics:
         )
         self.pacer_wait = Histogram(
             PREFIX + "discord_pacer_wait_seconds",
-            "How long a request under the global limit waited for the bot's own pace.",
+            "How long a request under the global limit waited for the bot's own pace, by "
+            "who waits for it (board, opening, background, unmarked).",
+            ["urgency"],
             buckets=PACER_BUCKETS,
             registry=registry,
         )

@@ -5,7 +5,8 @@ discord.py changes.
 - each request is counted by route family (ids and tokens taken out) and by whether it
   counts against the global limit;
 - a 429 is counted by its ``X-RateLimit-Scope`` header;
-- the pacer's wait is timed between a hook put before the pacer's and one after it;
+- the pacer's wait is timed between a hook put before the pacer's and one after it, by
+  the request's urgency (:class:`bot.request_pacing.Urgency`);
 - an interaction callback (``POST /interactions/{id}/{token}/callback``) that succeeds is
   the interaction's first response, timed from its arrival (:class:`FirstResponses`).
 """
@@ -21,7 +22,7 @@ import aiohttp
 import yarl
 
 from bot.operations.metrics import INTERACTION_KINDS, RATE_LIMIT_SCOPES, BotMetrics
-from bot.request_pacing import counts_against_global_limit
+from bot.request_pacing import counts_against_global_limit, current_urgency
 
 _LITERAL = re.compile(r"[a-z@][a-z@_-]{0,31}")
 """A path segment kept as written (``channels``, ``messages``, ``@original``); anything
@@ -105,7 +106,8 @@ def measure_requests(
     ) -> None:
         limited = counts_against_global_limit(params.url)
         if limited:
-            metrics.pacer_wait.observe(time.perf_counter() - context.asked_at)
+            waited = time.perf_counter() - context.asked_at
+            metrics.pacer_wait.labels(current_urgency().value).observe(waited)
         limit = "global" if limited else "exempt"
         metrics.discord_requests.labels(route_family(params.url), limit).inc()
 

@@ -30,6 +30,7 @@ from bot.play.board import board_page
 from bot.play.match_place import MatchPlace
 from bot.play.relocation import move_match
 from bot.play.shown_boards import ShownBoards
+from bot.request_pacing import withdrawable
 from bot.words.i18n import text
 from engine.model import AI_USER_ID, MatchInfo, MatchStatus
 from engine.rules import PublicView
@@ -134,9 +135,12 @@ class BoardEditor:
         if not self._shown.would_change(board_id, page, fitted):
             return True  # the board already shows this: an edit would spend a request for nothing
         try:
-            await self._place.places.edit_message(
-                place, board_id, lambda: fit_message(place, message_kwargs(page, editing=True))
-            )
+            # Still waiting for Discord's pace when a newer state of the match comes, the
+            # edit is withdrawn: the presenter's next edit shows both (match_presenter.py).
+            with withdrawable():
+                await self._place.places.edit_message(
+                    place, board_id, lambda: fit_message(place, message_kwargs(page, editing=True))
+                )
         except discord.NotFound as error:
             await self._lost(info, place, error)
             return False

@@ -48,6 +48,7 @@ from bot.play.display_plan import (
 )
 from bot.play.match_place import MatchPlace
 from bot.play.presence import Presence
+from bot.request_pacing import Urgency, Withdrawn, requests_for
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.model import MatchInfo
@@ -132,6 +133,8 @@ class MatchPresenters:
         """What each match's board last showed (a plan skips an edit that would show the
         same); dropped when the match ends."""
         self._side_tasks: set[asyncio.Task[None]] = set()
+        self._editing: set[int] = set()
+        """Matches whose presenter is editing their board now."""
 
     # -- what comes in -------------------------------------------------------------------
 
@@ -147,6 +150,10 @@ class MatchPresenters:
         presenter = self._presenter(event.match_id)
         presenter.events.append(event)
         self._run(presenter)
+        if event.match_id in self._editing and presenter.task is not None and self.places.pacer:
+            # Its board edit still waits for Discord's pace: withdrawn, the next batch's
+            # edit shows this event too, in one request instead of two.
+            self.places.pacer.withdraw(presenter.task)
 
     def mark_board(self, match_id: int) -> None:
         """Edit the match's board soon (repairing its place first if it is gone); asks made
@@ -233,7 +240,7 @@ class MatchPresenters:
                 await self._show(event, batch)
             await self._settle_board(batch)
             for hook, info, user_id in batch.dms:  # after the board: a DM never delays it
-                self._aside(hook(info, user_id))
+                self._aside(_in_background(hook(info, user_id)))
         if not presenter.events and self._matches.get(presenter.match_id) is presenter:
             del self._matches[presenter.match_id]
 
@@ -248,8 +255,11 @@ class MatchPresenters:
         be shown again later)."""
         match_id = event.match_id
         key = announcement_key(event) or type(event).__name__
+        # A match's messages wait for Discord's pace as its board does, so none overtakes
+        # the board (the batch's steps run in order anyway); an opening waits less urgently.
+        urgency = Urgency.OPENING if isinstance(event, MatchStarted) else Urgency.BOARD
         try:
-            with announcing(match_id, key):
+            with announcing(match_id, key), requests_for(urgency):
                 for step in plan(event, self._shown.get(match_id), batch.now):
                     await self._carry_out(step, batch)
         except Exception as error:
@@ -304,10 +314,13 @@ class MatchPresenters:
         batch.board_due = False
         now = batch.now
         match_id = now.info.match_id
+        self._editing.add(match_id)
         try:
-            with outside_announcement():
+            with outside_announcement(), requests_for(Urgency.BOARD):
                 if await self._board.edit_board(now.info, now.public):
                     self._shown[match_id] = now
+        except Withdrawn:
+            self.mark_board(match_id)  # the queued event's batch edits it, now or anyway
         except DatabaseUnavailable:
             # Drawn again once the database answers (a real pause: not game time).
             self._again_later(match_id, [], True, DATABASE_AGAIN_SECONDS)
@@ -315,6 +328,8 @@ class MatchPresenters:
             log.warning("match %s: Discord refused the board edit: %s", match_id, error)
         except Exception:
             log.exception("match %s: could not update the board", match_id)
+        finally:
+            self._editing.discard(match_id)
 
     def _again_later(self, match_id: int, events: list[Event], board: bool, seconds: float) -> None:
         """Queue ``events`` (and a board edit) again after ``seconds``, unless the bot is
@@ -336,3 +351,9 @@ class MatchPresenters:
         task = asyncio.create_task(work)
         self._side_tasks.add(task)
         task.add_done_callback(self._side_tasks.discard)
+
+
+async def _in_background(work: Coroutine[Any, Any, None]) -> None:
+    """`work`, its requests waiting for Discord's pace behind those a player waits for."""
+    with requests_for(Urgency.BACKGROUND):
+        await work

@@ -13,10 +13,17 @@ from aiohttp import web
 
 from bot.discord_plumbing.retrier import Retrier, is_transient
 from bot.request_pacing import (
+    SLACK_SECONDS,
     PaceWindow,
     RequestPacer,
+    Urgency,
+    WaitingLine,
+    Withdrawn,
     counts_against_global_limit,
+    current_urgency,
     pacing_trace,
+    requests_for,
+    withdrawable,
 )
 
 HANG_GUARD_SECONDS = 120.0
@@ -110,6 +117,228 @@ async def test_a_request_holds_its_place_from_its_start_until_after_its_answer()
     finally:
         await runner.cleanup()
     assert held_while_answering == [1, 1]
+
+
+class FixedClock:
+    """Seconds that move only when the test moves them."""
+
+    def __init__(self, now: float = 100.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _ask(pacer: RequestPacer, urgency: Urgency, went: list[str], name: str) -> None:
+    await pacer.wait_turn(urgency)
+    went.append(name)
+
+
+async def _settle() -> None:
+    """Let the tasks that were given their turn run (a turn of the loop, no time passes)."""
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
+async def _full_pacer(clock: FixedClock, per_second: int = 1) -> RequestPacer:
+    """A pacer whose every place is held by a request on its way."""
+    pacer = RequestPacer(per_second=per_second, clock=clock)
+    for _ in range(per_second):
+        await pacer.wait_turn(Urgency.BOARD)
+    return pacer
+
+
+async def _free_one_place(pacer: RequestPacer, clock: FixedClock) -> None:
+    """One request on its way is answered, and a second later its place frees."""
+    pacer.finished()
+    clock.now += 1.0
+    pacer.release_due()
+    await _settle()
+
+
+async def test_a_board_a_player_waits_for_goes_before_a_dm_that_asked_first():
+    clock = FixedClock()
+    pacer = await _full_pacer(clock)
+    went: list[str] = []
+    dm = asyncio.create_task(_ask(pacer, Urgency.BACKGROUND, went, "DM"))
+    await _settle()
+    clock.now += 0.5
+    board = asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "board"))
+    await _settle()
+    assert went == [], "no place is free yet"
+    await _free_one_place(pacer, clock)
+    assert went == ["board"]
+    await _free_one_place(pacer, clock)
+    assert went == ["board", "DM"]
+    await asyncio.gather(dm, board)
+
+
+async def test_a_request_waits_no_longer_than_its_slack_behind_more_urgent_ones():
+    clock = FixedClock()
+    pacer = await _full_pacer(clock)
+    went: list[str] = []
+    tasks = [asyncio.create_task(_ask(pacer, Urgency.OPENING, went, "opening"))]
+    await _settle()
+    slack = SLACK_SECONDS[Urgency.OPENING]
+    clock.now += slack - 0.1
+    tasks.append(asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "board within the slack")))
+    await _settle()
+    clock.now += 0.2
+    tasks.append(asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "board after the slack")))
+    await _settle()
+    for _ in tasks:
+        await _free_one_place(pacer, clock)
+    assert went == ["board within the slack", "opening", "board after the slack"]
+    await asyncio.gather(*tasks)
+
+
+async def test_requests_of_one_urgency_go_in_the_order_they_asked():
+    clock = FixedClock()
+    pacer = await _full_pacer(clock, per_second=2)
+    went: list[str] = []
+    names = [f"DM {i}" for i in range(6)]
+    tasks = []
+    for name in names:
+        tasks.append(asyncio.create_task(_ask(pacer, Urgency.BACKGROUND, went, name)))
+        await _settle()
+    for second in range(1, 4):
+        await _free_one_place(pacer, clock)
+        await _free_one_place(pacer, clock)
+        assert went == names[: 2 * second]
+    await asyncio.gather(*tasks)
+
+
+async def test_a_request_cancelled_while_it_waits_leaves_its_turn_to_the_next():
+    clock = FixedClock()
+    pacer = await _full_pacer(clock)
+    went: list[str] = []
+    given_up = asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "given up"))
+    await _settle()
+    patient = asyncio.create_task(_ask(pacer, Urgency.BACKGROUND, went, "patient"))
+    await _settle()
+    given_up.cancel()
+    await _settle()
+    await _free_one_place(pacer, clock)
+    assert went == ["patient"]
+    assert pacer.held() == 1, "the one place went to the patient request, and only to it"
+    await patient
+
+
+async def test_a_waiting_line_never_lets_more_than_the_pace_go_in_a_second():
+    clock = FixedClock()
+    pacer = RequestPacer(per_second=3, clock=clock)
+    went: list[str] = []
+    urgencies = list(Urgency)
+    tasks = [
+        asyncio.create_task(_ask(pacer, urgencies[i % len(urgencies)], went, f"r{i}"))
+        for i in range(12)
+    ]
+    await _settle()
+    assert len(went) == 3, "three places, three requests on their way"
+    for _ in range(3):
+        pacer.finished()
+    clock.now += 0.5
+    pacer.release_due()
+    await _settle()
+    assert len(went) == 3, "answered, but their places are held a second after the answer"
+    clock.now += 0.5
+    pacer.release_due()
+    await _settle()
+    assert len(went) == 6
+    for task in tasks:
+        task.cancel()
+
+
+async def test_requests_wait_as_the_urgency_of_the_task_that_makes_them():
+    pacer = RequestPacer(per_second=5, clock=FixedClock())
+    assert current_urgency() is Urgency.UNMARKED
+    with requests_for(Urgency.BACKGROUND):
+        await pacer.wait_turn()
+
+        async def opening() -> None:
+            with requests_for(Urgency.OPENING):
+                await pacer.wait_turn()
+
+        await asyncio.create_task(opening())
+        await pacer.wait_turn()
+    await pacer.wait_turn()
+    counted = {urgency: tally.requests for urgency, tally in pacer.tallies.items()}
+    assert counted == {
+        Urgency.BOARD: 0,
+        Urgency.UNMARKED: 1,
+        Urgency.OPENING: 1,
+        Urgency.BACKGROUND: 2,
+    }
+
+
+async def test_the_requests_of_one_errand_wait_their_slack_once_not_each():
+    clock = FixedClock()
+    pacer = await _full_pacer(clock)
+    went: list[str] = []
+
+    async def opening() -> None:
+        with requests_for(Urgency.OPENING):
+            await pacer.wait_turn()
+            went.append("thread")
+            await pacer.wait_turn()  # asks a moment later, as if with the thread
+            went.append("opening's board")
+
+    opened = asyncio.create_task(opening())
+    await _settle()
+    clock.now = 101.0
+    boards = [asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "board 1"))]
+    await _settle()
+    await _free_one_place(pacer, clock)
+    await _free_one_place(pacer, clock)
+    assert went == ["board 1", "thread"], "the thread waited its slack behind a board"
+    # Past the opening's slack counted from its first request (at 100), not its second's.
+    clock.now = 100.0 + SLACK_SECONDS[Urgency.OPENING] + 0.5
+    boards.append(asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "board 2")))
+    await _settle()
+    await _free_one_place(pacer, clock)
+    await _free_one_place(pacer, clock)
+    assert went == ["board 1", "thread", "opening's board", "board 2"]
+    await asyncio.gather(opened, *boards)
+
+
+async def test_only_a_withdrawable_request_still_waiting_is_withdrawn():
+    clock = FixedClock()
+    pacer = await _full_pacer(clock)
+
+    async def edit() -> None:
+        with withdrawable():
+            await pacer.wait_turn(Urgency.BOARD)
+
+    stale, plain = asyncio.create_task(edit()), asyncio.create_task(pacer.wait_turn())
+    await _settle()
+    assert not pacer.withdraw(plain), "not made withdrawable"
+    assert pacer.withdraw(stale)
+    with pytest.raises(Withdrawn):
+        await stale
+    await _free_one_place(pacer, clock)
+    assert plain.done(), "the withdrawn edit left its turn to the next"
+    given = asyncio.create_task(edit())
+    await _free_one_place(pacer, clock)
+    assert given.done() and not pacer.withdraw(given), "once it has a place it goes"
+    assert pacer.withdrawn == 1
+
+
+def test_a_waiting_line_orders_by_slack_then_by_who_asked_first():
+    line: WaitingLine[str] = WaitingLine()
+    line.join("dm", Urgency.BACKGROUND, asked=0.0)
+    line.join("opening", Urgency.OPENING, asked=0.0)
+    line.join("board 1", Urgency.BOARD, asked=2.0)
+    line.join("unmarked", Urgency.UNMARKED, asked=2.0)
+    line.join("board 2", Urgency.BOARD, asked=2.0)
+    line.join("late board", Urgency.BOARD, asked=60.0)
+    assert [line.pop() for _ in range(len(line))] == [
+        "board 1",
+        "unmarked",
+        "board 2",
+        "opening",
+        "dm",
+        "late board",
+    ]
 
 
 def test_a_pace_over_discords_limit_is_refused():

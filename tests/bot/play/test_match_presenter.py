@@ -15,6 +15,7 @@ import pytest
 from bot.play import match_presenter
 from bot.play.match_presenter import MatchPresenters
 from bot.play.presence import Presence
+from bot.request_pacing import RequestPacer, withdrawable
 from engine.model import MatchStatus, Placement
 from engine.rules.notation import parse_move
 from engine.service import MatchNow
@@ -73,8 +74,8 @@ class Thread:
         self.edits += 1
         return True
 
-    def presenters(self) -> MatchPresenters:
-        places = SimpleNamespace(retrier=SimpleNamespace(closing=False))
+    def presenters(self, pacer: RequestPacer | None = None) -> MatchPresenters:
+        places = SimpleNamespace(retrier=SimpleNamespace(closing=False), pacer=pacer)
 
         async def panel(info: object, user_id: int) -> None:
             pass
@@ -102,6 +103,42 @@ class Thread:
         async with asyncio.timeout(HANG_GUARD_SECONDS):
             await self.posting.wait()
         await presenters.wait_idle()
+
+
+async def test_a_board_edit_still_waiting_for_the_pace_gives_way_to_the_next_moves_edit():
+    now = [100.0]
+    pacer = RequestPacer(per_second=1, clock=lambda: now[0])
+    await pacer.wait_turn()  # the only place: on its way
+    thread = Thread()
+    asking = [asyncio.Event(), asyncio.Event()]  # each edit, once it waits for the pace
+
+    async def edit_board(info: object, public: object) -> bool:
+        with withdrawable():  # as the board editor sends its edit
+            asking[thread.reads - 1].set()  # in line as soon as it asks: no turn between
+            await pacer.wait_turn()
+        thread.edits += 1
+        return True
+
+    presenters = thread.presenters(pacer)
+    presenters._board.edit_board = edit_board  # type: ignore[method-assign]
+    facts = NextTurn(1, 12, round_ended=False, offer_open=False)
+    moves = [
+        DecisionApplied(7, 0, 11, parse_move("1X", allow_hidden=True), 3, False, None, facts),
+        DecisionApplied(7, 1, 12, parse_move("1X", allow_hidden=True), 3, False, None, facts),
+    ]
+    await presenters.on_event(moves[0])
+    await asyncio.wait_for(asking[0].wait(), HANG_GUARD_SECONDS)
+    await presenters.on_event(moves[1])
+    # Withdrawn, the first edit gives way: the match is read again, and one edit asks.
+    await asyncio.wait_for(asking[1].wait(), HANG_GUARD_SECONDS)
+    assert pacer.waiting() == 1, "the withdrawn edit left the line; the new one waits"
+    pacer.finished()
+    now[0] += 1.0
+    pacer.release_due()
+    await presenters.wait_idle()
+    assert thread.edits == 1, "one edit shows both moves"
+    assert pacer.withdrawn == 1
+    assert thread.confirmed == moves
 
 
 async def test_events_shown_are_confirmed_once_in_order():
