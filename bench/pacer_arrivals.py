@@ -11,8 +11,8 @@ starts a loopback server in a second process, which notes when each request arri
 sends it ``--requests`` REST requests through ``pacing_trace`` from a client whose loop
 stalls for up to ``--stall-ms`` at random moments (half the requests carry a JSON body,
 like message edits; half none, like thread-member PUTs; they wait for the pace with each
-urgency in turn, a board, an opening, a DM, so the pacer's waiting line reorders them as
-the bot's does). It prints the busiest second as
+urgency in turn, a board, an opening, a DM and an unmarked one, so the pacer's waiting
+line reorders them as the bot's does). It prints the busiest second as
 Discord's global window counts it (a window opened by the first request after the last
 one closed, tests/discord_emulator/rate_limits.py) and the busiest of any second.
 

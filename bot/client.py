@@ -368,10 +368,16 @@ class HanamikojiBot(commands.AutoShardedBot):
             log.exception("error while closing the match service")
         # A job under way finishes first (a picture, an AI move: a second at most).
         await asyncio.gather(asyncio.to_thread(DRAWING.stop), asyncio.to_thread(THINKING.stop))
-        await super().close()
-        if self._operations is not None:
-            await self._operations.close()
-        # Which requests waited for the bot's own pace, and how long, since it started.
+        # Which requests waited for the bot's own pace, and how long, since it started:
+        # logged before discord.py's close, which lets the main task return and the
+        # runner cancel whatever of this method is left.
         for urgency, tally in self.pacer.tallies.items():
             if tally.requests:
                 log.info("request pacer, %s: %s", urgency.value, tally.summary())
+        if self.pacer.withdrawn:
+            log.info(
+                "request pacer, withdrawn: %d board edits, a newer one sent", self.pacer.withdrawn
+            )
+        if self._operations is not None:
+            await self._operations.close()
+        await super().close()

@@ -157,14 +157,17 @@ _ERRAND: contextvars.ContextVar[_Errand | None] = contextvars.ContextVar(
 
 
 @contextlib.contextmanager
-def requests_for(urgency: Urgency) -> Iterator[None]:
+def requests_for(urgency: Urgency, *, asked_at: float | None = None) -> Iterator[_Errand]:
     """The REST requests made inside (by this task, and by tasks it starts) wait for the
-    pace as `urgency`, and as one errand: each as if it had asked when the first did. The
-    pacer reads it in aiohttp's trace hook, which runs in the task that makes the
-    request."""
-    token = _ERRAND.set(_Errand(urgency))
+    pace as `urgency`, and as one errand: each as if it had asked when the first did, or
+    at `asked_at` (the loop's time) when it takes over a withdrawn request's place in
+    line. The pacer reads it in aiohttp's trace hook, which runs in the task that makes
+    the request."""
+    errand = _Errand(urgency)
+    errand.first_asked = asked_at
+    token = _ERRAND.set(errand)
     try:
-        yield
+        yield errand
     finally:
         _ERRAND.reset(token)
 
@@ -232,7 +235,7 @@ class WaitingLine(Generic[T]):
 
 
 WAIT_BOUNDS: tuple[float, ...] = (0.0, *(0.001 * 1.25**i for i in range(52)))
-"""Upper bounds of the wait tally's buckets: no wait, then 1 ms to about 110 s, each a
+"""Upper bounds of the wait tally's buckets: no wait, then 1 ms to about 88 s, each a
 quarter longer than the last (a percentile read from them is within a quarter)."""
 
 

@@ -134,6 +134,8 @@ class MatchPresenters:
         same); dropped when the match ends."""
         self._side_tasks: set[asyncio.Task[None]] = set()
         self._editing: set[int] = set()
+        self._withdrawn_at: dict[int, float] = {}
+        """When each match's withdrawn board edit first asked for its turn."""
         """Matches whose presenter is editing their board now."""
 
     # -- what comes in -------------------------------------------------------------------
@@ -295,7 +297,9 @@ class MatchPresenters:
         elif isinstance(step, PostSummary):
             await self._posts.summary(info, step)
         elif isinstance(step, PostResult):
-            await self._settle_board(batch)  # the final board before the result
+            # The final board before the result, never withdrawn: the result must not sit
+            # above a board one move behind.
+            await self._settle_board(batch, withdrawable=False)
             await self._posts.result(info, step)
         elif isinstance(step, AskOffer):
             await self._posts.ask_offer(info, step)
@@ -306,20 +310,28 @@ class MatchPresenters:
         else:
             batch.dms.append((self._retire_panel, info, step.user_id))
 
-    async def _settle_board(self, batch: _Batch) -> None:
+    async def _settle_board(self, batch: _Batch, *, withdrawable: bool = True) -> None:
         """Edit the board now if the batch asked for it; a failure is the board's alone,
-        never an event's."""
+        never an event's. While it waits for Discord's pace a newer event may withdraw it
+        (:meth:`on_event`), unless not `withdrawable`."""
         if not batch.board_due:
             return
         batch.board_due = False
         now = batch.now
         match_id = now.info.match_id
-        self._editing.add(match_id)
+        if withdrawable:
+            self._editing.add(match_id)
+        # A board edit that replaces a withdrawn one keeps that one's place in line: else
+        # a match whose events come faster than the line moves would never be shown.
+        asked_at = self._withdrawn_at.pop(match_id, None)
+        errand = None
         try:
-            with outside_announcement(), requests_for(Urgency.BOARD):
+            with outside_announcement(), requests_for(Urgency.BOARD, asked_at=asked_at) as errand:
                 if await self._board.edit_board(now.info, now.public):
                     self._shown[match_id] = now
         except Withdrawn:
+            if errand is not None and errand.first_asked is not None:
+                self._withdrawn_at[match_id] = errand.first_asked
             self.mark_board(match_id)  # the queued event's batch edits it, now or anyway
         except DatabaseUnavailable:
             # Drawn again once the database answers (a real pause: not game time).

@@ -322,13 +322,14 @@ def test_the_synced_commands_digest_lives_beside_sqlite_or_in_the_working_direct
 def test_the_bot_runs_on_uvloop_where_installed_else_on_asyncios_loop(monkeypatch):
     import asyncio
 
-    import uvloop
-
     from bot.__main__ import event_loop_factory
 
-    loop_factory = event_loop_factory()
-    assert loop_factory is uvloop.new_event_loop
-    with asyncio.Runner(loop_factory=loop_factory) as runner:
-        assert isinstance(runner.get_loop(), uvloop.Loop)
+    if sys.platform != "win32":  # pyproject installs uvloop everywhere else
+        import uvloop
+
+        loop_factory = event_loop_factory()
+        assert loop_factory is uvloop.new_event_loop
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            assert isinstance(runner.get_loop(), uvloop.Loop)
     monkeypatch.setitem(sys.modules, "uvloop", None)  # as on Windows: not installed
     assert event_loop_factory() is None

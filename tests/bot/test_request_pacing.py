@@ -78,13 +78,19 @@ def test_a_place_frees_a_second_after_its_answer_not_after_its_start():
 
 
 async def test_a_waiting_request_starts_once_a_place_frees():
-    pacer = RequestPacer(per_second=1)
+    clock = FixedClock()
+    pacer = RequestPacer(per_second=1, clock=clock)
     await pacer.wait_turn()
     waiting = asyncio.create_task(pacer.wait_turn())
-    await asyncio.sleep(0)
+    await _settle()
     assert not waiting.done(), "the only place is on its way"
     pacer.finished()
-    await asyncio.wait_for(waiting, timeout=5)
+    await _settle()
+    assert not waiting.done(), "the place is held a second after its answer"
+    clock.now += 1.0
+    pacer.release_due()
+    await _settle()
+    assert waiting.done()
     assert pacer.waited == 1
 
 
@@ -418,3 +424,42 @@ async def test_closing_stops_the_retries(monkeypatch):
     with pytest.raises(discord.HTTPException):
         await asyncio.wait_for(task, timeout=HANG_GUARD_SECONDS)
     assert len(attempts) == 2, "one more try when closing, then it gives up"
+
+
+async def test_a_request_given_its_turn_then_cancelled_holds_the_place_a_second_as_if_sent():
+    clock = FixedClock()
+    pacer = await _full_pacer(clock)
+    went: list[str] = []
+    cancelled = asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "cancelled"))
+    await _settle()
+    pacer.finished()
+    clock.now += 1.0
+    pacer.release_due()  # its turn is given, and it is cancelled before it runs
+    cancelled.cancel()
+    await _settle()
+    assert went == []
+    assert pacer.held() == 1, "it may have gone out: its place is held a second more"
+    clock.now += 1.0
+    assert pacer.held() == 0, "and then given back: the pace does not shrink for good"
+
+
+async def test_a_board_edit_that_replaces_a_withdrawn_one_keeps_its_place_in_line():
+    clock = FixedClock()
+    pacer = await _full_pacer(clock)
+    went: list[str] = []
+    clock.now = 101.0
+    other = asyncio.create_task(_ask(pacer, Urgency.BOARD, went, "another match's board"))
+    await _settle()
+
+    async def replacement() -> None:
+        with requests_for(Urgency.BOARD, asked_at=100.0):  # the withdrawn edit asked at 100
+            await pacer.wait_turn()
+        went.append("the replacing edit")
+
+    clock.now = 102.0
+    replacing = asyncio.create_task(replacement())
+    await _settle()
+    await _free_one_place(pacer, clock)
+    assert went == ["the replacing edit"], "it asked at 100, before the other board (101)"
+    await _free_one_place(pacer, clock)
+    await asyncio.gather(other, replacing)

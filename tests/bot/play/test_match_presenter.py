@@ -15,7 +15,7 @@ import pytest
 from bot.play import match_presenter
 from bot.play.match_presenter import MatchPresenters
 from bot.play.presence import Presence
-from bot.request_pacing import RequestPacer, withdrawable
+from bot.request_pacing import RequestPacer, Urgency, withdrawable
 from engine.model import MatchStatus, Placement
 from engine.rules.notation import parse_move
 from engine.service import MatchNow
@@ -139,6 +139,56 @@ async def test_a_board_edit_still_waiting_for_the_pace_gives_way_to_the_next_mov
     assert thread.edits == 1, "one edit shows both moves"
     assert pacer.withdrawn == 1
     assert thread.confirmed == moves
+
+
+async def test_the_edit_that_replaces_a_withdrawn_one_goes_before_boards_asked_after_it():
+    now = [100.0]
+    pacer = RequestPacer(per_second=1, clock=lambda: now[0])
+    await pacer.wait_turn()  # the only place: on its way
+    thread = Thread()
+    asking = [asyncio.Event(), asyncio.Event()]
+
+    async def edit_board(info: object, public: object) -> bool:
+        with withdrawable():
+            asking[thread.reads - 1].set()
+            await pacer.wait_turn()
+        thread.edits += 1
+        return True
+
+    presenters = thread.presenters(pacer)
+    presenters._board.edit_board = edit_board  # type: ignore[method-assign]
+    facts = NextTurn(1, 12, round_ended=False, offer_open=False)
+    moves = [
+        DecisionApplied(7, 0, 11, parse_move("1X", allow_hidden=True), 3, False, None, facts),
+        DecisionApplied(7, 1, 12, parse_move("1X", allow_hidden=True), 3, False, None, facts),
+    ]
+    await presenters.on_event(moves[0])  # its edit asks at 100
+    await asyncio.wait_for(asking[0].wait(), HANG_GUARD_SECONDS)
+    now[0] = 101.0
+    other_went = asyncio.Event()
+
+    async def other_board() -> None:
+        await pacer.wait_turn(Urgency.BOARD)
+        other_went.set()
+
+    other = asyncio.create_task(other_board())  # another match's board, asked at 101
+    for _ in range(3):
+        await asyncio.sleep(0)
+    now[0] = 102.0
+    await presenters.on_event(moves[1])  # withdraws the first edit; its replacement asks
+    await asyncio.wait_for(asking[1].wait(), HANG_GUARD_SECONDS)
+    pacer.finished()
+    now[0] += 1.0
+    pacer.release_due()  # one place: for the edit that asked first
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert thread.edits == 1, "the replacement kept the place asked at 100"
+    assert not other_went.is_set(), "the board asked at 101 still waits"
+    pacer.finished()
+    now[0] += 1.0
+    pacer.release_due()
+    await asyncio.wait_for(other, HANG_GUARD_SECONDS)
+    await presenters.wait_idle()
 
 
 async def test_events_shown_are_confirmed_once_in_order():
