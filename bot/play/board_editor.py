@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
@@ -44,6 +45,26 @@ is of permission names, put in words in the player's language)."""
 
 ChannelGone = Callable[[MatchInfo], Awaitable[None]]
 """Ends the open matches of the match's channel, found deleted (as a CHANNEL_DELETE does)."""
+
+
+async def _edited_through(
+    through: discord.Interaction[Any] | None, board_id: int, place: object, page: Page
+) -> bool:
+    """Edit the board through the webhook of a press on it (``through``); False when there
+    is none, or Discord refused it (the token expired, the interaction unknown): the board
+    is then edited as usual, nothing lost."""
+    if through is None or through.message is None or through.message.id != board_id:
+        return False  # no press, or one on a board since posted again
+    if through.is_expired():
+        return False
+    try:
+        await through.edit_original_response(
+            **fit_message(place, message_kwargs(page, editing=True))
+        )
+    except discord.HTTPException as error:
+        log.info("board %s: its edit through a press failed (%s); edited as usual", board_id, error)
+        return False
+    return True
 
 
 def _ai_seat(info: MatchInfo) -> int | None:
@@ -105,10 +126,19 @@ class BoardEditor:
             hints=info.hints,
         )
 
-    async def edit_board(self, info: MatchInfo, public: PublicView) -> bool:
+    async def edit_board(
+        self,
+        info: MatchInfo,
+        public: PublicView,
+        through: discord.Interaction[Any] | None = None,
+    ) -> bool:
         """Edit the board message in place to show the match as read (``info`` and
         ``public``, read once by the presenter), repairing what the server changed under it
-        first. True when the board shows it afterwards."""
+        first. True when the board shows it afterwards.
+
+        ``through``: a press on this board acknowledged with a deferred update; the edit goes
+        through its webhook, exempt from the global rate limit
+        (:mod:`bot.play.board_interactions`), or as usual if that fails."""
         match_id = info.match_id
         board_id = info.placement.board_message_id
         if board_id is None:
@@ -135,12 +165,16 @@ class BoardEditor:
         if not self._shown.would_change(board_id, page, fitted):
             return True  # the board already shows this: an edit would spend a request for nothing
         try:
-            # Still waiting for Discord's pace when a newer state of the match comes, the
-            # edit is withdrawn: the presenter's next edit shows both (match_presenter.py).
-            with withdrawable():
-                await self._place.places.edit_message(
-                    place, board_id, lambda: fit_message(place, message_kwargs(page, editing=True))
-                )
+            if not await _edited_through(through, board_id, place, page):
+                # Still waiting for Discord's pace when a newer state of the match comes,
+                # the edit is withdrawn: the presenter's next edit shows both
+                # (match_presenter.py).
+                with withdrawable():
+                    await self._place.places.edit_message(
+                        place,
+                        board_id,
+                        lambda: fit_message(place, message_kwargs(page, editing=True)),
+                    )
         except discord.NotFound as error:
             await self._lost(info, place, error)
             return False

@@ -32,6 +32,7 @@ from bot.discord_plumbing.retrier import worth_showing_later
 from bot.play.announcement_nonces import announcing, outside_announcement
 from bot.play.announcements import Announcements
 from bot.play.board_editor import BoardEditor, ChannelGone, TellPlayer
+from bot.play.board_interactions import BoardInteractions
 from bot.play.display_plan import (
     AskOffer,
     EditBoard,
@@ -135,6 +136,8 @@ class MatchPresenters:
         self._side_tasks: set[asyncio.Task[None]] = set()
         self._editing: set[int] = set()
         """Matches whose presenter is editing their board now."""
+        self.presses = BoardInteractions[discord.Interaction[Any]]()
+        """Presses on a board (a Take) whose interaction carries the board's next edit."""
 
     # -- what comes in -------------------------------------------------------------------
 
@@ -282,6 +285,7 @@ class MatchPresenters:
                 log.exception("match %s: could not show %r", match_id, event)
         if isinstance(event, MatchEnded):
             self._shown.pop(match_id, None)
+            self.presses.forget(match_id)
         self._confirm(event)
 
     async def _carry_out(self, step: Step, batch: _Batch) -> None:
@@ -314,10 +318,13 @@ class MatchPresenters:
         batch.board_due = False
         now = batch.now
         match_id = now.info.match_id
+        # Taken by this edit whether it needs a request or not: a press is never kept for
+        # a later edit, its token then nearer its 15 minutes.
+        through = self.presses.take(match_id, showing=now.public.version)
         self._editing.add(match_id)
         try:
             with outside_announcement(), requests_for(Urgency.BOARD):
-                if await self._board.edit_board(now.info, now.public):
+                if await self._board.edit_board(now.info, now.public, through):
                     self._shown[match_id] = now
         except Withdrawn:
             self.mark_board(match_id)  # the queued event's batch edits it, now or anyway
