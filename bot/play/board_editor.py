@@ -57,6 +57,8 @@ async def _edited_through(
         return False  # no press, or one on a board since posted again
     if through.is_expired():
         return False
+    if isinstance(place, discord.Thread) and place.archived:
+        return False  # refused there (50083): the usual edit unarchives the thread first
     try:
         await through.edit_original_response(
             **fit_message(place, message_kwargs(page, editing=True))

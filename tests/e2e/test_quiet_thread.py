@@ -93,11 +93,7 @@ async def test_a_match_between_two_present_players_is_quiet(emulator, bot, varia
     assert len(mentions) <= 1, [m.content for m in mentions]  # at most "you start"
     assert len(public) <= MAX_PUBLIC_MESSAGES, [m.text()[:60] for m in public]
     assert per_decision <= MAX_REQUESTS_PER_DECISION
-    edits = [
-        e
-        for e in emulator.transcript.in_channel(match.thread_id)
-        if e.action in BOARD_EDITS
-    ]
+    edits = [e for e in emulator.transcript.in_channel(match.thread_id) if e.action in BOARD_EDITS]
     assert len(edits) >= decisions, "each decision edits the board"
     wasted = wasted_edits(emulator.transcript.in_channel(match.thread_id))
     assert wasted == [], f"{len(wasted)} of {len(edits)} edits changed nothing"
