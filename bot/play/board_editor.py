@@ -28,6 +28,7 @@ from bot.discord_plumbing.channel_permissions import (
 from bot.discord_plumbing.pages import Page, message_kwargs
 from bot.discord_plumbing.places import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE
 from bot.play.board import board_page
+from bot.play.board_interactions import BoardPress
 from bot.play.match_place import MatchPlace
 from bot.play.relocation import move_match
 from bot.play.shown_boards import ShownBoards
@@ -47,14 +48,22 @@ ChannelGone = Callable[[MatchInfo], Awaitable[None]]
 """Ends the open matches of the match's channel, found deleted (as a CHANNEL_DELETE does)."""
 
 
-async def _edited_through(
-    through: discord.Interaction[Any] | None, board_id: int, place: object, page: Page
-) -> bool:
-    """Edit the board through the webhook of a press on it (``through``); False when there
-    is none, or Discord refused it (the token expired, the interaction unknown): the board
-    is then edited as usual, nothing lost."""
-    if through is None or through.message is None or through.message.id != board_id:
+Press = BoardPress[discord.Interaction[Any]]
+
+
+def _pressed_on(press: Press | None, board_id: int) -> bool:
+    """Whether ``press`` was made on the board message ``board_id`` (not one since replaced)."""
+    message = None if press is None else press.interaction.message
+    return message is not None and message.id == board_id
+
+
+async def _edited_through(press: Press | None, board_id: int, place: object, page: Page) -> bool:
+    """Edit the board through the webhook of a press on it; False when there is none, or
+    Discord refused it (the token expired, the interaction unknown): the board is then
+    edited as usual, nothing lost."""
+    if press is None or not _pressed_on(press, board_id):
         return False  # no press, or one on a board since posted again
+    through = press.interaction
     if through.is_expired():
         return False
     if isinstance(place, discord.Thread) and place.archived:
@@ -132,7 +141,7 @@ class BoardEditor:
         self,
         info: MatchInfo,
         public: PublicView,
-        through: discord.Interaction[Any] | None = None,
+        through: Press | None = None,
     ) -> bool:
         """Edit the board message in place to show the match as read (``info`` and
         ``public``, read once by the presenter), repairing what the server changed under it
@@ -140,7 +149,8 @@ class BoardEditor:
 
         ``through``: a press on this board acknowledged with a deferred update; the edit goes
         through its webhook, exempt from the global rate limit
-        (:mod:`bot.play.board_interactions`), or as usual if that fails."""
+        (:mod:`bot.play.board_interactions`), or as usual if that fails. It is marked
+        answered when the board it was pressed on shows the match afterwards."""
         match_id = info.match_id
         board_id = info.placement.board_message_id
         if board_id is None:
@@ -165,6 +175,8 @@ class BoardEditor:
         await self._tell_fallbacks(info, place, lang)
         fitted = _fitted(place)
         if not self._shown.would_change(board_id, page, fitted):
+            if through is not None and _pressed_on(through, board_id):
+                through.answered = True
             return True  # the board already shows this: an edit would spend a request for nothing
         try:
             if not await _edited_through(through, board_id, place, page):
@@ -184,6 +196,8 @@ class BoardEditor:
             await self._refused(info, place, error)
             return False
         self._shown.shown(board_id, page, fitted)
+        if through is not None and _pressed_on(through, board_id):
+            through.answered = True  # the board it was pressed on shows the move
         self._boards[board_id] = match_id
         self._place.places.tell("board_shown", match_id, public.version)  # for metrics
         if self._queries.shared and (await self._queries.public_view(match_id)).version != (

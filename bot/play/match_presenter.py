@@ -328,6 +328,9 @@ class MatchPresenters:
                     self._shown[match_id] = now
         except Withdrawn:
             self.mark_board(match_id)  # the queued event's batch edits it, now or anyway
+            if through is not None:
+                self.presses.put_back(match_id, through)  # and answers the press
+                through = None
         except DatabaseUnavailable:
             # Drawn again once the database answers (a real pause: not game time).
             self._again_later(match_id, [], True, DATABASE_AGAIN_SECONDS)
@@ -337,6 +340,10 @@ class MatchPresenters:
             log.exception("match %s: could not update the board", match_id)
         finally:
             self._editing.discard(match_id)
+            if through is not None and not through.answered:
+                # The board where it was pressed does not show the move (moved, posted
+                # again, refused): the presser is told privately, as on the DM panel.
+                self._aside(_note_privately(through.interaction, through.note))
 
     def _again_later(self, match_id: int, events: list[Event], board: bool, seconds: float) -> None:
         """Queue ``events`` (and a board edit) again after ``seconds``, unless the bot is
@@ -358,6 +365,15 @@ class MatchPresenters:
         task = asyncio.create_task(work)
         self._side_tasks.add(task)
         task.add_done_callback(self._side_tasks.discard)
+
+
+async def _note_privately(interaction: discord.Interaction[Any], note: str) -> None:
+    """A private followup to a press (exempt from the global rate limit); lost only if
+    Discord refuses it, which leaves the board as the answer."""
+    try:
+        await interaction.followup.send(note, ephemeral=True)
+    except discord.HTTPException as error:
+        log.info("could not send a press its private note: %s", error)
 
 
 async def _in_background(work: Coroutine[Any, Any, None]) -> None:

@@ -82,11 +82,14 @@ class TakeButton(PlayButton, template=template(Verb.TAKE)):
         # The service checks that the offer is still open and the presser's to settle.
         assert self.choice is not None, "readable() refused it"
         presses = self.deps.board_presses
+        took = text(lang, "panel.took", cards=taken_words(lang, self.choice))
         if not private:
             # Left before the submit, so the presenter's edit that shows the move (which
             # may start before the submit returns here) finds it: the board is edited
             # through this press, outside the bot's global rate limit.
-            presses.leave(info.match_id, pressed_on=self.version, interaction=interaction)
+            presses.leave(
+                info.match_id, pressed_on=self.version, interaction=interaction, note=took
+            )
         try:
             result = await self.deps.commands.submit(
                 info.match_id, interaction.user.id, self.choice, self.version
@@ -106,10 +109,10 @@ class TakeButton(PlayButton, template=template(Verb.TAKE)):
             presses.withdraw(info.match_id, interaction)
             raise
         if private:
-            took = text(lang, "panel.took", cards=taken_words(lang, self.choice))
             await self.deps.panel.played(interaction, lang, info, result, edit=True, notice=took)
         # On the board, no private note: the board's edit shows what was taken (its recent
-        # moves and picture), and the offer's question is answered in the thread.
+        # moves and picture), and the offer's question is answered in the thread. Only if
+        # that edit cannot show it where it was pressed does the presenter send the note.
 
 
 def take_buttons(
