@@ -17,8 +17,14 @@ answer.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+REMEMBERED = 4096
+"""Presses kept at most, the oldest dropped first: in a cluster another process may show
+the match, and this one's press then waits for an edit that never comes here (its token
+is useless after 15 minutes anyway)."""
 
 H = TypeVar("H")
 """What edits the board through the press (a ``discord.Interaction``; anything in tests)."""
@@ -50,8 +56,9 @@ class BoardInteractions(Generic[H]):
     True
     """
 
-    def __init__(self) -> None:
-        self._slots: dict[int, BoardPress[H]] = {}
+    def __init__(self, remembered: int = REMEMBERED) -> None:
+        self._slots: OrderedDict[int, BoardPress[H]] = OrderedDict()
+        self._remembered = remembered
 
     def leave(self, match_id: int, *, pressed_on: int, interaction: H, note: str) -> None:
         """A press on the board of version ``pressed_on``: the edit that shows a later
@@ -59,6 +66,9 @@ class BoardInteractions(Generic[H]):
         ``note`` answers it privately if that edit does not show the move where it was
         pressed."""
         self._slots[match_id] = BoardPress(pressed_on, interaction, note)
+        self._slots.move_to_end(match_id)
+        while len(self._slots) > self._remembered:
+            self._slots.popitem(last=False)
 
     def withdraw(self, match_id: int, interaction: H) -> None:
         """The press was refused: it moved nothing, and its interaction carries the refusal."""

@@ -45,3 +45,11 @@ def test_the_presses_of_a_finished_match_are_forgotten():
     slots.forget(1)
     assert slots.take(1, showing=9) is None
     assert slots.take(2, showing=9) is not None
+
+
+def test_only_the_latest_presses_are_kept():
+    slots = BoardInteractions[str](remembered=2)
+    for match_id in (1, 2, 3):
+        slots.leave(match_id, pressed_on=0, interaction=str(match_id), note="")
+    assert slots.take(1, showing=1) is None, "the oldest press was dropped"
+    assert slots.take(3, showing=1) is not None
