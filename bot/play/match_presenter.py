@@ -318,8 +318,9 @@ class MatchPresenters:
         batch.board_due = False
         now = batch.now
         match_id = now.info.match_id
-        # Taken by this edit whether it needs a request or not: a press is never kept for
-        # a later edit, its token then nearer its 15 minutes.
+        # Taken by this edit whether it needs a request or not (given back only when the
+        # edit is withdrawn or waits for the database): a press kept for later edits
+        # would carry them with a token ever nearer its 15 minutes.
         through = self.presses.take(match_id, showing=now.public.version)
         self._editing.add(match_id)
         try:
@@ -334,6 +335,9 @@ class MatchPresenters:
         except DatabaseUnavailable:
             # Drawn again once the database answers (a real pause: not game time).
             self._again_later(match_id, [], True, DATABASE_AGAIN_SECONDS)
+            if through is not None:
+                self.presses.put_back(match_id, through)  # that edit still answers it
+                through = None
         except discord.HTTPException as error:
             log.warning("match %s: Discord refused the board edit: %s", match_id, error)
         except Exception:
