@@ -29,7 +29,7 @@ from bot.discord_plumbing.pages import Page, message_kwargs
 from bot.discord_plumbing.places import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE
 from bot.play.board import board_page
 from bot.play.board_interactions import BoardPress
-from bot.play.match_place import MatchPlace
+from bot.play.match_place import MatchPlace, mention_of
 from bot.play.relocation import move_match
 from bot.play.shown_boards import ShownBoards
 from bot.request_pacing import withdrawable
@@ -367,10 +367,13 @@ class BoardEditor:
                 await self._tell(user_id, info.match_id, key, values)
 
     async def post_board(
-        self, info: MatchInfo, public: PublicView | None = None
+        self, info: MatchInfo, public: PublicView | None = None, greet: int | None = None
     ) -> discord.Message | None:
         """Post a fresh board at the bottom of the match's place and remember it; it shows
-        ``public`` when given (the match as just read), else the match as it is now."""
+        ``public`` when given (the match as just read), else the match as it is now.
+        ``greet``: the player who starts, told so above the board with a mention (only
+        theirs), in the same message; the board's first edit clears the line, and an edit
+        never mentions anyone again."""
         place = await self._place.place(info)
         if place is None:
             return None
@@ -382,8 +385,13 @@ class BoardEditor:
         lang = await self._place.public_language(info)
         page = await self._page(info, lang, public)
         # Sent at most once per start announcement, so it is told apart by its purpose.
+        kwargs = message_kwargs(page)
+        if greet is not None:
+            greeting = text(lang, "match.you_start", mention=mention_of(greet))
+            kwargs["content"] = "\n".join(filter(None, [greeting, kwargs.get("content")]))
+            kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(greet)])
         message = await self._place.send(
-            place, f"match {info.match_id}: the board", message_kwargs(page), purpose="board"
+            place, f"match {info.match_id}: the board", kwargs, purpose="board"
         )
         self._shown.shown(message.id, page, _fitted(place))
         await self._placements.set_location(info.match_id, board_message_id=message.id)

@@ -291,7 +291,8 @@ class MatchPresenters:
     async def _carry_out(self, step: Step, batch: _Batch) -> None:
         info = batch.now.info
         if isinstance(step, SetUp):
-            batch.now = replace(batch.now, info=await self._posts.set_up(info, batch.now.public))
+            set_up = await self._posts.set_up(info, batch.now.public, greet=step.greet)
+            batch.now = replace(batch.now, info=set_up)
         elif isinstance(step, EditBoard):
             batch.board_due = True  # after the batch's messages: one edit shows them all
         elif isinstance(step, Post):
