@@ -121,6 +121,7 @@ async def setup(bot: AnyBot) -> None:
         commands=service.commands,
         placements=service.placements,
         panel=panel,
+        board_presses=presenters.presses,
     )
     await bot.add_cog(Play(deps, presenters, service.subscribe(presenters.on_event)))
     changes = ServerChanges(

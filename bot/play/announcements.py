@@ -20,7 +20,6 @@ from bot.play.display_plan import (
     PostSummary,
     TimedOut,
     YourTurn,
-    YouStart,
 )
 from bot.play.match_place import MatchPlace, mention_of
 from bot.play.offer_ask import OfferAsks
@@ -50,12 +49,14 @@ class Announcements:
         self._board = board
         self._offers = OfferAsks(place)
 
-    async def set_up(self, info: MatchInfo, public: PublicView) -> MatchInfo:
+    async def set_up(
+        self, info: MatchInfo, public: PublicView, greet: int | None = None
+    ) -> MatchInfo:
         """The match's thread (where the server wants one) and board, each made once: shown
         again after a restart, the start finds them. The thread is remembered as soon as it
         exists, before its players are added, so a restart never opens a second one. A
         board already there is left to the board editor, which brings it up to date. The
-        match as placed afterwards."""
+        match as placed afterwards. The board's first post greets ``greet``, who starts."""
         placement = info.placement
         thread: discord.abc.Messageable | None = None
         if placement.thread_id is None and placement.board_message_id is None:
@@ -70,7 +71,7 @@ class Announcements:
                 thread = await self._place.places.channel(info.placement.thread_id)
             if isinstance(thread, discord.Thread):
                 await add_players(thread, info)
-            await self._board.post_board(info, public)
+            await self._board.post_board(info, public, greet=greet)
             info = await self._queries.match_info(info.match_id)
         return info
 
@@ -145,8 +146,6 @@ class Announcements:
 
 
 def _worded(lang: str, line: Line, names: tuple[str, str]) -> str:
-    if isinstance(line, YouStart):
-        return text(lang, "match.you_start", mention=mention_of(line.user_id))
     if isinstance(line, TimedOut):
         return text(lang, "match.timed_out", name=names[line.seat])
     if isinstance(line, YourTurn):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
@@ -27,7 +28,8 @@ from bot.discord_plumbing.channel_permissions import (
 from bot.discord_plumbing.pages import Page, message_kwargs
 from bot.discord_plumbing.places import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE
 from bot.play.board import board_page
-from bot.play.match_place import MatchPlace
+from bot.play.board_interactions import BoardPress
+from bot.play.match_place import MatchPlace, mention_of
 from bot.play.relocation import move_match
 from bot.play.shown_boards import ShownBoards
 from bot.request_pacing import withdrawable
@@ -44,6 +46,36 @@ is of permission names, put in words in the player's language)."""
 
 ChannelGone = Callable[[MatchInfo], Awaitable[None]]
 """Ends the open matches of the match's channel, found deleted (as a CHANNEL_DELETE does)."""
+
+
+Press = BoardPress[discord.Interaction[Any]]
+
+
+def _pressed_on(press: Press | None, board_id: int) -> bool:
+    """Whether ``press`` was made on the board message ``board_id`` (not one since replaced)."""
+    message = None if press is None else press.interaction.message
+    return message is not None and message.id == board_id
+
+
+async def _edited_through(press: Press | None, board_id: int, place: object, page: Page) -> bool:
+    """Edit the board through the webhook of a press on it; False when there is none, or
+    Discord refused it (the token expired, the interaction unknown): the board is then
+    edited as usual, nothing lost."""
+    if press is None or not _pressed_on(press, board_id):
+        return False  # no press, or one on a board since posted again
+    through = press.interaction
+    if through.is_expired():
+        return False
+    if isinstance(place, discord.Thread) and place.archived:
+        return False  # refused there (50083): the usual edit unarchives the thread first
+    try:
+        await through.edit_original_response(
+            **fit_message(place, message_kwargs(page, editing=True))
+        )
+    except discord.HTTPException as error:
+        log.info("board %s: its edit through a press failed (%s); edited as usual", board_id, error)
+        return False
+    return True
 
 
 def _ai_seat(info: MatchInfo) -> int | None:
@@ -105,10 +137,20 @@ class BoardEditor:
             hints=info.hints,
         )
 
-    async def edit_board(self, info: MatchInfo, public: PublicView) -> bool:
+    async def edit_board(
+        self,
+        info: MatchInfo,
+        public: PublicView,
+        through: Press | None = None,
+    ) -> bool:
         """Edit the board message in place to show the match as read (``info`` and
         ``public``, read once by the presenter), repairing what the server changed under it
-        first. True when the board shows it afterwards."""
+        first. True when the board shows it afterwards.
+
+        ``through``: a press on this board acknowledged with a deferred update; the edit goes
+        through its webhook, exempt from the global rate limit
+        (:mod:`bot.play.board_interactions`), or as usual if that fails. It is marked
+        answered when the board it was pressed on shows the match afterwards."""
         match_id = info.match_id
         board_id = info.placement.board_message_id
         if board_id is None:
@@ -133,14 +175,20 @@ class BoardEditor:
         await self._tell_fallbacks(info, place, lang)
         fitted = _fitted(place)
         if not self._shown.would_change(board_id, page, fitted):
+            if through is not None and _pressed_on(through, board_id):
+                through.answered = True
             return True  # the board already shows this: an edit would spend a request for nothing
         try:
-            # Still waiting for Discord's pace when a newer state of the match comes, the
-            # edit is withdrawn: the presenter's next edit shows both (match_presenter.py).
-            with withdrawable():
-                await self._place.places.edit_message(
-                    place, board_id, lambda: fit_message(place, message_kwargs(page, editing=True))
-                )
+            if not await _edited_through(through, board_id, place, page):
+                # Still waiting for Discord's pace when a newer state of the match comes,
+                # the edit is withdrawn: the presenter's next edit shows both
+                # (match_presenter.py).
+                with withdrawable():
+                    await self._place.places.edit_message(
+                        place,
+                        board_id,
+                        lambda: fit_message(place, message_kwargs(page, editing=True)),
+                    )
         except discord.NotFound as error:
             await self._lost(info, place, error)
             return False
@@ -148,6 +196,8 @@ class BoardEditor:
             await self._refused(info, place, error)
             return False
         self._shown.shown(board_id, page, fitted)
+        if through is not None and _pressed_on(through, board_id):
+            through.answered = True  # the board it was pressed on shows the move
         self._boards[board_id] = match_id
         self._place.places.tell("board_shown", match_id, public.version)  # for metrics
         if self._queries.shared and (await self._queries.public_view(match_id)).version != (
@@ -317,10 +367,13 @@ class BoardEditor:
                 await self._tell(user_id, info.match_id, key, values)
 
     async def post_board(
-        self, info: MatchInfo, public: PublicView | None = None
+        self, info: MatchInfo, public: PublicView | None = None, greet: int | None = None
     ) -> discord.Message | None:
         """Post a fresh board at the bottom of the match's place and remember it; it shows
-        ``public`` when given (the match as just read), else the match as it is now."""
+        ``public`` when given (the match as just read), else the match as it is now.
+        ``greet``: the player who starts, told so above the board with a mention (only
+        theirs), in the same message; the board's first edit clears the line, and an edit
+        never mentions anyone again."""
         place = await self._place.place(info)
         if place is None:
             return None
@@ -332,8 +385,13 @@ class BoardEditor:
         lang = await self._place.public_language(info)
         page = await self._page(info, lang, public)
         # Sent at most once per start announcement, so it is told apart by its purpose.
+        kwargs = message_kwargs(page)
+        if greet is not None:
+            greeting = text(lang, "match.you_start", mention=mention_of(greet))
+            kwargs["content"] = "\n".join(filter(None, [greeting, kwargs.get("content")]))
+            kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(greet)])
         message = await self._place.send(
-            place, f"match {info.match_id}: the board", message_kwargs(page), purpose="board"
+            place, f"match {info.match_id}: the board", kwargs, purpose="board"
         )
         self._shown.shown(message.id, page, _fitted(place))
         await self._placements.set_location(info.match_id, board_message_id=message.id)

@@ -5,7 +5,7 @@ class, and how a press is acknowledged."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self
 
 import discord
@@ -13,6 +13,7 @@ import discord
 from bot.custom_ids import Verb, game_id
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, on_private_message
 from bot.discord_plumbing.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
+from bot.play.board_interactions import BoardInteractions
 from bot.words.i18n import text
 from engine.model import MatchInfo
 from engine.rules import Action, Decision, PlayerView
@@ -74,6 +75,11 @@ class PlayDeps(MatchItemDeps):
     commands: MatchCommands
     placements: MatchPlacements
     panel: PanelScreens
+    board_presses: BoardInteractions[discord.Interaction[Any]] = field(
+        default_factory=BoardInteractions
+    )
+    """Where a press on a board leaves its interaction for the board's next edit (the
+    match presenters' slots)."""
 
 
 async def defer(interaction: discord.Interaction[Any], *, private: bool) -> None:

@@ -44,11 +44,6 @@ class Scene:
 
 
 @dataclass(frozen=True, slots=True)
-class YouStart:
-    user_id: int
-
-
-@dataclass(frozen=True, slots=True)
 class TimedOut:
     """The turn timer played for this seat."""
 
@@ -66,7 +61,7 @@ class RemindTurn:
     deadline: float
 
 
-Line = YouStart | TimedOut | YourTurn | RemindTurn
+Line = TimedOut | YourTurn | RemindTurn
 
 
 # -- the steps -------------------------------------------------------------------------
@@ -74,7 +69,10 @@ Line = YouStart | TimedOut | YourTurn | RemindTurn
 
 @dataclass(frozen=True, slots=True)
 class SetUp:
-    """Open the match's thread and post its board, where not done yet."""
+    """Open the match's thread and post its board, where not done yet; the board's first
+    post greets ``greet`` (a user id), who starts, with a mention: one message, not two."""
+
+    greet: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,12 +196,11 @@ def _board(before: Scene | None, after: Scene) -> list[Step]:
 
 
 def _started(event: MatchStarted, after: Scene) -> list[Step]:
-    steps: list[Step] = [SetUp()]
     first = event.players[event.first_player]
     # Shown late (after a restart) once the match went on, "you start" would mislead.
     if first != AI_USER_ID and after.public.version == 0:
-        steps += [Post((YouStart(first),), mention=first), Notify(first)]
-    return steps
+        return [SetUp(greet=first), Notify(first)]
+    return [SetUp()]
 
 
 def _decision(event: DecisionApplied, after: Scene) -> list[Step]:

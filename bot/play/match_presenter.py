@@ -32,6 +32,7 @@ from bot.discord_plumbing.retrier import worth_showing_later
 from bot.play.announcement_nonces import announcing, outside_announcement
 from bot.play.announcements import Announcements
 from bot.play.board_editor import BoardEditor, ChannelGone, TellPlayer
+from bot.play.board_interactions import BoardInteractions
 from bot.play.display_plan import (
     AskOffer,
     EditBoard,
@@ -134,9 +135,11 @@ class MatchPresenters:
         same); dropped when the match ends."""
         self._side_tasks: set[asyncio.Task[None]] = set()
         self._editing: set[int] = set()
+        """Matches whose presenter is editing their board now."""
         self._withdrawn_at: dict[int, float] = {}
         """When each match's withdrawn board edit first asked for its turn."""
-        """Matches whose presenter is editing their board now."""
+        self.presses = BoardInteractions[discord.Interaction[Any]]()
+        """Presses on a board (a Take) whose interaction carries the board's next edit."""
 
     # -- what comes in -------------------------------------------------------------------
 
@@ -284,12 +287,14 @@ class MatchPresenters:
                 log.exception("match %s: could not show %r", match_id, event)
         if isinstance(event, MatchEnded):
             self._shown.pop(match_id, None)
+            self.presses.forget(match_id)
         self._confirm(event)
 
     async def _carry_out(self, step: Step, batch: _Batch) -> None:
         info = batch.now.info
         if isinstance(step, SetUp):
-            batch.now = replace(batch.now, info=await self._posts.set_up(info, batch.now.public))
+            set_up = await self._posts.set_up(info, batch.now.public, greet=step.greet)
+            batch.now = replace(batch.now, info=set_up)
         elif isinstance(step, EditBoard):
             batch.board_due = True  # after the batch's messages: one edit shows them all
         elif isinstance(step, Post):
@@ -319,6 +324,10 @@ class MatchPresenters:
         batch.board_due = False
         now = batch.now
         match_id = now.info.match_id
+        # Taken by this edit whether it needs a request or not (given back only when the
+        # edit is withdrawn or waits for the database): a press kept for later edits
+        # would carry them with a token ever nearer its 15 minutes.
+        through = self.presses.take(match_id, showing=now.public.version)
         if withdrawable:
             self._editing.add(match_id)
         # A board edit that replaces a withdrawn one keeps that one's place in line: else
@@ -327,21 +336,31 @@ class MatchPresenters:
         errand = None
         try:
             with outside_announcement(), requests_for(Urgency.BOARD, asked_at=asked_at) as errand:
-                if await self._board.edit_board(now.info, now.public):
+                if await self._board.edit_board(now.info, now.public, through):
                     self._shown[match_id] = now
         except Withdrawn:
             if errand is not None and errand.first_asked is not None:
                 self._withdrawn_at[match_id] = errand.first_asked
             self.mark_board(match_id)  # the queued event's batch edits it, now or anyway
+            if through is not None:
+                self.presses.put_back(match_id, through)  # and answers the press
+                through = None
         except DatabaseUnavailable:
             # Drawn again once the database answers (a real pause: not game time).
             self._again_later(match_id, [], True, DATABASE_AGAIN_SECONDS)
+            if through is not None:
+                self.presses.put_back(match_id, through)  # that edit still answers it
+                through = None
         except discord.HTTPException as error:
             log.warning("match %s: Discord refused the board edit: %s", match_id, error)
         except Exception:
             log.exception("match %s: could not update the board", match_id)
         finally:
             self._editing.discard(match_id)
+            if through is not None and not through.answered:
+                # The board where it was pressed does not show the move (moved, posted
+                # again, refused): the presser is told privately, as on the DM panel.
+                self._aside(_note_privately(through.interaction, through.note))
 
     def _again_later(self, match_id: int, events: list[Event], board: bool, seconds: float) -> None:
         """Queue ``events`` (and a board edit) again after ``seconds``, unless the bot is
@@ -363,6 +382,15 @@ class MatchPresenters:
         task = asyncio.create_task(work)
         self._side_tasks.add(task)
         task.add_done_callback(self._side_tasks.discard)
+
+
+async def _note_privately(interaction: discord.Interaction[Any], note: str) -> None:
+    """A private followup to a press (exempt from the global rate limit); lost only if
+    Discord refuses it, which leaves the board as the answer."""
+    try:
+        await interaction.followup.send(note, ephemeral=True)
+    except discord.HTTPException as error:
+        log.info("could not send a press its private note: %s", error)
 
 
 async def _in_background(work: Coroutine[Any, Any, None]) -> None:

@@ -12,9 +12,9 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, decision_arg, template
-from bot.discord_plumbing.first_response import on_private_message
+from bot.discord_plumbing.first_response import FirstResponse, on_private_message
 from bot.discord_plumbing.pages import reply_privately
-from bot.play.deps import PlayButton, button, defer
+from bot.play.deps import PlayButton, button
 from bot.words.decision_words import taken_words
 from bot.words.i18n import text
 from engine.model import MatchInfo
@@ -69,33 +69,50 @@ class TakeButton(PlayButton, template=template(Verb.TAKE)):
     def readable(self) -> bool:
         return self.choice is not None and super().readable()
 
+    def first_response(self, interaction: discord.Interaction[Any]) -> FirstResponse:
+        """A deferred update wherever it is pressed: on the private panel the answer is the
+        panel redrawn; on the board, the board's own edit showing the move (a refusal comes
+        as a private followup)."""
+        return FirstResponse.UPDATE
+
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
         private = on_private_message(interaction)
-        # On the board, a "thinking…" answer only the chooser sees, filled in below: the
-        # board itself is edited by the match's presenter to show the move. The service
-        # checks that the offer is still open and the presser's to settle.
+        # The service checks that the offer is still open and the presser's to settle.
         assert self.choice is not None, "readable() refused it"
-        await defer(interaction, private=private)
+        presses = self.deps.board_presses
+        took = text(lang, "panel.took", cards=taken_words(lang, self.choice))
+        if not private:
+            # Left before the submit, so the presenter's edit that shows the move (which
+            # may start before the submit returns here) finds it: the board is edited
+            # through this press, outside the bot's global rate limit.
+            presses.leave(
+                info.match_id, pressed_on=self.version, interaction=interaction, note=took
+            )
         try:
             result = await self.deps.commands.submit(
                 info.match_id, interaction.user.id, self.choice, self.version
             )
         except StaleVersion:
+            presses.withdraw(info.match_id, interaction)
             await reply_privately(interaction, text(lang, "refusal.offer_settled"))
             return
         except NotYourTurn:
+            presses.withdraw(info.match_id, interaction)
             names = await self.names_by_id(lang)
             other_seat = 1 - (info.seat_of(interaction.user.id) or 0)
             other = names.get(info.players[other_seat], "?")
             await reply_privately(interaction, text(lang, "refusal.not_your_choice", name=other))
             return
-        took = text(lang, "panel.took", cards=taken_words(lang, self.choice))
+        except BaseException:
+            presses.withdraw(info.match_id, interaction)
+            raise
         if private:
             await self.deps.panel.played(interaction, lang, info, result, edit=True, notice=took)
-        else:
-            await interaction.edit_original_response(content=took)
+        # On the board, no private note: the board's edit shows what was taken (its recent
+        # moves and picture), and the offer's question is answered in the thread. Only if
+        # that edit cannot show it where it was pressed does the presenter send the note.
 
 
 def take_buttons(

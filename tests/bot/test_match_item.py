@@ -278,16 +278,28 @@ def pressed_by(client: commands.Bot, user_id: int) -> Any:
     return FakeInteraction.by(user_id, client=client, locale=discord.Locale.american_english)
 
 
+THINKING = {"ephemeral": True, "thinking": True}
+DEFERRED_UPDATE: dict[str, Any] = {}
+
+
 @pytest.mark.parametrize(
-    "item", [HandButton(7, 0), GiftButton(7, 3), TakeButton(7, 3, GiftChoice(2))]
+    ("item", "first_response"),
+    [
+        (HandButton(7, 0), THINKING),
+        (GiftButton(7, 3), THINKING),
+        # A Take's answer on the board is the board's own edit: a deferred update.
+        (TakeButton(7, 3, GiftChoice(2)), DEFERRED_UPDATE),
+    ],
 )
-async def test_only_the_players_may_press_a_match_button(client, item: MatchItem[Any, Any]):
+async def test_only_the_players_may_press_a_match_button(
+    client, item: MatchItem[Any, Any], first_response: dict[str, Any]
+):
     for player in (ANA, BEN):
         assert await item.interaction_check(pressed_by(client, player))
     stranger = pressed_by(client, CARA)
     assert not await item.interaction_check(stranger)
-    # Acknowledged privately before the match was looked up, then told why not.
-    assert stranger.response.deferred == [{"ephemeral": True, "thinking": True}]
+    # Acknowledged before the match was looked up, then told why not, privately.
+    assert stranger.response.deferred == [first_response]
     assert stranger.followup.sent == [
         {"content": text("en", "refusal.not_a_player"), "ephemeral": True}
     ]

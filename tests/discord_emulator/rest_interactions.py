@@ -171,9 +171,16 @@ class InteractionRoutes:
     async def _defer_update(
         self, interaction: EmulatedInteraction, body: MessageBody
     ) -> MessageRecord:
+        # DEFERRED_UPDATE_MESSAGE (6): "for components, ACK an interaction and edit the
+        # original message later; the user does not see a loading state"
+        # (interactions/receiving-and-responding, "Interaction Callback Type"). The original
+        # is the message the component is on, so `@original` edits it through the
+        # interaction webhook, which is not bound to the global rate limit (rate_limits.py).
+        # What the user sees as the answer is that message changed, by whichever path.
         message = self._source_message(interaction, CallbackType.DEFERRED_UPDATE_MESSAGE)
         interaction.acknowledge(CallbackType.DEFERRED_UPDATE_MESSAGE)
         interaction.original_message_id = message.id
+        self._emulator.deferred_updates.setdefault(message.id, []).append(interaction)
         return message
 
     async def _update(self, interaction: EmulatedInteraction, body: MessageBody) -> MessageRecord:

@@ -14,6 +14,7 @@ from tests.discord_emulator.errors import (
 )
 from tests.discord_emulator.http_responses import json_response, no_content
 from tests.discord_emulator.message_bodies import MessageBody, read_message_body
+from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.permissions import (
     ATTACH_FILES,
     EMBED_LINKS,
@@ -142,7 +143,12 @@ class MessageRoutes:
             raise thread_locked()
         body = _fitted(await read_message_body(request), permissions)
         self._writer.apply_edit(message, body)
-        return json_response(await self._writer.publish_update(message, Action.MESSAGE_EDIT))
+        payload = await self._writer.publish_update(message, Action.MESSAGE_EDIT)
+        # A press answered with a deferred update sees its answer in this edit as well as
+        # in one through its webhook: the message it was on, changed (rest_interactions.py).
+        for interaction in self._emulator.deferred_updates.pop(message.id, []):
+            interaction.filled_in(MessageSnapshot.of(message))
+        return json_response(payload)
 
     async def delete(self, request: web.Request) -> web.Response:
         message, permissions = self._message(request)

@@ -98,6 +98,9 @@ class DiscordEmulator:
         self.commands = CommandRegistry(self.ids, self.world.bot.id)
         self.interactions: dict[int, EmulatedInteraction] = {}
         self.interactions_by_token: dict[str, EmulatedInteraction] = {}
+        self.deferred_updates: dict[int, list[EmulatedInteraction]] = {}
+        """By message id: the presses on it answered with a deferred update, whose answer is
+        that message's next edit, by whatever path (rest_interactions.py)."""
         self.requests: list[tuple[str, str, int]] = []  # (method, path, status) of every request
         self.request_log = RequestLog(self.world)
         """Every request with its virtual time, channel and guild (`to_channel`, `to_guild`)."""

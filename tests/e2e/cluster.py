@@ -438,7 +438,10 @@ async def play_in_thread(
         offer = offer_message(mover, match.thread_id)
         takes = [b.label for b in offer.buttons() if (b.label or "").startswith(said["take"])]
         done = await answered(await mover.click(offer, rng.choice(takes)))
-        assert done is not None and "✅ You took" in done.text()
+        # The answer is the board showing the move (edited through the press, or by the
+        # process that shows the match), or the private note if that board was replaced.
+        assert done is not None, "the Take was answered"
+        assert f"**{mover.name}** took" in done.text() or "✅ You took" in done.text(), done.text()
     else:
         board = board_message(mover, match.thread_id)
         panel = await answered(await mover.click(board, said["hand"]))

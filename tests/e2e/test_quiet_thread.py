@@ -30,6 +30,10 @@ MAX_REQUESTS_PER_DECISION = 1.5
 MAX_PUBLIC_MESSAGES = 8
 
 
+BOARD_EDITS = (Action.MESSAGE_EDIT, Action.ORIGINAL_EDIT)
+"""A board edit: in place, or through a Take pressed on it (its interaction's webhook)."""
+
+
 def shows(entry: TranscriptEntry) -> tuple[object, ...]:
     """Everything a message shows after a create or an edit, pictures byte for byte."""
     return (
@@ -45,10 +49,10 @@ def wasted_edits(entries: list[TranscriptEntry]) -> list[TranscriptEntry]:
     before: dict[int | None, tuple[object, ...]] = {}
     wasted = []
     for entry in entries:
-        if entry.action not in (Action.MESSAGE_CREATE, Action.MESSAGE_EDIT):
+        if entry.action is not Action.MESSAGE_CREATE and entry.action not in BOARD_EDITS:
             continue
         now = shows(entry)
-        if entry.action is Action.MESSAGE_EDIT and before.get(entry.message_id) == now:
+        if entry.action in BOARD_EDITS and before.get(entry.message_id) == now:
             wasted.append(entry)
         before[entry.message_id] = now
     return wasted
@@ -89,11 +93,7 @@ async def test_a_match_between_two_present_players_is_quiet(emulator, bot, varia
     assert len(mentions) <= 1, [m.content for m in mentions]  # at most "you start"
     assert len(public) <= MAX_PUBLIC_MESSAGES, [m.text()[:60] for m in public]
     assert per_decision <= MAX_REQUESTS_PER_DECISION
-    edits = [
-        e
-        for e in emulator.transcript.in_channel(match.thread_id)
-        if e.action is Action.MESSAGE_EDIT
-    ]
+    edits = [e for e in emulator.transcript.in_channel(match.thread_id) if e.action in BOARD_EDITS]
     assert len(edits) >= decisions, "each decision edits the board"
     wasted = wasted_edits(emulator.transcript.in_channel(match.thread_id))
     assert wasted == [], f"{len(wasted)} of {len(edits)} edits changed nothing"

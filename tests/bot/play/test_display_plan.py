@@ -22,7 +22,6 @@ from bot.play.display_plan import (
     SetUp,
     TimedOut,
     YourTurn,
-    YouStart,
     plan,
     shows,
 )
@@ -133,11 +132,8 @@ def test_a_taken_offer_answers_its_question():
 
 def test_the_game_start_sets_up_the_thread_and_tells_who_starts():
     started = MatchStarted(7, (ANA, BEN), 1, Variant.STANDARD, None, 1, 2, 160.0)
-    assert plan(started, None, now(0, board=False)) == [
-        SetUp(),
-        Post((YouStart(BEN),), mention=BEN),
-        Notify(BEN),
-    ]
+    # "you start" is the board's first post itself: one message, one request, not two.
+    assert plan(started, None, now(0, board=False)) == [SetUp(greet=BEN), Notify(BEN)]
     assert plan(started, None, now(3)) == [SetUp()], "shown late: no 'you start'"
     against_ai = replace(started, players=(ANA, AI_USER_ID))
     assert plan(against_ai, None, now(0, players=(ANA, AI_USER_ID))) == [SetUp()]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from types import SimpleNamespace
+from typing import Any
 
 import aiohttp
 import discord
@@ -54,6 +55,8 @@ class Thread:
         self.reads = 0
         self.posts: list[object] = []
         self.edits = 0
+        self.edited_through: list[object] = []
+        """Per board edit, the press it was to go through (None: as usual)."""
         self.confirmed: list[object] = []
         self.posting = asyncio.Event()
         info = match_info(7, (11, 12), MatchStatus.ACTIVE, placement=Placement(1, 2))
@@ -70,8 +73,11 @@ class Thread:
         self.posts.append(step)
         self.posting.set()
 
-    async def edit_board(self, info: object, public: object) -> bool:
+    async def edit_board(self, info: object, public: object, through: Any = None) -> bool:
         self.edits += 1
+        self.edited_through.append(None if through is None else through.interaction)
+        if through is not None:
+            through.answered = True  # the board where it was pressed shows the move
         return True
 
     def presenters(self, pacer: RequestPacer | None = None) -> MatchPresenters:
@@ -112,7 +118,7 @@ async def test_a_board_edit_still_waiting_for_the_pace_gives_way_to_the_next_mov
     thread = Thread()
     asking = [asyncio.Event(), asyncio.Event()]  # each edit, once it waits for the pace
 
-    async def edit_board(info: object, public: object) -> bool:
+    async def edit_board(info: object, public: object, through: object = None) -> bool:
         with withdrawable():  # as the board editor sends its edit
             asking[thread.reads - 1].set()  # in line as soon as it asks: no turn between
             await pacer.wait_turn()
@@ -148,7 +154,7 @@ async def test_the_edit_that_replaces_a_withdrawn_one_goes_before_boards_asked_a
     thread = Thread()
     asking = [asyncio.Event(), asyncio.Event()]
 
-    async def edit_board(info: object, public: object) -> bool:
+    async def edit_board(info: object, public: object, through: object = None) -> bool:
         with withdrawable():
             asking[thread.reads - 1].set()
             await pacer.wait_turn()
@@ -215,6 +221,88 @@ async def test_moves_queued_together_cost_one_read_and_one_board_edit():
     await presenters.wait_idle()
     assert (thread.reads, thread.edits) == (1, 1)
     assert thread.confirmed == moves
+
+
+def take_event(version: int) -> DecisionApplied:
+    facts = NextTurn(0, 11, round_ended=False, offer_open=False)
+    return DecisionApplied(
+        7, 1, 12, parse_move("1X", allow_hidden=True), version, False, None, facts
+    )
+
+
+async def test_the_board_edit_that_shows_a_take_goes_through_the_press_on_the_board():
+    thread = Thread()  # the match reads at version 3
+    presenters = thread.presenters()
+    press = object()  # the Take's interaction, pressed on the board of version 2
+    presenters.presses.leave(7, pressed_on=2, interaction=press, note="took")
+    await presenters.on_event(take_event(3))
+    await presenters.wait_idle()
+    assert thread.edited_through == [press]
+    # Used once: the next edit goes as usual.
+    presenters.mark_board(7)
+    await presenters.wait_idle()
+    assert thread.edited_through == [press, None]
+
+
+async def test_a_press_is_not_used_by_an_edit_of_the_board_it_was_pressed_on():
+    thread = Thread()  # the match reads at version 3: the press has not moved it yet
+    presenters = thread.presenters()
+    press = object()
+    presenters.presses.leave(7, pressed_on=3, interaction=press, note="took")
+    presenters.mark_board(7)
+    await presenters.wait_idle()
+    assert thread.edited_through == [None]
+    thread.now = replace(thread.now, public=replace(thread.now.public, version=4))
+    await presenters.on_event(take_event(4))
+    await presenters.wait_idle()
+    assert thread.edited_through == [None, press], "kept for the edit that shows the move"
+
+
+class Press:
+    """A press's interaction: what it was sent privately."""
+
+    def __init__(self) -> None:
+        self.notes: list[tuple[str, bool]] = []
+        self.followup = SimpleNamespace(send=self.send)
+
+    async def send(self, content: str, *, ephemeral: bool) -> None:
+        self.notes.append((content, ephemeral))
+
+
+async def test_a_press_whose_board_does_not_show_the_move_gets_its_note_privately():
+    thread = Thread()
+    presenters = thread.presenters()
+    press = Press()
+    presenters.presses.leave(7, pressed_on=2, interaction=press, note="✅ You took C.")
+
+    async def moved_elsewhere(info: object, public: object, through: Any = None) -> bool:
+        return False  # the board moved to the channel: not the message pressed
+
+    presenters._board.edit_board = moved_elsewhere  # type: ignore[method-assign]
+    await presenters.on_event(take_event(3))
+    await presenters.wait_idle()
+    assert press.notes == [("✅ You took C.", True)]
+
+
+async def test_a_press_whose_board_shows_the_move_gets_no_note():
+    thread = Thread()
+    presenters = thread.presenters()
+    press = Press()
+    presenters.presses.leave(7, pressed_on=2, interaction=press, note="✅ You took C.")
+    await presenters.on_event(take_event(3))
+    await presenters.wait_idle()
+    assert thread.edited_through == [press] and press.notes == []
+
+
+async def test_a_refused_press_leaves_the_board_edit_as_usual():
+    thread = Thread()
+    presenters = thread.presenters()
+    press = object()
+    presenters.presses.leave(7, pressed_on=2, interaction=press, note="took")
+    presenters.presses.withdraw(7, press)  # the service refused the Take
+    await presenters.on_event(take_event(3))
+    await presenters.wait_idle()
+    assert thread.edited_through == [None]
 
 
 @pytest.mark.parametrize("failure", [server_error(), aiohttp.ClientConnectionError("reset")])
