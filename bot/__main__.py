@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import logging
 import os
 import signal
@@ -110,12 +109,6 @@ async def run(config: BotConfig) -> int:
     point_at_discord(config)
     quiet_voice_warnings()
     bot = HanamikojiBot(config)
-
-    async def settle_once() -> None:
-        bot.remove_listener(settle_once, "on_ready")
-        settle_garbage_collector()
-
-    bot.add_listener(settle_once, "on_ready")
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         # Graceful: in-flight decisions finish and commit, then the database closes.
@@ -139,24 +132,6 @@ async def run(config: BotConfig) -> int:
         log.error("Discord refused a privileged intent")
         return 1
     return 0
-
-
-GC_YOUNGEST_THRESHOLD = 7000
-"""Allocations (net) between two collections of the youngest generation, ten times
-Python's 700: every click parses JSON into dicts and discord.py objects that die within
-the click, and collecting them ten times as often only costs CPU."""
-
-
-def settle_garbage_collector() -> None:
-    """Once the bot is ready, move what the process holds for its whole life (modules,
-    discord.py's state, fonts, the engine's tables) out of the cyclic collector's sight,
-    and collect the youngest generation less often: the collector then walks only what
-    clicks create. Here, in the process's entry point, not in the bot: tests run many
-    bots in one process, and what a frozen bot leaves in cycles would never be freed."""
-    gc.collect()
-    gc.freeze()
-    _, middle, oldest = gc.get_threshold()
-    gc.set_threshold(GC_YOUNGEST_THRESHOLD, middle, oldest)
 
 
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

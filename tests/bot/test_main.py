@@ -333,20 +333,3 @@ def test_the_bot_runs_on_uvloop_where_installed_else_on_asyncios_loop(monkeypatc
             assert isinstance(runner.get_loop(), uvloop.Loop)
     monkeypatch.setitem(sys.modules, "uvloop", None)  # as on Windows: not installed
     assert event_loop_factory() is None
-
-
-def test_once_ready_the_collector_leaves_the_bots_lifelong_objects_alone():
-    import gc
-
-    from bot.__main__ import GC_YOUNGEST_THRESHOLD, settle_garbage_collector
-
-    threshold = gc.get_threshold()
-    try:
-        settle_garbage_collector()
-        assert gc.get_freeze_count() > 0, (
-            "what the process holds now is out of the collector's sight"
-        )
-        assert gc.get_threshold() == (GC_YOUNGEST_THRESHOLD, *threshold[1:])
-    finally:  # this test process runs many bots: give it its collector back
-        gc.unfreeze()
-        gc.set_threshold(*threshold)
