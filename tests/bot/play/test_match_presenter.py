@@ -111,8 +111,12 @@ class Thread:
         await presenters.wait_idle()
 
 
-async def test_a_board_edit_still_waiting_for_the_pace_gives_way_to_the_next_moves_edit():
-    now = [100.0]
+async def _paced_presenters(
+    now: list[float],
+) -> tuple[Thread, MatchPresenters, RequestPacer, list[asyncio.Event], list[DecisionApplied]]:
+    """A match's presenters whose board edits wait for a pacer of one request a second,
+    its only place on its way; each edit sets its event once it waits for the pace; two
+    moves of the match to show."""
     pacer = RequestPacer(per_second=1, clock=lambda: now[0])
     await pacer.wait_turn()  # the only place: on its way
     thread = Thread()
@@ -132,6 +136,12 @@ async def test_a_board_edit_still_waiting_for_the_pace_gives_way_to_the_next_mov
         DecisionApplied(7, 0, 11, parse_move("1X", allow_hidden=True), 3, False, None, facts),
         DecisionApplied(7, 1, 12, parse_move("1X", allow_hidden=True), 3, False, None, facts),
     ]
+    return thread, presenters, pacer, asking, moves
+
+
+async def test_a_board_edit_still_waiting_for_the_pace_gives_way_to_the_next_moves_edit():
+    now = [100.0]
+    thread, presenters, pacer, asking, moves = await _paced_presenters(now)
     await presenters.on_event(moves[0])
     await asyncio.wait_for(asking[0].wait(), HANG_GUARD_SECONDS)
     await presenters.on_event(moves[1])
@@ -149,25 +159,7 @@ async def test_a_board_edit_still_waiting_for_the_pace_gives_way_to_the_next_mov
 
 async def test_the_edit_that_replaces_a_withdrawn_one_goes_before_boards_asked_after_it():
     now = [100.0]
-    pacer = RequestPacer(per_second=1, clock=lambda: now[0])
-    await pacer.wait_turn()  # the only place: on its way
-    thread = Thread()
-    asking = [asyncio.Event(), asyncio.Event()]
-
-    async def edit_board(info: object, public: object, through: object = None) -> bool:
-        with withdrawable():
-            asking[thread.reads - 1].set()
-            await pacer.wait_turn()
-        thread.edits += 1
-        return True
-
-    presenters = thread.presenters(pacer)
-    presenters._board.edit_board = edit_board  # type: ignore[method-assign]
-    facts = NextTurn(1, 12, round_ended=False, offer_open=False)
-    moves = [
-        DecisionApplied(7, 0, 11, parse_move("1X", allow_hidden=True), 3, False, None, facts),
-        DecisionApplied(7, 1, 12, parse_move("1X", allow_hidden=True), 3, False, None, facts),
-    ]
+    thread, presenters, pacer, asking, moves = await _paced_presenters(now)
     await presenters.on_event(moves[0])  # its edit asks at 100
     await asyncio.wait_for(asking[0].wait(), HANG_GUARD_SECONDS)
     now[0] = 101.0
