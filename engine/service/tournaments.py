@@ -485,7 +485,9 @@ class TournamentService:
         )
         if not isinstance(event, ends):
             return
-        await self._move_on_after(event.match_id, attempt=0)
+        # As the service's own work, not awaited here: a slow read for one match end must
+        # not hold back every later event of the bus (under load it fell 1,000 behind).
+        self._ctx.spawn(self._move_on_after(event.match_id, attempt=0))
 
     async def _move_on_after(self, match_id: int, attempt: int) -> None:
         """Advance the event ``match_id`` was played for; if the database fails meanwhile,

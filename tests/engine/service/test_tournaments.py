@@ -469,6 +469,59 @@ async def test_an_advance_the_database_refused_is_tried_again_later(
     assert (await service.tournaments.tournament(tid)).status is TournamentStatus.FINISHED
 
 
+async def test_a_slow_read_for_one_match_end_holds_no_other_event_back(
+    service: MatchService,
+) -> None:
+    """Two servers' finals end; the database is slow to say which event the first belongs
+    to. The second event still ends meanwhile: match ends are not handled one by one."""
+    ended = asyncio.Event()
+    heard = Heard()
+
+    async def hear(event: TournamentEvent) -> None:
+        await heard(event)
+        if isinstance(event, TournamentEnded):
+            ended.set()
+
+    service.tournaments.subscribe(hear)
+    finals = []
+    for guild in (GUILD, GUILD + 1):
+        created = await service.tournaments.create(
+            ORGANISER, guild, CHANNEL, f"Cup {guild}", Format.KNOCKOUT, moderator=True
+        )
+        for player in (guild * 1000 + 1, guild * 1000 + 2):
+            await service.tournaments.join(created.tournament_id, player)
+        await service.tournaments.start_event(created.tournament_id, ORGANISER)
+        [final] = await open_games(service, created.tournament_id)
+        assert final.match_id is not None
+        finals.append((created.tournament_id, final.match_id, final.first))
+    (slow_event, slow_match, slow_loser), (quick_event, quick_match, quick_loser) = finals
+    real = service.store.tournament_game_of_match
+    answer = asyncio.Event()
+    asked: Counter[int] = Counter()
+
+    async def tournament_game_of_match(match_id):  # type: ignore[no-untyped-def]
+        asked[match_id] += 1
+        # The finish asks first (is it rated?), then the tournament service, which the
+        # database keeps waiting for this match.
+        if match_id == slow_match and asked[match_id] == 2:
+            await answer.wait()
+        return await real(match_id)
+
+    service.store.tournament_game_of_match = tournament_game_of_match  # type: ignore[method-assign]
+    await service.commands.resign(slow_match, slow_loser)
+    await service.commands.resign(quick_match, quick_loser)
+    # Only guards against a hang if match ends were handled one at a time again.
+    try:  # the timeout only guards against a hang if match ends queued up again
+        await asyncio.wait_for(ended.wait(), timeout=60)
+    finally:
+        answer.set()
+    [first_ended] = heard.of(TournamentEnded)
+    assert first_ended.tournament.tournament_id == quick_event
+    await service.wait_idle()
+    ended_events = {e.tournament.tournament_id for e in heard.of(TournamentEnded)}
+    assert ended_events == {quick_event, slow_event}
+
+
 async def test_a_server_has_one_open_event_at_a_time(service: MatchService) -> None:
     tid = await open_event(service)
     with pytest.raises(TournamentAlreadyOpen, match="'Autumn Cup'") as refused:
