@@ -19,7 +19,14 @@ from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 import discord
 
 from bot.custom_ids import UNREADABLE, is_id, is_version
-from bot.discord_plumbing.first_response import FirstResponse, acknowledge, fitting_response
+from bot.discord_plumbing.first_response import (
+    FirstResponse,
+    acknowledge,
+    fitting_response,
+    hold_back,
+    on_private_message,
+    settle,
+)
 from bot.discord_plumbing.pages import reply_privately
 from bot.features import feature_deps
 from bot.operations.json_logs import bind_log_fields
@@ -64,10 +71,17 @@ class MatchItem(
     Accept / Decline, which answer each presser themselves. A refusal is ephemeral.
 
     Every press is acknowledged (:meth:`first_response`) before the database is asked who
-    may press, so a stalled database never leaves it unanswered.
+    may press, so a stalled database never leaves it unanswered; but an item that
+    ``answers_in_place`` on a private panel is held back instead
+    (:func:`~bot.discord_plumbing.first_response.hold_back`): its answer, when ready within
+    the wait, is the first response itself.
     """
 
     players_only: ClassVar[bool] = True
+    answers_in_place: ClassVar[bool] = False
+    """Whether a press on a private panel is answered with the panel edited through
+    :func:`~bot.discord_plumbing.first_response.update_in_place` (or a private message),
+    so its first response may wait for that answer."""
     deps_kind: ClassVar[type[MatchItemDeps]] = MatchItemDeps
 
     def __init__(self, item: ItemT, match_id: int, version: int) -> None:
@@ -104,8 +118,16 @@ class MatchItem(
         user = interaction.user
         deps.names.remember(user, interaction.locale)
         deps.seen(self.match_id, user.id)
+        kind = self.first_response(interaction)
         try:
-            await acknowledge(interaction, self.first_response(interaction))
+            if (
+                self.answers_in_place
+                and kind is FirstResponse.UPDATE
+                and on_private_message(interaction)
+            ):
+                hold_back(interaction)
+            else:
+                await acknowledge(interaction, kind)
         except discord.HTTPException as error:  # too late already: nobody to answer
             log.warning(
                 "match %s: could not acknowledge %s: %s", self.match_id, self.custom_id, error
@@ -149,6 +171,8 @@ class MatchItem(
                 "match %s: %s by %s failed", self.match_id, self.custom_id, interaction.user.id
             )
             await reply_privately(interaction, text(lang, "refusal.wrong"))
+        finally:
+            await settle(interaction)  # a held-back press nothing answered: acknowledged now
 
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
