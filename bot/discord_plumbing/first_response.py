@@ -77,19 +77,19 @@ def _held_back(interaction: discord.Interaction[Any]) -> _HeldBack | None:
     return held if isinstance(held, _HeldBack) else None
 
 
-def hold_back(
-    interaction: discord.Interaction[Any], wait: float = PRIVATE_ANSWER_WAIT_SECONDS
-) -> None:
+def hold_back(interaction: discord.Interaction[Any]) -> None:
     """Let the answer to a press on a private panel be its first response: a deferred
-    update goes only if no answer was sent within ``wait`` seconds (or none comes, see
-    :func:`settle`). Meanwhile :func:`acknowledge` with an update sends nothing."""
+    update goes only if no answer was sent within :data:`PRIVATE_ANSWER_WAIT_SECONDS` (or
+    none comes, see :func:`settle`). Meanwhile :func:`acknowledge` with an update sends
+    nothing."""
     held = _HeldBack()
     interaction.extras[_HELD_BACK] = held
 
     def defer_late() -> None:
         held.deferral = asyncio.ensure_future(_defer_held(interaction, held))
 
-    held.timer = asyncio.get_running_loop().call_later(wait, defer_late)
+    loop = asyncio.get_running_loop()
+    held.timer = loop.call_later(PRIVATE_ANSWER_WAIT_SECONDS, defer_late)
 
 
 async def _defer_held(interaction: discord.Interaction[Any], held: _HeldBack) -> None:
