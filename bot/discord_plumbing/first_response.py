@@ -7,12 +7,12 @@ Which first response fits depends on what the answer will be: a deferred update 
 answer edits the message the component is on (its buttons look busy meanwhile), a
 "thinking…" only the user sees when the answer is a new private message.
 
-A press on a private panel whose answer is usually ready at once is *held back*
-(:func:`hold_back`): its answer is itself the first response, one UPDATE_MESSAGE callback
-that edits the panel, instead of a deferred update and then an edit of ``@original`` (one
-request and one Message built fewer per press). A timer still defers it if the answer is
-not ready within :data:`PRIVATE_ANSWER_WAIT_SECONDS`, so a stalled database never leaves
-it unanswered.
+A press whose answer is usually ready at once is *held back* (:func:`hold_back`): its
+answer is itself the first response — one UPDATE_MESSAGE callback that redraws a private
+panel, or one ephemeral message (CHANNEL_MESSAGE_WITH_SOURCE) — instead of a deferred
+response and then an edit of ``@original`` (one request and one Message built fewer per
+press). A timer still sends the deferred response if the answer is not ready within
+:data:`PRIVATE_ANSWER_WAIT_SECONDS`, so a stalled database never leaves it unanswered.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ PUBLIC_ANSWER_WAIT_SECONDS = 1.5
 rest of Discord's three seconds is left for the answer to travel."""
 
 PRIVATE_ANSWER_WAIT_SECONDS = 1.5
-"""How long a held-back press on a private panel waits for its answer before it is
-deferred (the same share of Discord's three seconds as a public answer's)."""
+"""How long a held-back press waits for its answer before it is deferred (the same share
+of Discord's three seconds as a public answer's)."""
 
 _HELD_BACK = "hk.held_back"
 """The key of a held-back press's :class:`_HeldBack` in ``Interaction.extras``."""
@@ -67,6 +67,8 @@ class _HeldBack:
     the timer's deferral take turns: whichever goes second sees the first one's response
     and does not send a second (Discord refuses it: "already acknowledged")."""
 
+    kind: FirstResponse
+    """The deferred response the timer sends."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
     deferral: asyncio.Task[None] | None = None
@@ -77,12 +79,14 @@ def _held_back(interaction: discord.Interaction[Any]) -> _HeldBack | None:
     return held if isinstance(held, _HeldBack) else None
 
 
-def hold_back(interaction: discord.Interaction[Any]) -> None:
-    """Let the answer to a press on a private panel be its first response: a deferred
-    update goes only if no answer was sent within :data:`PRIVATE_ANSWER_WAIT_SECONDS` (or
-    none comes, see :func:`settle`). Meanwhile :func:`acknowledge` with an update sends
-    nothing."""
-    held = _HeldBack()
+def hold_back(interaction: discord.Interaction[Any], kind: FirstResponse) -> None:
+    """Let the answer to a press be its first response: the deferred response ``kind``
+    goes only if no answer was sent within :data:`PRIVATE_ANSWER_WAIT_SECONDS` (or none
+    comes, see :func:`settle`). Meanwhile :func:`acknowledge` sends nothing.
+
+    Only for a press answered through this module's answers (:func:`update_in_place`,
+    :func:`send_private`, or within :func:`answering`), which take turns with the timer."""
+    held = _HeldBack(kind)
     interaction.extras[_HELD_BACK] = held
 
     def defer_late() -> None:
@@ -97,14 +101,22 @@ async def _defer_held(interaction: discord.Interaction[Any], held: _HeldBack) ->
         if interaction.response.is_done():
             return
         try:
-            await interaction.response.defer()
+            await _defer(interaction, held.kind)
         except discord.HTTPException as error:  # too late already: nobody to answer
             log.warning("could not acknowledge a press in time: %s", error)
 
 
+async def _defer(interaction: discord.Interaction[Any], kind: FirstResponse) -> None:
+    if kind is FirstResponse.UPDATE:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
 @contextlib.asynccontextmanager
-async def _answering(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
-    """Around an answer: a held-back press's deferral does not go meanwhile, nor after."""
+async def answering(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+    """Around an answer: a held-back press's deferral does not go meanwhile, nor after
+    one, so the answer sees the interaction's response as it stays (``is_done()``)."""
     held = _held_back(interaction)
     if held is None:
         yield
@@ -132,7 +144,7 @@ async def update_in_place(interaction: discord.Interaction[Any], **message: Any)
     """Answer a press with the message it is on changed: as the first response itself
     (UPDATE_MESSAGE) when none was sent yet, else by filling the deferred update in
     (an edit of ``@original``, which is that message)."""
-    async with _answering(interaction):
+    async with answering(interaction):
         if interaction.response.is_done():
             await interaction.edit_original_response(**message)
         else:
@@ -141,19 +153,10 @@ async def update_in_place(interaction: discord.Interaction[Any], **message: Any)
 
 async def acknowledge(interaction: discord.Interaction[Any], kind: FirstResponse) -> None:
     """Send the first response now, unless the interaction has one already (or is held
-    back and this is an update: its answer, or its timer, will be the first response)."""
-    response = interaction.response
-    if response.is_done():
+    back: its answer, or its timer, will be the first response)."""
+    if interaction.response.is_done() or _held_back(interaction) is not None:
         return
-    if kind is FirstResponse.UPDATE and _held_back(interaction) is not None:
-        return
-    async with _answering(interaction):
-        if response.is_done():
-            return
-        if kind is FirstResponse.UPDATE:
-            await response.defer()
-        else:
-            await response.defer(ephemeral=True, thinking=True)
+    await _defer(interaction, kind)
 
 
 async def think_privately(interaction: discord.Interaction[Any]) -> None:
@@ -167,7 +170,7 @@ async def send_private(
     """A private answer (``content``, ``embed``, ``view``, ``file``...): the first response,
     or after one a followup, which fills a "thinking…" in."""
     text = () if content is None else (content,)
-    async with _answering(interaction):
+    async with answering(interaction):
         if interaction.response.is_done():
             await interaction.followup.send(*text, ephemeral=True, **message)
         else:

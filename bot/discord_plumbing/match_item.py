@@ -72,16 +72,17 @@ class MatchItem(
 
     Every press is acknowledged (:meth:`first_response`) before the database is asked who
     may press, so a stalled database never leaves it unanswered; but an item that
-    ``answers_in_place`` on a private panel is held back instead
+    ``answers_itself`` is held back instead
     (:func:`~bot.discord_plumbing.first_response.hold_back`): its answer, when ready within
-    the wait, is the first response itself.
+    the wait, is the first response itself. Not an update of a public message (a Take on
+    the board), whose deferral the board's edit fills in.
     """
 
     players_only: ClassVar[bool] = True
-    answers_in_place: ClassVar[bool] = False
-    """Whether a press on a private panel is answered with the panel edited through
-    :func:`~bot.discord_plumbing.first_response.update_in_place` (or a private message),
-    so its first response may wait for that answer."""
+    answers_itself: ClassVar[bool] = False
+    """Whether every answer goes through :mod:`bot.discord_plumbing.first_response`'s
+    answers (the panel redrawn by ``update_in_place``, a private message by
+    ``send_private``), so that the first response may wait for it."""
     deps_kind: ClassVar[type[MatchItemDeps]] = MatchItemDeps
 
     def __init__(self, item: ItemT, match_id: int, version: int) -> None:
@@ -120,12 +121,10 @@ class MatchItem(
         deps.seen(self.match_id, user.id)
         kind = self.first_response(interaction)
         try:
-            if (
-                self.answers_in_place
-                and kind is FirstResponse.UPDATE
-                and on_private_message(interaction)
+            if self.answers_itself and (
+                kind is FirstResponse.THINK or on_private_message(interaction)
             ):
-                hold_back(interaction)
+                hold_back(interaction, kind)
             else:
                 await acknowledge(interaction, kind)
         except discord.HTTPException as error:  # too late already: nobody to answer

@@ -94,11 +94,11 @@ class PlayButton(
     MatchItem[discord.ui.Button[Any], PlayDeps],
     template=ANY_MATCH_ITEM,
 ):
-    """A button of the play feature; only the match's players may press it. On a private
-    panel its answer is the panel redrawn (or a private line), so it is held back."""
+    """A button of the play feature; only the match's players may press it. Its answer is
+    the panel redrawn or a private message, so its first response may wait for it."""
 
     deps_kind = PlayDeps
-    answers_in_place = True
+    answers_itself = True
 
 
 class VerbButton(PlayButton, template=ANY_MATCH_ITEM):

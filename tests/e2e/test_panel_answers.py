@@ -1,6 +1,7 @@
 """How a press on the private panel is answered: when the answer is ready in time, it is
-the first response itself — one UPDATE_MESSAGE callback that redraws the panel, no deferred
-update and no later edit of ``@original``; when the work behind it stalls, the press is
+the first response itself — one UPDATE_MESSAGE callback that redraws the panel (one new
+ephemeral message for the board's Hand), no deferred response and no later edit of
+``@original``; when the work behind it stalls, the press is
 still acknowledged in time (a deferred update) and the panel filled in afterwards."""
 
 from __future__ import annotations
@@ -44,8 +45,12 @@ async def test_a_ready_answer_is_one_update_callback_and_no_webhook_edit(
     mover, _ = await whose_turn(bot, match)
     said = labels("en")
     rng = random.Random(4)
-    panel = await answered(await mover.click(board_message(mover, match.thread_id), said["hand"]))
+    opening = await mover.click(board_message(mover, match.thread_id), said["hand"])
+    # The board's Hand: the new private panel is the first response (no "thinking…").
+    assert await opening.first_response() is CallbackType.CHANNEL_MESSAGE_WITH_SOURCE
+    panel = await answered(opening)
     assert panel.ephemeral
+    assert panel.attachment_names, "with the hand's picture"
 
     mark = len(emulator.transcript)
     action = rng.choice([b.label for b in panel.buttons() if b.label != said["refresh"]])
