@@ -19,7 +19,14 @@ from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 import discord
 
 from bot.custom_ids import UNREADABLE, is_id, is_version
-from bot.discord_plumbing.first_response import FirstResponse, acknowledge, fitting_response
+from bot.discord_plumbing.first_response import (
+    FirstResponse,
+    acknowledge,
+    fitting_response,
+    hold_back,
+    on_private_message,
+    settle,
+)
 from bot.discord_plumbing.pages import reply_privately
 from bot.features import feature_deps
 from bot.operations.json_logs import bind_log_fields
@@ -64,10 +71,18 @@ class MatchItem(
     Accept / Decline, which answer each presser themselves. A refusal is ephemeral.
 
     Every press is acknowledged (:meth:`first_response`) before the database is asked who
-    may press, so a stalled database never leaves it unanswered.
+    may press, so a stalled database never leaves it unanswered; but an item that
+    ``answers_itself`` is held back instead
+    (:func:`~bot.discord_plumbing.first_response.hold_back`): its answer, when ready within
+    the wait, is the first response itself. Not an update of a public message (a Take on
+    the board), whose deferral the board's edit fills in.
     """
 
     players_only: ClassVar[bool] = True
+    answers_itself: ClassVar[bool] = False
+    """Whether every answer goes through :mod:`bot.discord_plumbing.first_response`'s
+    answers (the panel redrawn by ``update_in_place``, a private message by
+    ``send_private``), so that the first response may wait for it."""
     deps_kind: ClassVar[type[MatchItemDeps]] = MatchItemDeps
 
     def __init__(self, item: ItemT, match_id: int, version: int) -> None:
@@ -104,8 +119,14 @@ class MatchItem(
         user = interaction.user
         deps.names.remember(user, interaction.locale)
         deps.seen(self.match_id, user.id)
+        kind = self.first_response(interaction)
         try:
-            await acknowledge(interaction, self.first_response(interaction))
+            if self.answers_itself and (
+                kind is FirstResponse.THINK or on_private_message(interaction)
+            ):
+                hold_back(interaction, kind)
+            else:
+                await acknowledge(interaction, kind)
         except discord.HTTPException as error:  # too late already: nobody to answer
             log.warning(
                 "match %s: could not acknowledge %s: %s", self.match_id, self.custom_id, error
@@ -149,6 +170,8 @@ class MatchItem(
                 "match %s: %s by %s failed", self.match_id, self.custom_id, interaction.user.id
             )
             await reply_privately(interaction, text(lang, "refusal.wrong"))
+        finally:
+            await settle(interaction)  # a held-back press nothing answered: acknowledged now
 
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo

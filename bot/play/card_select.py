@@ -29,6 +29,7 @@ class CardSelect(MatchItem[discord.ui.Select[Any], PlayDeps], template=template(
     """``hk:<match>:<version>:pick:<size>``: the cards for the action of that size."""
 
     deps_kind = PlayDeps
+    answers_itself = True
 
     def __init__(
         self,

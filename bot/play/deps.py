@@ -85,7 +85,8 @@ class PlayDeps(MatchItemDeps):
 async def defer(interaction: discord.Interaction[Any], *, private: bool) -> None:
     """Acknowledge at once before a commit or a drawing, which can take a while under load:
     a panel shows its buttons as busy; a new panel shows "thinking…" to its player only.
-    (A press is acknowledged before it reaches its verb; this is for commands.)"""
+    (A press is acknowledged before it reaches its verb, or held back until its answer or
+    a timer, which this leaves alone; this is for commands.)"""
     await acknowledge(interaction, FirstResponse.UPDATE if private else FirstResponse.THINK)
 
 
@@ -93,9 +94,11 @@ class PlayButton(
     MatchItem[discord.ui.Button[Any], PlayDeps],
     template=ANY_MATCH_ITEM,
 ):
-    """A button of the play feature; only the match's players may press it."""
+    """A button of the play feature; only the match's players may press it. Its answer is
+    the panel redrawn or a private message, so its first response may wait for it."""
 
     deps_kind = PlayDeps
+    answers_itself = True
 
 
 class VerbButton(PlayButton, template=ANY_MATCH_ITEM):

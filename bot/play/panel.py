@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.discord_plumbing.direct_messages import DirectMessages
+from bot.discord_plumbing.first_response import answering, update_in_place
 from bot.discord_plumbing.pages import Page, Row, message_kwargs
 from bot.pictures import HAND_FILE, hand_alt_text, render_hand_async
 from bot.play.action_buttons import (
@@ -356,9 +357,11 @@ class Panel:
 
 async def show(interaction: discord.Interaction[Any], page: Page, *, edit: bool) -> None:
     """Answer with a page: fill in a deferred answer, edit the panel, or a new ephemeral."""
-    if interaction.response.is_done():  # deferred before slow work: fill in the answer
-        await interaction.edit_original_response(**message_kwargs(page, editing=True))
-    elif edit:
-        await interaction.response.edit_message(**message_kwargs(page, editing=True))
-    else:
-        await interaction.response.send_message(ephemeral=True, **message_kwargs(page))
+    if edit:
+        await update_in_place(interaction, **message_kwargs(page, editing=True))
+        return
+    async with answering(interaction):
+        if interaction.response.is_done():  # deferred before slow work: fill in the answer
+            await interaction.edit_original_response(**message_kwargs(page, editing=True))
+        else:
+            await interaction.response.send_message(ephemeral=True, **message_kwargs(page))

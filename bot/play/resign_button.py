@@ -8,6 +8,7 @@ from typing import Any
 import discord
 
 from bot.custom_ids import Verb, template
+from bot.discord_plumbing.first_response import update_in_place
 from bot.play.deps import VerbButton
 from bot.play.navigation_buttons import BackButton
 from bot.words.i18n import text
@@ -22,8 +23,8 @@ class ResignButton(VerbButton, template=template(Verb.RESIGN)):
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
         await self.deps.commands.resign(info.match_id, interaction.user.id)
-        await interaction.edit_original_response(
-            content=text(lang, "commands.resigned"), embed=None, view=None
+        await update_in_place(
+            interaction, content=text(lang, "commands.resigned"), embed=None, view=None
         )
 
 

@@ -70,9 +70,10 @@ class TakeButton(PlayButton, template=template(Verb.TAKE)):
         return self.choice is not None and super().readable()
 
     def first_response(self, interaction: discord.Interaction[Any]) -> FirstResponse:
-        """A deferred update wherever it is pressed: on the private panel the answer is the
-        panel redrawn; on the board, the board's own edit showing the move (a refusal comes
-        as a private followup)."""
+        """An update wherever it is pressed: on the private panel the answer is the panel
+        redrawn (held back, so that it is the first response when ready in time); on the
+        board a deferred update at once, filled in by the board's own edit showing the
+        move (a refusal comes as a private followup)."""
         return FirstResponse.UPDATE
 
     async def pressed(

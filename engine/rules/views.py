@@ -180,11 +180,15 @@ def public_view(state: GameState) -> PublicView:
     )
 
 
-def view(state: GameState, player: int) -> PlayerView:
-    """What ``player`` (0 or 1) may know now."""
+def view(state: GameState, player: int, *, table: PublicView | None = None) -> PlayerView:
+    """What ``player`` (0 or 1) may know now; ``table`` is ``public_view(state)`` when the
+    caller has it already (it is part of every player's view)."""
     if player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, got {player!r}")
-    table = public_view(state)
+    if table is None:
+        table = public_view(state)
+    elif table.version != state.version:
+        raise ValueError(f"table of version {table.version} given for version {state.version}")
     mine = table.current_player == player
     return PlayerView(
         player=player,

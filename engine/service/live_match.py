@@ -16,6 +16,7 @@ from engine.model import DecisionRow, MatchInfo
 from engine.rules.decisions import parse_decision
 from engine.rules.errors import HanamikojiError
 from engine.rules.state import GameState
+from engine.service.version_views import VersionViews
 
 
 class ReplayError(Exception):
@@ -36,6 +37,7 @@ class LiveMatch:
         "unanswered",
         "unsure",
         "used_at",
+        "views",
     )
 
     def __init__(self, info: MatchInfo, state: GameState | None = None) -> None:
@@ -60,6 +62,8 @@ class LiveMatch:
         self.used_at = time.monotonic()
         """When this process last looked the match up (a cache over a shared database
         lets go of matches nobody here used for a while)."""
+        self.views = VersionViews()
+        """The current state's views, each worked out once per version."""
 
     @property
     def match_id(self) -> int:

@@ -16,7 +16,7 @@ from engine.rules.notation import Move
 from engine.rules.outcome import MatchOutcome
 from engine.rules.record import MatchRecord
 from engine.rules.state import GameState, Phase
-from engine.rules.views import PlayerView, public_move, view
+from engine.rules.views import PlayerView, public_move
 from engine.service.context import ServiceContext
 from engine.service.events import (
     ChallengeAccepted,
@@ -110,7 +110,7 @@ class MatchProgress:
             automatic,
             after.outcome,
             after.current_player,
-            view(after, seat),
+            live.views.player(after, seat),  # the presser's next press reads it again
         )
 
     async def finish(

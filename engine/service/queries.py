@@ -85,7 +85,7 @@ class MatchQueries:
             seat = live.info.seat_of(user_id)
             if seat is None or user_id == AI_USER_ID:
                 raise NotYourMatch(match_id, user_id)
-            return view(live.state, seat)
+            return live.views.player(live.state, seat)
         info, state = await self._stored_state(match_id)
         seat = info.seat_of(user_id)
         if seat is None:
@@ -96,7 +96,7 @@ class MatchQueries:
         """The table as a spectator sees it (also for a finished match)."""
         live = await self._live(match_id)
         if live is not None and live.state is not None:
-            return public_view(live.state)
+            return live.views.public(live.state)
         _, state = await self._stored_state(match_id)
         return public_view(state)
 
@@ -105,7 +105,7 @@ class MatchQueries:
         open match, where :meth:`match_info` then :meth:`public_view` would be two."""
         live = await self._live(match_id)
         if live is not None and live.state is not None:
-            return MatchNow(live.snapshot(), public_view(live.state))
+            return MatchNow(live.snapshot(), live.views.public(live.state))
         info, state = await self._stored_state(match_id)
         return MatchNow(info, public_view(state))
 

@@ -35,6 +35,8 @@ class FakeResponse:
     sent: list[dict[str, Any]] = field(default_factory=list)
     """Each `send_message`, its content under "content"."""
     deferred: list[dict[str, Any]] = field(default_factory=list)
+    updated: list[dict[str, Any]] = field(default_factory=list)
+    """Each `edit_message`: the message pressed on, changed by the first response."""
     shown: str = ""
     """The description of the embed last shown, by this answer or an edit of it."""
 
@@ -43,7 +45,7 @@ class FakeResponse:
             self.shown = str(answer["embed"].description)
 
     def is_done(self) -> bool:
-        return bool(self.sent or self.deferred)
+        return bool(self.sent or self.deferred or self.updated)
 
     async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
         self.log.append("send")
@@ -53,6 +55,11 @@ class FakeResponse:
     async def defer(self, **kwargs: Any) -> None:
         self.log.append("defer")
         self.deferred.append(kwargs)
+
+    async def edit_message(self, **kwargs: Any) -> None:
+        self.log.append("update")
+        self.updated.append(kwargs)
+        self.show(kwargs)
 
 
 @dataclass
@@ -90,6 +97,8 @@ class FakeInteraction:
     lost_after: int | None = None
     """Edits of the answer that succeed before the token expires (None: all)."""
     failed_edits: int = 0
+    extras: dict[Any, Any] = field(default_factory=dict)
+    """discord.py's place for what the handling of one interaction keeps."""
 
     def __post_init__(self) -> None:
         self.response = FakeResponse(self.log)

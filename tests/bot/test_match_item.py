@@ -278,29 +278,34 @@ def pressed_by(client: commands.Bot, user_id: int) -> Any:
     return FakeInteraction.by(user_id, client=client, locale=discord.Locale.american_english)
 
 
-THINKING = {"ephemeral": True, "thinking": True}
 DEFERRED_UPDATE: dict[str, Any] = {}
+HELD_BACK = None
+"""The refusal, ready at once, is the first response itself (the press was held back)."""
 
 
 @pytest.mark.parametrize(
     ("item", "first_response"),
     [
-        (HandButton(7, 0), THINKING),
-        (GiftButton(7, 3), THINKING),
+        (HandButton(7, 0), HELD_BACK),
+        (GiftButton(7, 3), HELD_BACK),
         # A Take's answer on the board is the board's own edit: a deferred update.
         (TakeButton(7, 3, GiftChoice(2)), DEFERRED_UPDATE),
     ],
 )
 async def test_only_the_players_may_press_a_match_button(
-    client, item: MatchItem[Any, Any], first_response: dict[str, Any]
+    client, item: MatchItem[Any, Any], first_response: dict[str, Any] | None
 ):
     for player in (ANA, BEN):
         assert await item.interaction_check(pressed_by(client, player))
     stranger = pressed_by(client, CARA)
     assert not await item.interaction_check(stranger)
-    # Acknowledged before the match was looked up, then told why not, privately.
-    assert stranger.response.deferred == [first_response]
-    assert stranger.followup.sent == [
-        {"content": text("en", "refusal.not_a_player"), "ephemeral": True}
-    ]
+    refusal = {"content": text("en", "refusal.not_a_player"), "ephemeral": True}
+    if first_response is HELD_BACK:
+        # Told why not, privately, as the first response.
+        assert stranger.response.deferred == []
+        assert stranger.response.sent == [refusal]
+    else:
+        # Acknowledged before the match was looked up, then told why not, privately.
+        assert stranger.response.deferred == [first_response]
+        assert stranger.followup.sent == [refusal]
     assert (7, CARA) in client.seen

@@ -119,7 +119,7 @@ async def test_a_move_taken_is_reported_as_played_when_the_redraw_gets_no_answer
 
     assert len(commands_.submitted) == 1
     assert press.followup.sent == []  # no refusal: nothing says "nothing was changed"
-    shown = press.original_edits[-1]
+    [shown] = press.response.updated  # the panel redrawn as the first response
     assert shown["content"] == notice  # the move's own notice, as after any move
     assert press.shown == text("en", "database.played_not_redrawn")
     [refresh] = [i for i in shown["view"].children if isinstance(i, HandButton)]
