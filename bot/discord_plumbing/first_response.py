@@ -92,8 +92,11 @@ def hold_back(interaction: discord.Interaction[Any], kind: FirstResponse) -> Non
     def defer_late() -> None:
         held.deferral = asyncio.ensure_future(_defer_held(interaction, held))
 
-    loop = asyncio.get_running_loop()
-    held.timer = loop.call_later(PRIVATE_ANSWER_WAIT_SECONDS, defer_late)
+    # Counted from when Discord created the press, not from when this process got to it:
+    # a loop that is behind has already spent part of the three seconds.
+    age = max(0.0, discord.utils.utcnow().timestamp() - interaction.created_at.timestamp())
+    wait = min(PRIVATE_ANSWER_WAIT_SECONDS, max(0.0, PRIVATE_ANSWER_WAIT_SECONDS - age))
+    held.timer = asyncio.get_running_loop().call_later(wait, defer_late)
 
 
 async def _defer_held(interaction: discord.Interaction[Any], held: _HeldBack) -> None:
@@ -104,6 +107,8 @@ async def _defer_held(interaction: discord.Interaction[Any], held: _HeldBack) ->
             await _defer(interaction, held.kind)
         except discord.HTTPException as error:  # too late already: nobody to answer
             log.warning("could not acknowledge a press in time: %s", error)
+        except Exception:  # in the timer's own task: nobody else would log it
+            log.exception("acknowledging a held-back press failed")
 
 
 async def _defer(interaction: discord.Interaction[Any], kind: FirstResponse) -> None:
@@ -140,6 +145,17 @@ async def settle(interaction: discord.Interaction[Any]) -> None:
     await _defer_held(interaction, held)
 
 
+async def acknowledge_before_slow_work(interaction: discord.Interaction[Any]) -> None:
+    """The answer will take a while (a hint being worked out): send the first response
+    now — a held-back press's deferral at once instead of at its timer, any other press's
+    fitting one — so the press never looks idle for most of Discord's three seconds."""
+    held = _held_back(interaction)
+    if held is None:
+        await acknowledge(interaction, fitting_response(interaction))
+    else:
+        await settle(interaction)
+
+
 async def update_in_place(interaction: discord.Interaction[Any], **message: Any) -> None:
     """Answer a press with the message it is on changed: as the first response itself
     (UPDATE_MESSAGE) when none was sent yet, else by filling the deferred update in
@@ -148,6 +164,8 @@ async def update_in_place(interaction: discord.Interaction[Any], **message: Any)
         if interaction.response.is_done():
             await interaction.edit_original_response(**message)
         else:
+            # Only ever for a private panel: on a public message this would change it for
+            # everyone (a press on the board is deferred, never held back, for that reason).
             await interaction.response.edit_message(**message)
 
 

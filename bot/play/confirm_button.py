@@ -10,7 +10,7 @@ import discord
 
 from bot.custom_ids import Verb, decision_arg, template
 from bot.discord_plumbing.first_response import on_private_message
-from bot.play.deps import PlayButton, button, defer
+from bot.play.deps import PlayButton, button
 from bot.words.decision_words import taken_words
 from bot.words.i18n import text
 from bot.words.names import action_name, decision_label, offer_text
@@ -64,7 +64,7 @@ class ConfirmButton(PlayButton, template=template(Verb.DO)):
             return
         # No read before the submission: the service refuses a press made for an older
         # version (StaleVersion) and answers with what the presser sees after their move.
-        await defer(interaction, private=edit)
+        # No acknowledgement either: the answer is the first response (held back).
         try:
             result = await self.deps.commands.submit(
                 info.match_id, interaction.user.id, self.decision, self.version

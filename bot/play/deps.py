@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Protocol, Self
 import discord
 
 from bot.custom_ids import Verb, game_id
-from bot.discord_plumbing.first_response import FirstResponse, acknowledge, on_private_message
+from bot.discord_plumbing.first_response import on_private_message
 from bot.discord_plumbing.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
 from bot.play.board_interactions import BoardInteractions
 from bot.words.i18n import text
@@ -80,14 +80,6 @@ class PlayDeps(MatchItemDeps):
     )
     """Where a press on a board leaves its interaction for the board's next edit (the
     match presenters' slots)."""
-
-
-async def defer(interaction: discord.Interaction[Any], *, private: bool) -> None:
-    """Acknowledge at once before a commit or a drawing, which can take a while under load:
-    a panel shows its buttons as busy; a new panel shows "thinking…" to its player only.
-    (A press is acknowledged before it reaches its verb, or held back until its answer or
-    a timer, which this leaves alone; this is for commands.)"""
-    await acknowledge(interaction, FirstResponse.UPDATE if private else FirstResponse.THINK)
 
 
 class PlayButton(

@@ -14,7 +14,7 @@ import discord
 
 from bot.custom_ids import Verb, template
 from bot.discord_plumbing.first_response import on_private_message
-from bot.play.deps import VerbButton, defer, fresh_view
+from bot.play.deps import VerbButton, fresh_view
 from bot.words.i18n import text
 from engine.model import MatchInfo
 
@@ -26,7 +26,6 @@ class HandButton(VerbButton, template=template(Verb.HAND)):
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo
     ) -> None:
         private = on_private_message(interaction)
-        await defer(interaction, private=private)
         await self.deps.panel.home(interaction, lang, info, edit=private, picture=True)
 
 

@@ -17,7 +17,11 @@ from typing import Any
 import discord
 
 from bot.discord_plumbing.direct_messages import DirectMessages
-from bot.discord_plumbing.first_response import answering, update_in_place
+from bot.discord_plumbing.first_response import (
+    acknowledge_before_slow_work,
+    answering,
+    update_in_place,
+)
 from bot.discord_plumbing.pages import Page, Row, message_kwargs
 from bot.pictures import HAND_FILE, hand_alt_text, render_hand_async
 from bot.play.action_buttons import (
@@ -30,7 +34,6 @@ from bot.play.action_buttons import (
 )
 from bot.play.card_select import card_select
 from bot.play.confirm_button import confirm_buttons
-from bot.play.deps import defer
 from bot.play.hint_line import (
     DM_HINT_WAIT_SECONDS,
     HINT_WAIT_SECONDS,
@@ -245,7 +248,7 @@ class Panel:
         if view is None:
             view = await self._queries.view_for(info.match_id, interaction.user.id)
         if hint_due(info, view) and not interaction.response.is_done():
-            await defer(interaction, private=edit)  # the hint may take a second or two
+            await acknowledge_before_slow_work(interaction)  # the hint may take a second or two
         hint = asyncio.ensure_future(
             hint_line(lang, self._hints, info, view, wait=HINT_WAIT_SECONDS)
         )

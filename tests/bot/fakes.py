@@ -9,6 +9,7 @@ asked for), so a test asserts what a user would have seen, and when.
 from __future__ import annotations
 
 import asyncio
+import datetime
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -99,6 +100,8 @@ class FakeInteraction:
     failed_edits: int = 0
     extras: dict[Any, Any] = field(default_factory=dict)
     """discord.py's place for what the handling of one interaction keeps."""
+    created_at: datetime.datetime = field(default_factory=discord.utils.utcnow)
+    """When Discord created the interaction (its snowflake's time)."""
 
     def __post_init__(self) -> None:
         self.response = FakeResponse(self.log)

@@ -5,8 +5,10 @@ and a press nothing answered is acknowledged as soon as its handling ends."""
 from __future__ import annotations
 
 import asyncio
+import datetime
 from typing import Any
 
+import discord
 import pytest
 
 from bot.discord_plumbing import first_response
@@ -91,3 +93,18 @@ async def test_a_held_back_press_is_not_deferred_by_acknowledge_and_is_settled_a
     assert press.log == ["defer"]  # nothing answered it: acknowledged now, not in 1.5 s
     await settle(press)  # type: ignore[arg-type]
     assert press.log == ["defer"]
+
+
+async def test_the_wait_counts_from_when_discord_created_the_press():
+    loop = asyncio.get_running_loop()
+    fresh = FakeInteraction()
+    before = loop.time()
+    hold_back(fresh, FirstResponse.UPDATE)  # type: ignore[arg-type]
+    assert fresh.extras[first_response._HELD_BACK].timer.when() >= before + 1.4
+    # A press the loop got to 2 s after Discord made it has no time left to wait.
+    late = FakeInteraction(created_at=discord.utils.utcnow() - datetime.timedelta(seconds=2))
+    hold_back(late, FirstResponse.UPDATE)  # type: ignore[arg-type]
+    assert late.extras[first_response._HELD_BACK].timer.when() <= loop.time()
+    for press in (fresh, late):
+        await settle(press)  # type: ignore[arg-type]
+        assert press.log == ["defer"]

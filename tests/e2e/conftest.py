@@ -66,6 +66,21 @@ def global_429s_fail(emulator: DiscordEmulator) -> None:  # noqa: F811
     emulator.rate_limits.settings.global_429_is_failure = True
 
 
+PATIENT_SECONDS = 600.0
+"""A wait for a held-back answer (and an emulator deadline) no busy machine reaches."""
+
+
+@pytest.fixture
+def patient_answers(emulator: DiscordEmulator, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A press's answer is always its first response (never deferred by the 1.5 s timer),
+    for tests that record which callbacks were sent: what they see then never depends on
+    how fast the machine is."""
+    monkeypatch.setattr(
+        "bot.discord_plumbing.first_response.PRIVATE_ANSWER_WAIT_SECONDS", PATIENT_SECONDS
+    )
+    emulator.response_deadline = PATIENT_SECONDS
+
+
 @pytest.fixture
 async def start_bot(emulator: DiscordEmulator, tmp_path: Path) -> AsyncIterator[StartBot]:  # noqa: F811
     """Start (or restart) the bot on one database file; every bot is stopped at the end."""

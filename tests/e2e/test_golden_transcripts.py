@@ -143,6 +143,7 @@ async def played_transcript(emulator, start_bot, lang: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.usefixtures("patient_answers")  # the transcript names each callback's type
 async def test_a_whole_match_reads_as_its_golden_transcript(emulator, start_bot, lang):
     golden = GOLDEN / f"match-{lang}.txt"
     played = await played_transcript(emulator, start_bot, lang)

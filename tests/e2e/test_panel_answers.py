@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from tests.discord_emulator.interactions import CallbackType
 from tests.discord_emulator.transcript import Action
 from tests.e2e.players import (
@@ -20,10 +22,6 @@ from tests.e2e.players import (
     whose_turn,
 )
 
-PATIENT_SECONDS = 600.0
-"""A wait for the answer (and an emulator deadline) no busy machine reaches, so whether the
-answer is ready in time never depends on the machine's speed."""
-
 
 def panel_writes(emulator, mark: int, panel_id: int) -> list[tuple[Action, int | None]]:
     """What reached the panel message since ``mark``: each write's kind and callback type."""
@@ -34,13 +32,8 @@ def panel_writes(emulator, mark: int, panel_id: int) -> list[tuple[Action, int |
     ]
 
 
-async def test_a_ready_answer_is_one_update_callback_and_no_webhook_edit(
-    emulator, bot, monkeypatch
-):
-    monkeypatch.setattr(
-        "bot.discord_plumbing.first_response.PRIVATE_ANSWER_WAIT_SECONDS", PATIENT_SECONDS
-    )
-    emulator.response_deadline = PATIENT_SECONDS
+@pytest.mark.usefixtures("patient_answers")  # ready in time, however busy the machine
+async def test_a_ready_answer_is_one_update_callback_and_no_webhook_edit(emulator, bot):
     match = await challenge_and_accept(emulator, bot)
     mover, _ = await whose_turn(bot, match)
     said = labels("en")

@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 
+from bot.discord_plumbing.first_response import FirstResponse, hold_back
 from bot.play import panel as panel_module
 from bot.play.hint_line import hint_text
 from bot.play.panel import Panel
@@ -42,9 +43,12 @@ def _panel(hints: FakeHints, seen: PlayerView) -> Panel:
     )
 
 
-async def test_a_hint_panel_is_acknowledged_before_the_hint_is_asked_for():
+@pytest.mark.parametrize("held_back", [False, True], ids=["acknowledged", "held back"])
+async def test_a_hint_panel_is_acknowledged_before_the_hint_is_asked_for(held_back: bool):
     info, seen = _setting(hints=True)
     interaction = FakeInteraction.by(ANA)
+    if held_back:  # as a press on the board's Hand is: its answer would be the first response
+        hold_back(interaction, FirstResponse.THINK)  # type: ignore[arg-type]
     hints = FakeHints({ANA: seen}, chance=0.4, log=interaction.log)
     await _panel(hints, seen).home(interaction, "en", info, edit=False)  # type: ignore[arg-type]
     assert interaction.log == ["defer", "hint", "edit"]
