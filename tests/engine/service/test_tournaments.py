@@ -510,7 +510,6 @@ async def test_a_slow_read_for_one_match_end_holds_no_other_event_back(
     service.store.tournament_game_of_match = tournament_game_of_match  # type: ignore[method-assign]
     await service.commands.resign(slow_match, slow_loser)
     await service.commands.resign(quick_match, quick_loser)
-    # Only guards against a hang if match ends were handled one at a time again.
     try:  # the timeout only guards against a hang if match ends queued up again
         await asyncio.wait_for(ended.wait(), timeout=60)
     finally:
