@@ -33,8 +33,10 @@ import random
 import time
 from collections.abc import Callable
 
+from engine.ai.compact_search import compact_search
 from engine.ai.determinize import Determinizer
 from engine.ai.heuristic import score_decisions
+from engine.ai.playout import play_out_value
 from engine.rules import hand as packed_hand
 from engine.rules.cards import CHARM
 from engine.rules.decisions import (
@@ -90,6 +92,7 @@ class IsmctsAgent:
         leaf_value: Callable[[GameState], float] | None = None,
         play_out: Callable[[GameState, random.Random], float] | None = None,
         read_opponent: bool = False,
+        compact: bool = False,
     ) -> None:
         self.name = name
         self.iterations = iterations
@@ -103,6 +106,11 @@ class IsmctsAgent:
         # Whether determinizations weigh the opponent's hidden cards by their play
         # (engine.ai.reading) rather than drawing them uniformly.
         self.read_opponent = read_opponent
+        # Whether to search on compact positions (engine.ai.compact_search): the same
+        # search several times faster, for the play-out valued by the match chance only.
+        self.compact = compact
+        if compact and play_out is not play_out_value:
+            raise ValueError(f"the compact search plays out with play_out_value, not {play_out!r}")
         self.guard_hits = 0
         """Searches the time guard ended before their budget (the benchmarks report it)."""
         # How the rest of a round is played and valued (player 0's value); by default
@@ -170,13 +178,17 @@ class IsmctsAgent:
         ``candidates`` may be a subset, to give some decisions more play-outs);
         ``iterations`` overrides the agent's budget for this call.
         """
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        budget = self.iterations if iterations is None else iterations
+        if self.compact:
+            if root is not None:
+                raise ValueError("the compact search cannot continue an earlier search's root")
+            return self._compact_search(view, candidates, rng, budget, deadline)
         determinizer = Determinizer(view, read_opponent=self.read_opponent)
         if root is None:
             root = Node()
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         c = self.exploration
         play_out = self.play_out
-        budget = self.iterations if iterations is None else iterations
         for iteration in range(budget):
             # The clock is read every few iterations: it costs more than an iteration's step.
             if deadline is not None and iteration % 16 == 15 and time.perf_counter() > deadline:
@@ -227,6 +239,33 @@ class IsmctsAgent:
             for child, mover in path:
                 child.visits += 1
                 child.total += value if mover == 0 else -value
+        return root
+
+    def _compact_search(
+        self,
+        view: PlayerView,
+        candidates: tuple[Decision, ...],
+        rng: random.Random,
+        budget: int,
+        deadline: float | None,
+    ) -> Node:
+        """:func:`compact_search`, its root statistics as a :class:`Node` (no deeper tree)."""
+        edges, guard_hit = compact_search(
+            view,
+            candidates,
+            rng,
+            iterations=budget,
+            exploration=self.exploration,
+            read_opponent=self.read_opponent,
+            deadline=deadline,
+        )
+        self.guard_hits += guard_hit
+        root = Node()
+        for decision, edge in zip(candidates, edges, strict=True):
+            if edge is not None:
+                child = Node()
+                child.visits, child.total, child.available = edge.visits, edge.total, edge.available
+                root.children[decision] = child
         return root
 
 

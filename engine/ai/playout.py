@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from engine.ai.match_chance import chance_table, finished_score
 from engine.rules import hand as packed_hand
 from engine.rules.cards import CHARM
 from engine.rules.decisions import Action, Competition, Gift
-from engine.rules.state import TURNS_PER_ROUND, GameState, Phase
+from engine.rules.state import TURNS_PER_ROUND, GameState, Variant
 
 _MAJORITY = tuple(n // 2 + 1 for n in CHARM)
 _ACTIONS = (Action.SECRET, Action.TRADE_OFF, Action.GIFT, Action.COMPETITION)
@@ -36,11 +37,18 @@ def play_out_value(state: GameState, rng: random.Random) -> float:
     """
     if state.outcome is not None or (state.turn == 0 and not state.log[-1]):
         return _scored_value(state)
-    favor = _finish(state, rng)
-    rounds_played = len(state.results) + 1
-    done = finished_score(favor, rounds_played, state.variant)
+    favor = play_round_out(state, state.favor, rng)
+    return round_end_value(favor, len(state.results) + 1, 1 - state.start_player, state.variant)
+
+
+def round_end_value(
+    favor: Sequence[int | None], rounds_played: int, next_starter: int, variant: Variant
+) -> float:
+    """Player 0's value, -1 to 1, of a round just scored to ``favor``: the match's result
+    if it is over, else the fitted chance of winning it."""
+    done = finished_score(favor, rounds_played, variant)
     if done is None:
-        done = chance_table().chance(favor, 1 - state.start_player, state.variant, rounds_played)
+        done = chance_table().chance(favor, next_starter, variant, rounds_played)
     return 2.0 * done - 1.0
 
 
@@ -54,8 +62,26 @@ def _scored_value(state: GameState) -> float:
     return 2.0 * chance - 1.0
 
 
-def _finish(state: GameState, rng: random.Random) -> list[int | None]:
-    """Play the round out and return the favor markers after it is scored."""
+class OpenRound(Protocol):
+    """What a play-out reads of a round in progress: a :class:`GameState`, or the
+    compact position of :mod:`engine.ai.compact_search` (hands and items packed)."""
+
+    hands: list[int]
+    placed: list[int]
+    secret: list[int | None]
+    used: list[int]
+    pile: tuple[int, ...]
+    pile_pos: int
+    turn: int
+    to_move: int
+    pending: Gift | Competition | None
+
+
+def play_round_out(
+    state: OpenRound, favor_before: Sequence[int | None], rng: random.Random
+) -> list[int | None]:
+    """Play the round out with the play-out policy and return the favor markers after it
+    is scored (``state`` is left unchanged)."""
     hands = [list(packed_hand.counts(state.hands[0])), list(packed_hand.counts(state.hands[1]))]
     placed = [list(packed_hand.counts(state.placed[0])), list(packed_hand.counts(state.placed[1]))]
     secret = list(state.secret)
@@ -65,9 +91,8 @@ def _finish(state: GameState, rng: random.Random) -> list[int | None]:
     turn = state.turn
     player = state.to_move
     random_ = rng.random
-    if state.phase is not Phase.ACTION:  # the opponent of the mover still has to choose
-        offer = state.pending
-        assert isinstance(offer, Gift | Competition)
+    offer = state.pending
+    if offer is not None:  # the opponent of the mover still has to choose
         chooser = player
         if isinstance(offer, Gift):
             _choose(_gift_parts(offer.cards), placed[chooser], placed[1 - chooser], secret, chooser)
@@ -116,7 +141,7 @@ def _finish(state: GameState, rng: random.Random) -> list[int | None]:
             player = other
             hands[player][pile[pile_pos]] += 1
             pile_pos += 1
-    favor = list(state.favor)
+    favor = list(favor_before)
     secret_0, secret_1 = secret
     assert secret_0 is not None and secret_1 is not None  # every marker is used
     mine, theirs = placed
