@@ -246,6 +246,7 @@ class CompactSampler:
         self.rounds_played = len(template.results) + 1
         self.next_starter = 1 - template.start_player
         self.variant = template.variant
+        self._values: dict[tuple[int | None, ...], float] = {}
         n = self.determinizer.opponent_hand_size
         self.secret_at = n if self.determinizer.opponent_has_secret else -1
         self.pile_at = (
@@ -278,8 +279,14 @@ class CompactSampler:
         )
 
     def value(self, favor: list[int | None]) -> float:
-        """Player 0's value of the round scored to ``favor``."""
-        return round_end_value(favor, self.rounds_played, self.next_starter, self.variant)
+        """Player 0's value of the round scored to ``favor`` (remembered: a search meets
+        the same few hundred favor positions thousands of times)."""
+        index = tuple(favor)
+        value = self._values.get(index)
+        if value is None:
+            value = round_end_value(favor, self.rounds_played, self.next_starter, self.variant)
+            self._values[index] = value
+        return value
 
 
 def compact_search(

@@ -30,7 +30,7 @@ LEVELS = ("random", "easy", "normal", "hard")
 REFERENCE_LEVELS = ("hard-v1",)
 """Frozen earlier levels, for the arena and the benchmarks only (never offered to players)."""
 ARENA_LEVELS = LEVELS + REFERENCE_LEVELS
-HARD_ITERATIONS = 3000
+HARD_ITERATIONS = 7000
 """Play-outs per hard decision: twice hard-v1's in about the same time, the play-out
 being three to four times cheaper (bench/ai_decision_time.py)."""
 EASY_SLACK = 0.15
@@ -73,6 +73,7 @@ def hard_agent() -> IsmctsAgent:
         iterations=HARD_ITERATIONS,
         play_out=play_out_value,
         read_opponent=True,
+        compact=True,
     )
 
 
