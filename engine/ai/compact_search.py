@@ -39,6 +39,7 @@ from engine.rules.decisions import (
 from engine.rules.gift_and_competition import competition_split, gift_split
 from engine.rules.hand import ONE
 from engine.rules.legal import legal_actions, legal_choices
+from engine.rules.notation import HiddenAction
 from engine.rules.state import TURNS_PER_ROUND
 from engine.rules.views import PlayerView
 
@@ -298,13 +299,16 @@ def compact_search(
     exploration: float,
     read_opponent: bool,
     deadline: float | None,
-) -> tuple[list[Edge | None], bool]:
+    root: Edge | None = None,
+) -> tuple[Edge, list[Edge | None], bool]:
     """Search ``candidates`` (the root's decisions) for ``iterations`` play-outs, or until
-    ``deadline`` (a :func:`time.perf_counter` time); return each candidate's root edge
-    (None if never tried) and whether the deadline ended the search."""
+    ``deadline`` (a :func:`time.perf_counter` time); return the root, each candidate's
+    edge (None if never tried) and whether the deadline ended the search. ``root``
+    continues a tree grown by an earlier search of this round (see :class:`KeptTree`)."""
     sampler = CompactSampler(view, read_opponent=read_opponent)
     favor_before = sampler.favor
-    root = Edge()
+    if root is None:
+        root = Edge()
     root_keys = tuple(key_of(d) for d in candidates)
     c = exploration
     log = math.log
@@ -359,4 +363,67 @@ def compact_search(
         for edge, mover in path:
             edge.visits += 1
             edge.total += value if mover == 0 else -value
-    return [root.children.get(k) for k in root_keys], guard_hit
+    return root, [root.children.get(k) for k in root_keys], guard_hit
+
+
+def _round_so_far(view: PlayerView) -> list[Decision] | None:
+    """This round's decisions in play order, or None if one of them is hidden from the
+    viewer (the tree branches on the sampled card there: no single branch to follow)."""
+    played: list[Decision] = []
+    for move in view.own_moves:
+        if isinstance(move.action, HiddenAction):
+            return None
+        played.append(move.action)
+        if move.choice is not None:
+            played.append(move.choice)
+    return played
+
+
+class KeptTree:
+    """The tree of a player's last search, kept for their next decision in the round.
+
+    Between two decisions of one player the round moves on by their own decision and the
+    opponent's public ones (a choice, a Gift, a Competition); following those edges down
+    the old tree gives a subtree whose statistics were gathered for the position now on
+    the table (over determinizations of a little less knowledge: the cards drawn since).
+    A hidden move of the opponent (a Secret, a Trade-off) ends the reuse.
+    """
+
+    def __init__(self) -> None:
+        self._root: Edge | None = None
+        self._where: tuple[object, ...] = ()
+        self._played: list[Decision] = []
+        self.reuses = 0
+        """Searches that started from a kept subtree."""
+
+    def root_for(self, view: PlayerView) -> Edge | None:
+        """The kept subtree for ``view``, or None if it does not continue the last search."""
+        root, self._root = self._root, None  # a subtree serves one search only
+        played = _round_so_far(view)
+        if root is None or played is None or self._where != _where(view):
+            return None
+        done = len(self._played)
+        if played[:done] != self._played or len(played) == done:
+            return None
+        for decision in played[done:]:
+            child = root.children.get(key_of(decision))
+            if child is None:
+                return None
+            root = child
+        if not root.children:
+            return None  # nothing was searched below it
+        self.reuses += 1
+        return root
+
+    def keep(self, view: PlayerView, root: Edge) -> None:
+        played = _round_so_far(view)
+        if played is None:
+            self._root = None
+            return
+        self._root, self._where, self._played = root, _where(view), played
+
+
+def _where(view: PlayerView) -> tuple[object, ...]:
+    """Which match and round a view is of, as far as a kept tree must match."""
+    table = view.table
+    return (view.player, table.round_number, table.favor, table.earlier_moves)

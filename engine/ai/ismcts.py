@@ -33,7 +33,7 @@ import random
 import time
 from collections.abc import Callable
 
-from engine.ai.compact_search import compact_search
+from engine.ai.compact_search import KeptTree, compact_search
 from engine.ai.determinize import Determinizer
 from engine.ai.heuristic import score_decisions
 from engine.ai.playout import play_out_value
@@ -93,6 +93,7 @@ class IsmctsAgent:
         play_out: Callable[[GameState, random.Random], float] | None = None,
         read_opponent: bool = False,
         compact: bool = False,
+        reuse_tree: bool = False,
     ) -> None:
         self.name = name
         self.iterations = iterations
@@ -109,6 +110,11 @@ class IsmctsAgent:
         # Whether to search on compact positions (engine.ai.compact_search): the same
         # search several times faster, for the play-out valued by the match chance only.
         self.compact = compact
+        # Whether a compact search starts from the subtree its last search grew for the
+        # position now on the table (engine.ai.compact_search.KeptTree).
+        self.kept_tree = KeptTree() if reuse_tree else None
+        if reuse_tree and not compact:
+            raise ValueError("only the compact search keeps its tree between decisions")
         if compact and play_out is not play_out_value:
             raise ValueError(f"the compact search plays out with play_out_value, not {play_out!r}")
         self.guard_hits = 0
@@ -250,7 +256,8 @@ class IsmctsAgent:
         deadline: float | None,
     ) -> Node:
         """:func:`compact_search`, its root statistics as a :class:`Node` (no deeper tree)."""
-        edges, guard_hit = compact_search(
+        kept = self.kept_tree
+        tree, edges, guard_hit = compact_search(
             view,
             candidates,
             rng,
@@ -258,7 +265,10 @@ class IsmctsAgent:
             exploration=self.exploration,
             read_opponent=self.read_opponent,
             deadline=deadline,
+            root=None if kept is None else kept.root_for(view),
         )
+        if kept is not None:
+            kept.keep(view, tree)
         self.guard_hits += guard_hit
         root = Node()
         for decision, edge in zip(candidates, edges, strict=True):

@@ -116,3 +116,45 @@ def test_a_compact_search_cannot_continue_an_earlier_root() -> None:
 def test_it_plays_out_with_the_match_chance_only() -> None:
     with pytest.raises(ValueError, match="play_out_value"):
         IsmctsAgent("x", compact=True)
+
+
+def test_a_kept_tree_carries_its_statistics_into_the_next_decision_of_the_round() -> None:
+    agent = IsmctsAgent(
+        "hard",
+        iterations=200,
+        time_limit=None,
+        play_out=play_out_value,
+        read_opponent=True,
+        compact=True,
+        reuse_tree=True,
+    )
+    kept = agent.kept_tree
+    assert kept is not None
+    rng = random.Random(3)
+    carried = fresh = 0
+    for game in range(3):
+        state = GameState(seed=40 + game, first_player=game % 2)
+        while not state.is_over:
+            player = state.current_player
+            assert player is not None
+            seen = view(state, player)
+            if player == 0 and len(seen.legal) > 1:
+                reuses = kept.reuses
+                root = agent.search(seen, agent.root_decisions(seen), rng)
+                searched = sum(node.visits for node in root.children.values())
+                if kept.reuses > reuses:  # the kept play-outs count beside the new ones
+                    assert searched >= 200
+                    carried += searched > 200
+                else:
+                    assert searched == 200
+                    fresh += 1
+                decision = max(root.children, key=lambda d: root.children[d].visits)
+            else:
+                decision = rng.choice(seen.legal)
+            state.apply(decision)
+    assert carried >= 3 and fresh >= 3
+
+
+def test_only_the_compact_search_keeps_its_tree() -> None:
+    with pytest.raises(ValueError, match="only the compact search"):
+        IsmctsAgent("x", reuse_tree=True)
