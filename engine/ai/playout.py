@@ -17,8 +17,10 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from engine.ai.match_chance import chance_table, finished_score
+from engine.rules import hand as packed_hand
 from engine.rules.cards import CHARM
 from engine.rules.decisions import Action, Competition, Gift
+from engine.rules.hand import ONE
 from engine.rules.state import TURNS_PER_ROUND, GameState, Variant
 
 _MAJORITY = tuple(n // 2 + 1 for n in CHARM)
@@ -85,8 +87,8 @@ def play_round_out(
     """Play the round out with the play-out policy and return the favor markers after it
     is scored (``state`` is left unchanged)."""
     shifts = _SHIFTS
-    hand_0, hand_1, placed_0, placed_1 = state.hands[0], state.hands[1], *state.placed
-    hands = [[(hand_0 >> s) & 7 for s in shifts], [(hand_1 >> s) & 7 for s in shifts]]
+    placed_0, placed_1 = state.placed
+    hands = list(state.hands)  # packed: a hand is only ever listed, taken from, drawn to
     placed = [[(placed_0 >> s) & 7 for s in shifts], [(placed_1 >> s) & 7 for s in shifts]]
     secret = list(state.secret)
     used = list(state.used)
@@ -108,7 +110,7 @@ def play_round_out(
         _take_best(options, placed[chooser], placed[1 - chooser], secret, chooser)
         turn += 1
         if turn < TURNS_PER_ROUND:  # the offerer's turn ended: the chooser draws and acts
-            hands[chooser][pile[pile_pos]] += 1
+            hands[chooser] += ONE[pile[pile_pos]]
             pile_pos += 1
     while turn < TURNS_PER_ROUND:
         mask = used[player]
@@ -116,7 +118,7 @@ def play_round_out(
         kind = kinds[int(random_() * len(kinds))]
         used[player] = mask | kind
         hand = hands[player]
-        cards = [g for g in _GEISHAS for _ in range(hand[g])]
+        cards = list(_cards_of(hand))
         other = 1 - player
         if kind <= Action.TRADE_OFF:  # a Secret or a Trade-off: cards chosen by worth
             # geisha_worth of each geisha, jittered (inlined: the play-out's hottest line).
@@ -135,10 +137,9 @@ def play_round_out(
             if kind is Action.SECRET:
                 card = cards[-1]
                 secret[player] = card
-                hand[card] -= 1
+                hands[player] = hand - ONE[card]
             else:
-                hand[cards[0]] -= 1
-                hand[cards[1]] -= 1
+                hands[player] = hand - ONE[cards[0]] - ONE[cards[1]]
         else:
             shuffle(cards)
             if kind is Action.GIFT:
@@ -150,12 +151,13 @@ def play_round_out(
                 a, b, c, d = offered
                 options = _pairs_options((a, b) if a <= b else (b, a), (c, d) if c <= d else (d, c))
             for card in offered:
-                hand[card] -= 1
+                hand -= ONE[card]
+            hands[player] = hand
             _take_best(options, placed[other], placed[player], secret, other)
         turn += 1
         if turn < TURNS_PER_ROUND:
             player = other
-            hands[player][pile[pile_pos]] += 1
+            hands[player] += ONE[pile[pile_pos]]
             pile_pos += 1
     favor = list(favor_before)
     secret_0, secret_1 = secret
@@ -169,6 +171,17 @@ def play_round_out(
         elif theirs[g] > mine[g]:
             favor[g] = 1
     return favor
+
+
+_CARDS: dict[int, tuple[int, ...]] = {}
+
+
+def _cards_of(hand: int) -> tuple[int, ...]:
+    """The cards of a packed hand, sorted (remembered: a search meets few hands)."""
+    cards = _CARDS.get(hand)
+    if cards is None:
+        cards = _CARDS[hand] = packed_hand.unpack(hand)
+    return cards
 
 
 def geisha_worth(mine: Sequence[int], theirs: Sequence[int], secret: int | None, g: int) -> float:
