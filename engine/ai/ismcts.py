@@ -15,7 +15,10 @@ decision, plays the rest of the round out, and backs up the result.
   worth 1); the hard level and the review plug in :func:`engine.ai.playout.play_out_value`
   instead, the same play-out on count lists valued by the chance of winning the match.
 - At the root only the most promising decisions by the heuristic are searched, so the
-  budget is spent on a dozen candidates rather than a hundred and fifty.
+  budget is spent on a dozen candidates (hard: 8) rather than a hundred and fifty.
+- ``compact=True`` runs the same search on compact positions
+  (:mod:`engine.ai.compact_search`): from the same seed it reaches the same root
+  statistics, about twice as fast; the hard level uses it, hard-v1 and the review do not.
 - The final choice adds the heuristic's score to each candidate's searched mean. A dozen
   candidates share ~1,500 play-outs, so the means carry noise of a few hundredths; the
   heuristic tells apart candidates the search cannot, and the search overrules it where
