@@ -27,6 +27,7 @@ import bench.pacer_arrivals
 import bench.render_speed
 import bench.review_figures
 import bench.review_losses
+import bench.search_speed
 import bench.season_standings
 import bench.service_load
 import bench.tournament_pairing
@@ -60,6 +61,7 @@ MAINS: dict[str, Main] = {
     "bench/season_standings.py": bench.season_standings.main,
     "bench/tournament_pairing.py": bench.tournament_pairing.main,
     "bench/ai_decision_time.py": bench.ai_decision_time.main,
+    "bench/search_speed.py": bench.search_speed.main,
     "python -m bench.review_figures": bench.review_figures.main,
     "python -m bench.review_losses": bench.review_losses.main,
     "bench/service_load.py": bench.service_load.main,
@@ -107,6 +109,8 @@ BAD: list[tuple[str, list[str], str]] = [
     ("bench/tournament_pairing.py", ["--rounds", HUGE], f"got '{HUGE}'"),
     ("bench/ai_decision_time.py", ["--games", "0"], "--games: must be from 1 to 10,000, got '0'"),
     ("bench/ai_decision_time.py", ["--levels", "godlike"], "invalid choice: 'godlike'"),
+    ("bench/search_speed.py", ["--positions", "0"], "--positions: must be from 1 to 10,000"),
+    ("bench/search_speed.py", ["--iterations", HUGE], f"got '{HUGE}'"),
     ("python -m bench.review_figures", ["--matches", "0"], "--matches: must be from 1 to 1,000"),
     ("python -m bench.review_figures", ["--positions", "-1"], "got '-1'"),
     ("python -m bench.review_figures", ["--iterations", HUGE], f"got '{HUGE}'"),
@@ -246,6 +250,19 @@ def test_tournament_pairing_of_two_players(capsys: pytest.CaptureFixture[str]) -
     assert status == 0
     assert printed.startswith("round 1: ")
     assert re.search(r"^pairing ms: median \d+  max \d+$", printed, re.MULTILINE)
+
+
+def test_search_speed_with_one_position(capsys: pytest.CaptureFixture[str]) -> None:
+    status, printed = outcome(
+        capsys, bench.search_speed.main, ["--positions", "1", "--iterations", "20"]
+    )
+    assert status == 0
+    assert re.fullmatch(
+        r"gamestate play-outs +20  cpu +[\d.]+ s +\d+ per second\n"
+        r"compact +play-outs +20  cpu +[\d.]+ s +\d+ per second\n"
+        r"speed-up [\d.]+x\n",
+        printed,
+    )
 
 
 def test_ai_decision_time_with_one_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -122,14 +122,16 @@ class Determinizer:
         template.version = table.version
         template.log = [[] for _ in range(round_index + 1)]
         template.scored_moves = list(table.earlier_moves)
-        self._template = template
+        self.template = template
+        """The fixed part of every sample (its hidden places empty): clone it, never change it."""
         self.weights: HiddenCardWeights | None = None
         if read_opponent and (self.opponent_has_secret or self.opponent_has_trade_off):
             self.weights = hidden_card_weights(view)
 
-    def sample(self, rng: random.Random) -> GameState:
-        """A full state consistent with the view: drawn uniformly, or with the opponent's
-        Secret and Trade-off cards weighted by how well they fit their play."""
+    def arrange(self, rng: random.Random) -> list[int]:
+        """The unseen cards in the order they fill the hidden places: the opponent's hand
+        (``opponent_hand_size`` cards), their Secret and their two Trade-off cards (if
+        used), the removed card, then the pile from its top."""
         cards = self.unseen.copy()
         weights = self.weights
         if weights is None:
@@ -148,7 +150,13 @@ class Determinizer:
             rng.shuffle(rest)
             hidden = cards[:at]
             cards = rest[: self.opponent_hand_size] + hidden + rest[self.opponent_hand_size :]
-        state = self._template.clone()
+        return cards
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A full state consistent with the view: drawn uniformly, or with the opponent's
+        Secret and Trade-off cards weighted by how well they fit their play."""
+        cards = self.arrange(rng)
+        state = self.template.clone()
         state.seed = rng.getrandbits(63)
         them = self.view.opponent
         n = self.opponent_hand_size

@@ -7,9 +7,9 @@
   decisions within 0.06 of the heuristic's best, so it does not replay the same game
   move for move.
 - hard: information-set Monte Carlo tree search over determinizations (see
-  :mod:`engine.ai.ismcts`), its play-outs valued by the chance of winning the match
-  (:mod:`engine.ai.playout`), the opponent's hidden cards read from their play
-  (:mod:`engine.ai.reading`).
+  :mod:`engine.ai.ismcts`) on compact positions (:mod:`engine.ai.compact_search`), its
+  play-outs valued by the chance of winning the match (:mod:`engine.ai.playout`), the
+  opponent's hidden cards read from their play (:mod:`engine.ai.reading`).
 - hard-v1: hard as it was before issue 30, a frozen reference for the arena (not offered
   to players: it is not in :data:`LEVELS`).
 """
@@ -30,9 +30,13 @@ LEVELS = ("random", "easy", "normal", "hard")
 REFERENCE_LEVELS = ("hard-v1",)
 """Frozen earlier levels, for the arena and the benchmarks only (never offered to players)."""
 ARENA_LEVELS = LEVELS + REFERENCE_LEVELS
-HARD_ITERATIONS = 3000
-"""Play-outs per hard decision: twice hard-v1's in about the same time, the play-out
-being three to four times cheaper (bench/ai_decision_time.py)."""
+HARD_ITERATIONS = 7000
+"""Play-outs per hard decision: the most whose p95 decision time stays near 450 ms on one
+core (a margin under the 500 ms target), the compact search making a play-out about
+twice as cheap as on a GameState (bench/ai_decision_time.py, bench/search_speed.py)."""
+HARD_ROOT_CANDIDATES = 8
+"""Root decisions hard searches (each action kind's best two among them): fewer than
+hard-v1's 12 so each gets more play-outs; measured the better setting (docs/ai.md)."""
 EASY_SLACK = 0.15
 NORMAL_SLACK = 0.06
 """Score margins (in the heuristic's units, a share of the way to a goal) within which a
@@ -71,8 +75,10 @@ def hard_agent() -> IsmctsAgent:
     return IsmctsAgent(
         "hard",
         iterations=HARD_ITERATIONS,
+        root_candidates=HARD_ROOT_CANDIDATES,
         play_out=play_out_value,
         read_opponent=True,
+        compact=True,
     )
 
 

@@ -14,18 +14,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from engine.ai.match_chance import chance_table, finished_score
 from engine.rules import hand as packed_hand
 from engine.rules.cards import CHARM
 from engine.rules.decisions import Action, Competition, Gift
-from engine.rules.state import TURNS_PER_ROUND, GameState, Phase
+from engine.rules.hand import ONE
+from engine.rules.state import TURNS_PER_ROUND, GameState, Variant
 
 _MAJORITY = tuple(n // 2 + 1 for n in CHARM)
 _ACTIONS = (Action.SECRET, Action.TRADE_OFF, Action.GIFT, Action.COMPETITION)
 _LEAD_WORTH = (-1.0, -0.7, 0.0, 0.7, 1.0)
 """What a lead of -2 or less, -1, 0, 1, 2 or more items at a geisha is worth."""
 _GEISHAS = range(7)
+_SHIFTS = tuple(3 * g for g in _GEISHAS)
+_UNUSED = tuple(tuple(a for a in _ACTIONS if not mask & a) for mask in range(16))
+"""Per used-markers mask, the actions still open, in :data:`_ACTIONS` order."""
 
 
 def play_out_value(state: GameState, rng: random.Random) -> float:
@@ -36,11 +41,18 @@ def play_out_value(state: GameState, rng: random.Random) -> float:
     """
     if state.outcome is not None or (state.turn == 0 and not state.log[-1]):
         return _scored_value(state)
-    favor = _finish(state, rng)
-    rounds_played = len(state.results) + 1
-    done = finished_score(favor, rounds_played, state.variant)
+    favor = play_round_out(state, state.favor, rng)
+    return round_end_value(favor, len(state.results) + 1, 1 - state.start_player, state.variant)
+
+
+def round_end_value(
+    favor: Sequence[int | None], rounds_played: int, next_starter: int, variant: Variant
+) -> float:
+    """Player 0's value, -1 to 1, of a round just scored to ``favor``: the match's result
+    if it is over, else the fitted chance of winning it."""
+    done = finished_score(favor, rounds_played, variant)
     if done is None:
-        done = chance_table().chance(favor, 1 - state.start_player, state.variant, rounds_played)
+        done = chance_table().chance(favor, next_starter, variant, rounds_played)
     return 2.0 * done - 1.0
 
 
@@ -54,10 +66,30 @@ def _scored_value(state: GameState) -> float:
     return 2.0 * chance - 1.0
 
 
-def _finish(state: GameState, rng: random.Random) -> list[int | None]:
-    """Play the round out and return the favor markers after it is scored."""
-    hands = [list(packed_hand.counts(state.hands[0])), list(packed_hand.counts(state.hands[1]))]
-    placed = [list(packed_hand.counts(state.placed[0])), list(packed_hand.counts(state.placed[1]))]
+class OpenRound(Protocol):
+    """What a play-out reads of a round in progress: a :class:`GameState`, or the
+    compact position of :mod:`engine.ai.compact_search` (hands and items packed)."""
+
+    hands: list[int]
+    placed: list[int]
+    secret: list[int | None]
+    used: list[int]
+    pile: tuple[int, ...]
+    pile_pos: int
+    turn: int
+    to_move: int
+    pending: Gift | Competition | None
+
+
+def play_round_out(
+    state: OpenRound, favor_before: Sequence[int | None], rng: random.Random
+) -> list[int | None]:
+    """Play the round out with the play-out policy and return the favor markers after it
+    is scored (``state`` is left unchanged)."""
+    shifts = _SHIFTS
+    placed_0, placed_1 = state.placed
+    hands = list(state.hands)  # packed: a hand is only ever listed, taken from, drawn to
+    placed = [[(placed_0 >> s) & 7 for s in shifts], [(placed_1 >> s) & 7 for s in shifts]]
     secret = list(state.secret)
     used = list(state.used)
     pile = state.pile
@@ -65,58 +97,69 @@ def _finish(state: GameState, rng: random.Random) -> list[int | None]:
     turn = state.turn
     player = state.to_move
     random_ = rng.random
-    if state.phase is not Phase.ACTION:  # the opponent of the mover still has to choose
-        offer = state.pending
-        assert isinstance(offer, Gift | Competition)
+    shuffle = rng.shuffle
+    majority = _MAJORITY
+    offer = state.pending
+    if offer is not None:  # the opponent of the mover still has to choose
         chooser = player
         if isinstance(offer, Gift):
-            _choose(_gift_parts(offer.cards), placed[chooser], placed[1 - chooser], secret, chooser)
+            options = _gift_options(offer.cards)
         else:
             first, second = offer.pairs
-            _choose(
-                _pairs_parts(first, second), placed[chooser], placed[1 - chooser], secret, chooser
-            )
+            options = _pairs_options(first, second)
+        _take_best(options, placed[chooser], placed[1 - chooser], secret, chooser)
         turn += 1
         if turn < TURNS_PER_ROUND:  # the offerer's turn ended: the chooser draws and acts
-            hands[chooser][pile[pile_pos]] += 1
+            hands[chooser] += ONE[pile[pile_pos]]
             pile_pos += 1
     while turn < TURNS_PER_ROUND:
         mask = used[player]
-        kinds = [a for a in _ACTIONS if not mask & a]
+        kinds = _UNUSED[mask]
         kind = kinds[int(random_() * len(kinds))]
         used[player] = mask | kind
         hand = hands[player]
-        cards = [g for g in _GEISHAS for _ in range(hand[g])]
+        cards = list(_cards_of(hand))
         other = 1 - player
-        if kind is Action.SECRET or kind is Action.TRADE_OFF:
-            worth = _card_worth(placed[player], placed[other], secret[player], random_)
+        if kind <= Action.TRADE_OFF:  # a Secret or a Trade-off: cards chosen by worth
+            # geisha_worth of each geisha, jittered (inlined: the play-out's hottest line).
+            mine, theirs, own_secret = placed[player], placed[other], secret[player]
+            worth = [
+                (
+                    0.2
+                    if (own := mine[g] + (own_secret == g)) >= majority[g]
+                    or theirs[g] >= majority[g]
+                    else CHARM[g] * (1.0 if -1 <= own - theirs[g] <= 1 else 0.5)
+                )
+                * (0.7 + 0.6 * random_())
+                for g in _GEISHAS
+            ]
             cards.sort(key=worth.__getitem__)
             if kind is Action.SECRET:
                 card = cards[-1]
                 secret[player] = card
-                hand[card] -= 1
+                hands[player] = hand - ONE[card]
             else:
-                hand[cards[0]] -= 1
-                hand[cards[1]] -= 1
+                hands[player] = hand - ONE[cards[0]] - ONE[cards[1]]
         else:
-            rng.shuffle(cards)
+            shuffle(cards)
             if kind is Action.GIFT:
                 offered = cards[:3]
                 offered.sort()
-                parts = _gift_parts(offered)
+                options = _gift_options((offered[0], offered[1], offered[2]))
             else:
                 offered = cards[:4]
                 a, b, c, d = offered
-                parts = _pairs_parts((a, b) if a <= b else (b, a), (c, d) if c <= d else (d, c))
+                options = _pairs_options((a, b) if a <= b else (b, a), (c, d) if c <= d else (d, c))
             for card in offered:
-                hand[card] -= 1
-            _choose(parts, placed[other], placed[player], secret, other)
+                hand -= ONE[card]
+            hands[player] = hand
+            _take_best(options, placed[other], placed[player], secret, other)
         turn += 1
         if turn < TURNS_PER_ROUND:
             player = other
-            hands[player][pile[pile_pos]] += 1
+            hands[player] += ONE[pile[pile_pos]]
             pile_pos += 1
-    favor = list(state.favor)
+    favor = list(favor_before)
     secret_0, secret_1 = secret
     assert secret_0 is not None and secret_1 is not None  # every marker is used
     mine, theirs = placed
@@ -128,6 +171,17 @@ def _finish(state: GameState, rng: random.Random) -> list[int | None]:
         elif theirs[g] > mine[g]:
             favor[g] = 1
     return favor
+
+
+_CARDS: dict[int, tuple[int, ...]] = {}
+
+
+def _cards_of(hand: int) -> tuple[int, ...]:
+    """The cards of a packed hand, sorted (remembered: a search meets few hands)."""
+    cards = _CARDS.get(hand)
+    if cards is None:
+        cards = _CARDS[hand] = packed_hand.unpack(hand)
+    return cards
 
 
 def geisha_worth(mine: Sequence[int], theirs: Sequence[int], secret: int | None, g: int) -> float:
@@ -222,3 +276,68 @@ def _choose(
 def _clamp(lead: int) -> int:
     """The index of a lead in :data:`_LEAD_WORTH`."""
     return 4 if lead > 2 else 0 if lead < -2 else lead + 2
+
+
+Option = tuple[Sequence[int], Sequence[int], tuple[tuple[int, int], ...]]
+"""A part of an offer (taken, kept) and, per card of the offer in ascending order, how
+much taking it changes the chooser's lead there."""
+_OPTIONS: dict[object, tuple[Option, ...]] = {}
+_LEAD_OFFSET = 24
+_WORTH_OF_LEAD = tuple(_LEAD_WORTH[_clamp(lead)] for lead in range(-24, 25))
+""":data:`_LEAD_WORTH` of every lead a table can show, indexed by lead + 24."""
+
+
+def _options(parts: list[Part]) -> tuple[Option, ...]:
+    offered = sorted(set(parts[0][0]) | set(parts[0][1]))
+    return tuple(
+        (taken, rest, tuple((card, taken.count(card) - rest.count(card)) for card in offered))
+        for taken, rest in parts
+    )
+
+
+def _gift_options(cards: tuple[int, int, int]) -> tuple[Option, ...]:
+    """:func:`_gift_parts` with their lead changes, computed once per offer."""
+    options = _OPTIONS.get(cards)
+    if options is None:
+        options = _OPTIONS[cards] = _options(_gift_parts(cards))
+    return options
+
+
+def _pairs_options(first: tuple[int, int], second: tuple[int, int]) -> tuple[Option, ...]:
+    """:func:`_pairs_parts` with their lead changes, computed once per offer."""
+    index = (first, second)
+    options = _OPTIONS.get(index)
+    if options is None:
+        options = _OPTIONS[index] = _options(_pairs_parts(first, second))
+    return options
+
+
+def _take_best(
+    options: tuple[Option, ...],
+    mine: list[int],
+    theirs: list[int],
+    secret: list[int | None],
+    chooser: int,
+) -> None:
+    """:func:`_choose` on precomputed options: the same scores, summed in the same order
+    (cards ascending, as ``choice_score`` iterates its set of small ints), so the same
+    part is taken."""
+    own_secret, their_secret = secret[chooser], secret[1 - chooser]
+    worth = _WORTH_OF_LEAD
+    best = options[0]
+    best_score = -1e9
+    for option in options:
+        score = 0.0
+        for card, change in option[2]:
+            before = (
+                mine[card] - theirs[card] + (own_secret == card) - (their_secret == card)
+            ) + _LEAD_OFFSET
+            score += CHARM[card] * (worth[before + change] - worth[before])
+        if score > best_score:
+            best_score = score
+            best = option
+    taken, rest, _ = best
+    for card in taken:
+        mine[card] += 1
+    for card in rest:
+        theirs[card] += 1

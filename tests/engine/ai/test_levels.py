@@ -35,6 +35,7 @@ def test_hard_values_play_outs_by_the_match_chance_and_hard_v1_by_the_round() ->
     hard, hard_v1 = agent_for_level("hard"), agent_for_level("hard-v1")
     assert isinstance(hard, IsmctsAgent) and isinstance(hard_v1, IsmctsAgent)
     assert hard.play_out is play_out_value
+    assert hard.compact and not hard_v1.compact  # hard-v1's search stays on GameStates
     assert hard_v1.leaf_value is round_value
     # hard-v1 keeps the settings it was measured with before issue 30.
     assert (hard_v1.iterations, hard_v1.time_limit, hard_v1.root_candidates) == (1500, 0.8, 12)

@@ -1,0 +1,432 @@
+"""The hard search on a compact position: the same SO-ISMCTS as :mod:`engine.ai.ismcts`,
+several times cheaper per play-out.
+
+Profiled, the search on a :class:`GameState` spent about a sixth of its time hashing
+:class:`Decision` objects for the children's look-ups, an eighth scoring rounds reached
+inside the tree through the rules (public record, next deal) and a seventh building the
+sampled states. Here a determinization is a :class:`Position` (packed hands and items,
+the markers, the pile), a decision in the tree is a small int (an index into a registry
+of the rules' own decisions, so the legal lists and their order still come from
+:mod:`engine.rules.legal`), and a round reached inside the tree is scored on the counts.
+
+It makes the very same search: the same determinizations (the cards are arranged by
+:meth:`Determinizer.arrange`, with the reading's weights), the same tree walk (UCB with
+availability counts, random expansion in the rules' order), the same play-out and leaf
+(:func:`engine.ai.playout.play_round_out`, valued by the match chance), and it draws from
+the random stream exactly as the GameState search does, so from the same seed both reach
+the same root statistics (tested). Only the root's statistics are returned.
+
+:class:`KeptTree` can carry a search's tree into the player's next decision of the round
+(``IsmctsAgent(reuse_tree=True)``); measured, it did not win clearly, and no level uses it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from engine.ai.determinize import Determinizer
+from engine.ai.playout import play_round_out, round_end_value
+from engine.rules import hand as packed_hand
+from engine.rules.decisions import (
+    Action,
+    Competition,
+    CompetitionChoice,
+    Decision,
+    Gift,
+    GiftChoice,
+    Secret,
+    TradeOff,
+)
+from engine.rules.gift_and_competition import competition_split, gift_split
+from engine.rules.hand import ONE
+from engine.rules.legal import legal_actions, legal_choices
+from engine.rules.notation import HiddenAction
+from engine.rules.state import TURNS_PER_ROUND
+from engine.rules.views import PlayerView
+
+_DECISIONS: list[Decision] = []
+"""The registry: a decision's key is its index here."""
+_KEYS: dict[Decision, int] = {}
+_REMOVED: list[int] = []
+"""Per key: the packed cards an action takes out of the hand (0 for a choice)."""
+_MARKER: list[int] = []
+"""Per key: the action's marker (0 for a choice)."""
+_SECRET_CARD: list[int] = []
+"""Per key: the card of a Secret, -1 otherwise."""
+_ACTION_KEYS: dict[int, tuple[int, ...]] = {}
+"""Per (packed hand << 4 | used markers): the legal actions' keys, in the rules' order."""
+_CHOICE_KEYS: dict[int, tuple[int, ...]] = {}
+"""Per offer key: the legal choices' keys, in the rules' order."""
+_SPLITS: dict[tuple[int, int], tuple[int, int]] = {}
+"""Per (offer key, choice key): the packed items to the chooser and to the offerer."""
+
+
+def key_of(decision: Decision) -> int:
+    """The small int standing for ``decision`` in the compact search (registered once)."""
+    key = _KEYS.get(decision)
+    if key is not None:
+        return key
+    key = len(_DECISIONS)
+    _DECISIONS.append(decision)
+    _KEYS[decision] = key
+    removed = marker = 0
+    secret_card = -1
+    if isinstance(decision, Secret):
+        removed, marker, secret_card = ONE[decision.card], Action.SECRET, decision.card
+    elif isinstance(decision, TradeOff):
+        removed, marker = packed_hand.pack(decision.cards), Action.TRADE_OFF
+    elif isinstance(decision, Gift | Competition):
+        removed, marker = packed_hand.pack(decision.cards), decision.action
+    _REMOVED.append(removed)
+    _MARKER.append(marker)
+    _SECRET_CARD.append(secret_card)
+    return key
+
+
+def decision_of(key: int) -> Decision:
+    """The decision a key stands for."""
+    return _DECISIONS[key]
+
+
+def _action_keys(hand: int, used: int) -> tuple[int, ...]:
+    index = (hand << 4) | used
+    keys = _ACTION_KEYS.get(index)
+    if keys is None:
+        keys = tuple(key_of(d) for d in legal_actions(hand, used).decisions)
+        _ACTION_KEYS[index] = keys
+    return keys
+
+
+def _choice_keys(offer_key: int) -> tuple[int, ...]:
+    keys = _CHOICE_KEYS.get(offer_key)
+    if keys is None:
+        offer = _DECISIONS[offer_key]
+        assert isinstance(offer, Gift | Competition)
+        found = []
+        for choice in legal_choices(offer).decisions:
+            if isinstance(offer, Gift):
+                assert isinstance(choice, GiftChoice)
+                split = gift_split(offer, choice)
+            else:
+                assert isinstance(choice, CompetitionChoice)
+                split = competition_split(offer, choice)
+            key = key_of(choice)
+            _SPLITS[offer_key, key] = split
+            found.append(key)
+        keys = tuple(found)
+        _CHOICE_KEYS[offer_key] = keys
+    return keys
+
+
+class Position:
+    """A determinized round in progress, as few fields as the search and play-out read
+    (the :class:`engine.ai.playout.OpenRound` shape). Hands and items are packed."""
+
+    __slots__ = (
+        "hands",
+        "offer",
+        "pending",
+        "pile",
+        "pile_pos",
+        "placed",
+        "secret",
+        "to_move",
+        "turn",
+        "used",
+    )
+
+    def __init__(
+        self,
+        hands: list[int],
+        placed: list[int],
+        secret: list[int | None],
+        used: list[int],
+        pile: tuple[int, ...],
+        turn: int,
+        to_move: int,
+        offer: int,
+    ) -> None:
+        self.hands = hands
+        self.placed = placed
+        self.secret = secret
+        self.used = used
+        self.pile = pile
+        self.pile_pos = 0
+        self.turn = turn
+        self.to_move = to_move
+        self.offer = offer
+        """The key of the Gift or Competition waiting for its choice, -1 if none."""
+        decision = _DECISIONS[offer] if offer >= 0 else None
+        assert decision is None or isinstance(decision, Gift | Competition)
+        self.pending = decision
+
+    def legal(self) -> tuple[int, ...]:
+        if self.offer >= 0:
+            return _choice_keys(self.offer)
+        player = self.to_move
+        return _action_keys(self.hands[player], self.used[player])
+
+    def apply(self, key: int) -> bool:
+        """Play the decision ``key``; True when it ended the round."""
+        player = self.to_move
+        offer = self.offer
+        if offer >= 0:  # the chooser answers; the offerer's turn ends
+            to_chooser, to_offerer = _SPLITS[offer, key]
+            self.placed[player] += to_chooser
+            self.placed[1 - player] += to_offerer
+            self.offer = -1
+            self.pending = None
+            return self._end_turn(1 - player)
+        self.hands[player] -= _REMOVED[key]
+        self.used[player] |= _MARKER[key]
+        card = _SECRET_CARD[key]
+        if card >= 0:
+            self.secret[player] = card
+        elif _MARKER[key] >= Action.GIFT:
+            decision = _DECISIONS[key]
+            assert isinstance(decision, Gift | Competition)
+            self.offer = key
+            self.pending = decision
+            self.to_move = 1 - player
+            return False
+        return self._end_turn(player)
+
+    def _end_turn(self, actor: int) -> bool:
+        self.turn += 1
+        if self.turn >= TURNS_PER_ROUND:
+            return True
+        player = 1 - actor
+        self.hands[player] += ONE[self.pile[self.pile_pos]]
+        self.pile_pos += 1
+        self.to_move = player
+        return False
+
+    def scored_favor(self, favor_before: list[int | None]) -> list[int | None]:
+        """The favor markers once this finished round is scored."""
+        secret_0, secret_1 = self.secret
+        assert secret_0 is not None and secret_1 is not None  # every marker is used
+        mine = packed_hand.counts(self.placed[0] + ONE[secret_0])
+        theirs = packed_hand.counts(self.placed[1] + ONE[secret_1])
+        favor = list(favor_before)
+        for g in range(7):
+            if mine[g] > theirs[g]:
+                favor[g] = 0
+            elif theirs[g] > mine[g]:
+                favor[g] = 1
+        return favor
+
+
+class Edge:
+    """Statistics of the edge into a node, from the view of the player who chose it."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Edge] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 1
+
+
+class CompactSampler:
+    """Determinizations of one view straight into :class:`Position`s."""
+
+    def __init__(self, view: PlayerView, *, read_opponent: bool) -> None:
+        self.determinizer = Determinizer(view, read_opponent=read_opponent)
+        template = self.determinizer.template
+        self.them = view.opponent
+        self.hands = template.hands
+        self.placed = template.placed
+        self.secret = template.secret
+        self.used = template.used
+        self.turn = template.turn
+        self.to_move = template.to_move
+        self.offer = -1 if template.pending is None else key_of(template.pending)
+        if self.offer >= 0:
+            _choice_keys(self.offer)  # registers the splits the root's choices apply
+        self.favor = template.favor
+        self.rounds_played = len(template.results) + 1
+        self.next_starter = 1 - template.start_player
+        self.variant = template.variant
+        self._values: dict[tuple[int | None, ...], float] = {}
+        n = self.determinizer.opponent_hand_size
+        self.secret_at = n if self.determinizer.opponent_has_secret else -1
+        self.pile_at = (
+            n
+            + self.determinizer.opponent_has_secret
+            + 2 * self.determinizer.opponent_has_trade_off
+            + 1  # the removed card
+        )
+
+    def sample(self, rng: random.Random) -> Position:
+        cards = self.determinizer.arrange(rng)
+        # The GameState sample draws a seed for later deals here; drawing it too keeps both
+        # searches on the same random stream, so they can be checked against each other.
+        rng.getrandbits(63)
+        them = self.them
+        hands = self.hands.copy()
+        hands[them] = packed_hand.pack(cards[: self.determinizer.opponent_hand_size])
+        secret = self.secret.copy()
+        if self.secret_at >= 0:
+            secret[them] = cards[self.secret_at]
+        return Position(
+            hands,
+            self.placed.copy(),
+            secret,
+            self.used.copy(),
+            tuple(cards[self.pile_at :]),
+            self.turn,
+            self.to_move,
+            self.offer,
+        )
+
+    def value(self, favor: list[int | None]) -> float:
+        """Player 0's value of the round scored to ``favor`` (remembered: a search meets
+        the same few hundred favor positions thousands of times)."""
+        index = tuple(favor)
+        value = self._values.get(index)
+        if value is None:
+            value = round_end_value(favor, self.rounds_played, self.next_starter, self.variant)
+            self._values[index] = value
+        return value
+
+
+def compact_search(
+    view: PlayerView,
+    candidates: tuple[Decision, ...],
+    rng: random.Random,
+    *,
+    iterations: int,
+    exploration: float,
+    read_opponent: bool,
+    deadline: float | None,
+    root: Edge | None = None,
+) -> tuple[Edge, list[Edge | None], bool]:
+    """Search ``candidates`` (the root's decisions) for ``iterations`` play-outs, or until
+    ``deadline`` (a :func:`time.perf_counter` time); return the root, each candidate's
+    edge (None if never tried) and whether the deadline ended the search. ``root``
+    continues a tree grown by an earlier search of this round (see :class:`KeptTree`)."""
+    sampler = CompactSampler(view, read_opponent=read_opponent)
+    favor_before = sampler.favor
+    if root is None:
+        root = Edge()
+    root_keys = tuple(key_of(d) for d in candidates)
+    c = exploration
+    log = math.log
+    sqrt = math.sqrt
+    guard_hit = False
+    for iteration in range(iterations):
+        # The clock is read every few iterations: it costs more than an iteration's step.
+        if deadline is not None and iteration % 16 == 15 and time.perf_counter() > deadline:
+            guard_hit = True
+            break
+        position = sampler.sample(rng)
+        node = root
+        path: list[tuple[Edge, int]] = []
+        legal = root_keys
+        ended = False
+        while True:
+            mover = position.to_move
+            children = node.children
+            found = [children.get(k) for k in legal]
+            if None in found:
+                key = rng.choice([k for k, n in zip(legal, found, strict=True) if n is None])
+                for other in found:
+                    if other is not None:
+                        other.available += 1
+                child = Edge()
+                children[key] = child
+                ended = position.apply(key)
+                path.append((child, mover))
+                break
+            best_value = -math.inf
+            best = 0
+            for index, tried in enumerate(found):
+                assert tried is not None
+                tried.available += 1
+                visits = tried.visits
+                value = tried.total / visits + c * sqrt(log(tried.available) / visits)
+                if value > best_value:
+                    best_value = value
+                    best = index
+            key = legal[best]
+            node = children[key]
+            ended = position.apply(key)
+            path.append((node, mover))
+            if ended:
+                break
+            legal = position.legal()
+        if ended:
+            favor = position.scored_favor(favor_before)
+        else:
+            favor = play_round_out(position, favor_before, rng)
+        value = sampler.value(favor)
+        for edge, mover in path:
+            edge.visits += 1
+            edge.total += value if mover == 0 else -value
+    return root, [root.children.get(k) for k in root_keys], guard_hit
+
+
+def _round_so_far(view: PlayerView) -> list[Decision] | None:
+    """This round's decisions in play order, or None if one of them is hidden from the
+    viewer (the tree branches on the sampled card there: no single branch to follow)."""
+    played: list[Decision] = []
+    for move in view.own_moves:
+        if isinstance(move.action, HiddenAction):
+            return None
+        played.append(move.action)
+        if move.choice is not None:
+            played.append(move.choice)
+    return played
+
+
+class KeptTree:
+    """The tree of a player's last search, kept for their next decision in the round.
+
+    Between two decisions of one player the round moves on by their own decision and the
+    opponent's public ones (a choice, a Gift, a Competition); following those edges down
+    the old tree gives a subtree whose statistics were gathered for the position now on
+    the table (over determinizations of a little less knowledge: the cards drawn since).
+    A hidden move of the opponent (a Secret, a Trade-off) ends the reuse.
+    """
+
+    def __init__(self) -> None:
+        self._root: Edge | None = None
+        self._where: tuple[object, ...] = ()
+        self._played: list[Decision] = []
+        self.reuses = 0
+        """Searches that started from a kept subtree."""
+
+    def root_for(self, view: PlayerView) -> Edge | None:
+        """The kept subtree for ``view``, or None if it does not continue the last search."""
+        root, self._root = self._root, None  # a subtree serves one search only
+        played = _round_so_far(view)
+        if root is None or played is None or self._where != _where(view):
+            return None
+        done = len(self._played)
+        if played[:done] != self._played or len(played) == done:
+            return None
+        for decision in played[done:]:
+            child = root.children.get(key_of(decision))
+            if child is None:
+                return None
+            root = child
+        if not root.children:
+            return None  # nothing was searched below it
+        self.reuses += 1
+        return root
+
+    def keep(self, view: PlayerView, root: Edge) -> None:
+        played = _round_so_far(view)
+        if played is None:
+            self._root = None
+            return
+        self._root, self._where, self._played = root, _where(view), played
+
+
+def _where(view: PlayerView) -> tuple[object, ...]:
+    """Which match and round a view is of, as far as a kept tree must match."""
+    table = view.table
+    return (view.player, table.round_number, table.favor, table.earlier_moves)
