@@ -1,10 +1,10 @@
 """Play-outs per second of the hard search, on GameStates and on compact positions.
 
 Both searches run the hard level's settings (match-chance play-outs, reading the
-opponent) over the same positions of seeded random games, each position searched from
-the same seed, with no time guard; the figure is play-outs per CPU second of this process
-(one core). The compact search draws the same random numbers as the GameState one, so
-both do exactly the same work. Quote the load (``uptime``) beside the figures.
+opponent, its root candidates) over the same positions of seeded random games, each
+position searched from the same seed, with no time guard; the figure is play-outs per CPU
+second of this process (one core). The compact search draws the same random numbers as
+the GameState one, so both do exactly the same work. Quote the load (``uptime``) beside the figures.
 
     python bench/search_speed.py [--positions N] [--iterations N] [--seed S]
 """
@@ -16,8 +16,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from engine.ai.ismcts import IsmctsAgent
-from engine.ai.playout import play_out_value
+from engine.ai.levels import hard_agent
 from engine.command_line import CommandLineParser, count, description, fail, seed
 from engine.rules import GameState, view
 from engine.rules.views import PlayerView
@@ -48,14 +47,8 @@ def play_outs_per_second(
     views: list[PlayerView], iterations: int, *, compact: bool
 ) -> tuple[int, float]:
     """Play-outs searched over ``views`` and the CPU seconds they took."""
-    agent = IsmctsAgent(
-        "hard",
-        iterations=iterations,
-        time_limit=None,
-        play_out=play_out_value,
-        read_opponent=True,
-        compact=compact,
-    )
+    agent = hard_agent()  # its settings, on the path asked for, with no clock
+    agent.iterations, agent.time_limit, agent.compact = iterations, None, compact
     done = 0
     cpu = 0.0
     for index, seen in enumerate(views):

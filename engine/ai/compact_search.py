@@ -1,5 +1,5 @@
 """The hard search on a compact position: the same SO-ISMCTS as :mod:`engine.ai.ismcts`,
-several times cheaper per play-out.
+about twice as many play-outs a second (bench/search_speed.py).
 
 Profiled, the search on a :class:`GameState` spent about a sixth of its time hashing
 :class:`Decision` objects for the children's look-ups, an eighth scoring rounds reached
@@ -16,14 +16,16 @@ availability counts, random expansion in the rules' order), the same play-out an
 the random stream exactly as the GameState search does, so from the same seed both reach
 the same root statistics (tested). Only the root's statistics are returned.
 
-:class:`KeptTree` can carry a search's tree into the player's next decision of the round
-(``IsmctsAgent(reuse_tree=True)``); measured, it did not win clearly, and no level uses it.
+Keeping the tree for the player's next decision of the round was tried and measured
+(docs/ai.md) and left out: it won nothing clear, and in the bot each decision is worked
+out in a worker process from the view alone.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 
 from engine.ai.determinize import Determinizer
@@ -42,7 +44,6 @@ from engine.rules.decisions import (
 from engine.rules.gift_and_competition import competition_split, gift_split
 from engine.rules.hand import ONE
 from engine.rules.legal import legal_actions, legal_choices
-from engine.rules.notation import HiddenAction
 from engine.rules.state import TURNS_PER_ROUND
 from engine.rules.views import PlayerView
 
@@ -63,14 +64,26 @@ _SPLITS: dict[tuple[int, int], tuple[int, int]] = {}
 """Per (offer key, choice key): the packed items to the chooser and to the offerer."""
 
 
+_REGISTERING = threading.Lock()
+"""A service without an agent process runs searches in threads: a decision met by two at
+once must still get one key, and the per-key lists stay in line."""
+
+
 def key_of(decision: Decision) -> int:
-    """The small int standing for ``decision`` in the compact search (registered once)."""
+    """The small int standing for ``decision`` in the compact search (registered once;
+    keys are this process's own, so a tree never leaves the process that grew it)."""
     key = _KEYS.get(decision)
     if key is not None:
         return key
+    with _REGISTERING:
+        return _register(decision)
+
+
+def _register(decision: Decision) -> int:
+    key = _KEYS.get(decision)
+    if key is not None:  # registered by another thread meanwhile
+        return key
     key = len(_DECISIONS)
-    _DECISIONS.append(decision)
-    _KEYS[decision] = key
     removed = marker = 0
     secret_card = -1
     if isinstance(decision, Secret):
@@ -79,9 +92,11 @@ def key_of(decision: Decision) -> int:
         removed, marker = packed_hand.pack(decision.cards), Action.TRADE_OFF
     elif isinstance(decision, Gift | Competition):
         removed, marker = packed_hand.pack(decision.cards), decision.action
+    _DECISIONS.append(decision)
     _REMOVED.append(removed)
     _MARKER.append(marker)
     _SECRET_CARD.append(secret_card)
+    _KEYS[decision] = key  # last: a key is published only once its lists hold it
     return key
 
 
@@ -302,16 +317,13 @@ def compact_search(
     exploration: float,
     read_opponent: bool,
     deadline: float | None,
-    root: Edge | None = None,
 ) -> tuple[Edge, list[Edge | None], bool]:
     """Search ``candidates`` (the root's decisions) for ``iterations`` play-outs, or until
     ``deadline`` (a :func:`time.perf_counter` time); return the root, each candidate's
-    edge (None if never tried) and whether the deadline ended the search. ``root``
-    continues a tree grown by an earlier search of this round (see :class:`KeptTree`)."""
+    edge (None if never tried) and whether the deadline ended the search."""
     sampler = CompactSampler(view, read_opponent=read_opponent)
     favor_before = sampler.favor
-    if root is None:
-        root = Edge()
+    root = Edge()
     root_keys = tuple(key_of(d) for d in candidates)
     c = exploration
     log = math.log
@@ -367,66 +379,3 @@ def compact_search(
             edge.visits += 1
             edge.total += value if mover == 0 else -value
     return root, [root.children.get(k) for k in root_keys], guard_hit
-
-
-def _round_so_far(view: PlayerView) -> list[Decision] | None:
-    """This round's decisions in play order, or None if one of them is hidden from the
-    viewer (the tree branches on the sampled card there: no single branch to follow)."""
-    played: list[Decision] = []
-    for move in view.own_moves:
-        if isinstance(move.action, HiddenAction):
-            return None
-        played.append(move.action)
-        if move.choice is not None:
-            played.append(move.choice)
-    return played
-
-
-class KeptTree:
-    """The tree of a player's last search, kept for their next decision in the round.
-
-    Between two decisions of one player the round moves on by their own decision and the
-    opponent's public ones (a choice, a Gift, a Competition); following those edges down
-    the old tree gives a subtree whose statistics were gathered for the position now on
-    the table (over determinizations of a little less knowledge: the cards drawn since).
-    A hidden move of the opponent (a Secret, a Trade-off) ends the reuse.
-    """
-
-    def __init__(self) -> None:
-        self._root: Edge | None = None
-        self._where: tuple[object, ...] = ()
-        self._played: list[Decision] = []
-        self.reuses = 0
-        """Searches that started from a kept subtree."""
-
-    def root_for(self, view: PlayerView) -> Edge | None:
-        """The kept subtree for ``view``, or None if it does not continue the last search."""
-        root, self._root = self._root, None  # a subtree serves one search only
-        played = _round_so_far(view)
-        if root is None or played is None or self._where != _where(view):
-            return None
-        done = len(self._played)
-        if played[:done] != self._played or len(played) == done:
-            return None
-        for decision in played[done:]:
-            child = root.children.get(key_of(decision))
-            if child is None:
-                return None
-            root = child
-        if not root.children:
-            return None  # nothing was searched below it
-        self.reuses += 1
-        return root
-
-    def keep(self, view: PlayerView, root: Edge) -> None:
-        played = _round_so_far(view)
-        if played is None:
-            self._root = None
-            return
-        self._root, self._where, self._played = root, _where(view), played
-
-
-def _where(view: PlayerView) -> tuple[object, ...]:
-    """Which match and round a view is of, as far as a kept tree must match."""
-    table = view.table
-    return (view.player, table.round_number, table.favor, table.earlier_moves)

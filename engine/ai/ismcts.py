@@ -36,7 +36,7 @@ import random
 import time
 from collections.abc import Callable
 
-from engine.ai.compact_search import KeptTree, compact_search
+from engine.ai.compact_search import compact_search
 from engine.ai.determinize import Determinizer
 from engine.ai.heuristic import score_decisions
 from engine.ai.playout import play_out_value
@@ -96,7 +96,6 @@ class IsmctsAgent:
         play_out: Callable[[GameState, random.Random], float] | None = None,
         read_opponent: bool = False,
         compact: bool = False,
-        reuse_tree: bool = False,
     ) -> None:
         self.name = name
         self.iterations = iterations
@@ -111,13 +110,8 @@ class IsmctsAgent:
         # (engine.ai.reading) rather than drawing them uniformly.
         self.read_opponent = read_opponent
         # Whether to search on compact positions (engine.ai.compact_search): the same
-        # search several times faster, for the play-out valued by the match chance only.
+        # search about twice as fast, for the play-out valued by the match chance only.
         self.compact = compact
-        # Whether a compact search starts from the subtree its last search grew for the
-        # position now on the table (engine.ai.compact_search.KeptTree).
-        self.kept_tree = KeptTree() if reuse_tree else None
-        if reuse_tree and not compact:
-            raise ValueError("only the compact search keeps its tree between decisions")
         if compact and play_out is not play_out_value:
             raise ValueError(f"the compact search plays out with play_out_value, not {play_out!r}")
         self.guard_hits = 0
@@ -259,8 +253,7 @@ class IsmctsAgent:
         deadline: float | None,
     ) -> Node:
         """:func:`compact_search`, its root statistics as a :class:`Node` (no deeper tree)."""
-        kept = self.kept_tree
-        tree, edges, guard_hit = compact_search(
+        _, edges, guard_hit = compact_search(
             view,
             candidates,
             rng,
@@ -268,10 +261,7 @@ class IsmctsAgent:
             exploration=self.exploration,
             read_opponent=self.read_opponent,
             deadline=deadline,
-            root=None if kept is None else kept.root_for(view),
         )
-        if kept is not None:
-            kept.keep(view, tree)
         self.guard_hits += guard_hit
         root = Node()
         for decision, edge in zip(candidates, edges, strict=True):

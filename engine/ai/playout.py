@@ -13,7 +13,7 @@ half the cost of a play-out the search never reads).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from engine.ai.match_chance import chance_table, finished_score
@@ -193,13 +193,6 @@ def geisha_worth(mine: Sequence[int], theirs: Sequence[int], secret: int | None,
     return CHARM[g] * (1.0 if -1 <= lead <= 1 else 0.5)
 
 
-def _card_worth(
-    mine: list[int], theirs: list[int], secret: int | None, random_: Callable[[], float]
-) -> list[float]:
-    """:func:`geisha_worth` of each geisha, a little jittered."""
-    return [geisha_worth(mine, theirs, secret, g) * (0.7 + 0.6 * random_()) for g in _GEISHAS]
-
-
 Part = tuple[Sequence[int], Sequence[int]]
 """What the chooser takes from an offer, and what the offerer keeps."""
 
@@ -249,30 +242,6 @@ def choice_score(
     return score
 
 
-def _choose(
-    parts: list[Part],
-    mine: list[int],
-    theirs: list[int],
-    secret: list[int | None],
-    chooser: int,
-) -> None:
-    """The chooser takes the part that leaves them best placed (as the rules' play-out
-    does, counting both Secrets of the sampled table); ``mine`` is the chooser's items."""
-    own_secret, their_secret = secret[chooser], secret[1 - chooser]
-    best = parts[0]
-    best_score = -1e9
-    for part in parts:
-        score = choice_score(part, mine, theirs, own_secret, their_secret)
-        if score > best_score:
-            best_score = score
-            best = part
-    taken, rest = best
-    for card in taken:
-        mine[card] += 1
-    for card in rest:
-        theirs[card] += 1
-
-
 def _clamp(lead: int) -> int:
     """The index of a lead in :data:`_LEAD_WORTH`."""
     return 4 if lead > 2 else 0 if lead < -2 else lead + 2
@@ -319,9 +288,10 @@ def _take_best(
     secret: list[int | None],
     chooser: int,
 ) -> None:
-    """:func:`_choose` on precomputed options: the same scores, summed in the same order
-    (cards ascending, as ``choice_score`` iterates its set of small ints), so the same
-    part is taken."""
+    """The chooser takes the part that leaves them best placed, counting both Secrets of
+    the sampled table: :func:`choice_score` of each part on precomputed options, summed in
+    the same order (cards ascending, as ``choice_score`` iterates its set of small ints),
+    so the part taken is the one the rules' play-out takes."""
     own_secret, their_secret = secret[chooser], secret[1 - chooser]
     worth = _WORTH_OF_LEAD
     best = options[0]

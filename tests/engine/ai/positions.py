@@ -9,13 +9,16 @@ from engine.ai import IsmctsAgent, agent_for_level
 from engine.ai.agent import Agent
 from engine.ai.levels import hard_agent
 from engine.rules import GameState
+from engine.rules.state import Variant
 
 
-def positions(seed: int, games: int = 1) -> Iterator[GameState]:
+def positions(
+    seed: int, games: int = 1, *, variant: Variant = Variant.STANDARD
+) -> Iterator[GameState]:
     """Every decision point of ``games`` random games, as states (do not mutate them)."""
     rng = random.Random(seed)
     for game in range(games):
-        state = GameState(seed=seed * 1000 + game, first_player=game % 2)
+        state = GameState(seed=seed * 1000 + game, first_player=game % 2, variant=variant)
         while not state.is_over:
             yield state
             state.apply(rng.choice(state.legal_decisions()))

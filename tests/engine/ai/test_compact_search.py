@@ -6,10 +6,15 @@ import random
 
 import pytest
 
+from engine.ai import compact_search
 from engine.ai.compact_search import Position, decision_of, key_of
 from engine.ai.ismcts import IsmctsAgent
 from engine.ai.playout import play_out_value
 from engine.rules import GameState, view
+from engine.rules import hand as packed_hand
+from engine.rules.decisions import Secret
+from engine.rules.legal import legal_actions
+from engine.rules.state import Variant
 from tests.engine.ai.positions import positions
 
 
@@ -37,17 +42,18 @@ def root_statistics(
     }
 
 
+@pytest.mark.parametrize("variant", list(Variant))
 @pytest.mark.parametrize("read_opponent", [False, True])
 @pytest.mark.parametrize("seed", range(2))
 def test_from_the_same_seed_it_reaches_the_same_root_statistics(
-    seed: int, read_opponent: bool
+    seed: int, read_opponent: bool, variant: Variant
 ) -> None:
     # Both searches draw the same random numbers in the same order, so every visit count,
     # availability count and backed-up total at the root must agree: the same search.
     slow = searcher(compact=False, read_opponent=read_opponent)
     fast = searcher(compact=True, read_opponent=read_opponent)
     compared = 0
-    for index, state in enumerate(positions(seed, games=2)):
+    for index, state in enumerate(positions(seed, games=2, variant=variant)):
         if len(state.legal_decisions()) < 2:
             continue
         assert root_statistics(fast, state, index) == root_statistics(slow, state, index)
@@ -98,10 +104,16 @@ def test_a_position_plays_a_round_as_the_rules_do(seed: int) -> None:
     assert position.scored_favor([None] * 7) == state.favor
 
 
-def test_a_decision_keeps_its_key() -> None:
-    decision = GameState(seed=1).legal_decisions()[0]
-    assert decision_of(key_of(decision)) == decision
-    assert key_of(decision) == key_of(decision)
+def test_every_action_of_a_full_hand_has_a_key_of_its_own_and_its_cards() -> None:
+    hand = GameState(seed=1).hands[0]
+    decisions = legal_actions(hand, 0).decisions
+    keys = [key_of(d) for d in decisions]
+    assert len(set(keys)) == len(decisions) > 40  # a Secret, Trade-off, Gift, Competition each
+    for decision, key in zip(decisions, keys, strict=True):
+        assert decision_of(key) == decision
+        cards = (decision.card,) if isinstance(decision, Secret) else decision.cards
+        assert compact_search._REMOVED[key] == packed_hand.pack(cards)
+        assert compact_search._MARKER[key] == decision.action
 
 
 def test_a_compact_search_cannot_continue_an_earlier_root() -> None:
@@ -116,45 +128,3 @@ def test_a_compact_search_cannot_continue_an_earlier_root() -> None:
 def test_it_plays_out_with_the_match_chance_only() -> None:
     with pytest.raises(ValueError, match="play_out_value"):
         IsmctsAgent("x", compact=True)
-
-
-def test_a_kept_tree_carries_its_statistics_into_the_next_decision_of_the_round() -> None:
-    agent = IsmctsAgent(
-        "hard",
-        iterations=200,
-        time_limit=None,
-        play_out=play_out_value,
-        read_opponent=True,
-        compact=True,
-        reuse_tree=True,
-    )
-    kept = agent.kept_tree
-    assert kept is not None
-    rng = random.Random(3)
-    carried = fresh = 0
-    for game in range(3):
-        state = GameState(seed=40 + game, first_player=game % 2)
-        while not state.is_over:
-            player = state.current_player
-            assert player is not None
-            seen = view(state, player)
-            if player == 0 and len(seen.legal) > 1:
-                reuses = kept.reuses
-                root = agent.search(seen, agent.root_decisions(seen), rng)
-                searched = sum(node.visits for node in root.children.values())
-                if kept.reuses > reuses:  # the kept play-outs count beside the new ones
-                    assert searched >= 200
-                    carried += searched > 200
-                else:
-                    assert searched == 200
-                    fresh += 1
-                decision = max(root.children, key=lambda d: root.children[d].visits)
-            else:
-                decision = rng.choice(seen.legal)
-            state.apply(decision)
-    assert carried >= 3 and fresh >= 3
-
-
-def test_only_the_compact_search_keeps_its_tree() -> None:
-    with pytest.raises(ValueError, match="only the compact search"):
-        IsmctsAgent("x", reuse_tree=True)
