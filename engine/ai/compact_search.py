@@ -30,6 +30,7 @@ import time
 
 from engine.ai.determinize import Determinizer
 from engine.ai.playout import play_round_out, round_end_value
+from engine.ai.tree_node import Node
 from engine.rules import hand as packed_hand
 from engine.rules.decisions import (
     Action,
@@ -233,18 +234,6 @@ class Position:
         return favor
 
 
-class Edge:
-    """Statistics of the edge into a node, from the view of the player who chose it."""
-
-    __slots__ = ("available", "children", "total", "visits")
-
-    def __init__(self) -> None:
-        self.children: dict[int, Edge] = {}
-        self.visits = 0
-        self.total = 0.0
-        self.available = 1
-
-
 class CompactSampler:
     """Determinizations of one view straight into :class:`Position`s."""
 
@@ -317,13 +306,13 @@ def compact_search(
     exploration: float,
     read_opponent: bool,
     deadline: float | None,
-) -> tuple[Edge, list[Edge | None], bool]:
+) -> tuple[Node[int], list[Node[int] | None], bool]:
     """Search ``candidates`` (the root's decisions) for ``iterations`` play-outs, or until
     ``deadline`` (a :func:`time.perf_counter` time); return the root, each candidate's
     edge (None if never tried) and whether the deadline ended the search."""
     sampler = CompactSampler(view, read_opponent=read_opponent)
     favor_before = sampler.favor
-    root = Edge()
+    root: Node[int] = Node()
     root_keys = tuple(key_of(d) for d in candidates)
     c = exploration
     log = math.log
@@ -336,7 +325,7 @@ def compact_search(
             break
         position = sampler.sample(rng)
         node = root
-        path: list[tuple[Edge, int]] = []
+        path: list[tuple[Node[int], int]] = []
         legal = root_keys
         ended = False
         while True:
@@ -348,7 +337,7 @@ def compact_search(
                 for other in found:
                     if other is not None:
                         other.available += 1
-                child = Edge()
+                child: Node[int] = Node()
                 children[key] = child
                 ended = position.apply(key)
                 path.append((child, mover))

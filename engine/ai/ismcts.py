@@ -40,6 +40,7 @@ from engine.ai.compact_search import compact_search
 from engine.ai.determinize import Determinizer
 from engine.ai.heuristic import score_decisions
 from engine.ai.playout import play_out_value
+from engine.ai.tree_node import Node
 from engine.rules import hand as packed_hand
 from engine.rules.cards import CHARM
 from engine.rules.decisions import (
@@ -66,18 +67,6 @@ PER_ACTION_CANDIDATES = 2
 EXPLORATION = 0.7
 PRIOR_WEIGHT = 0.8
 """How much the heuristic's score counts beside the searched mean in the final choice."""
-
-
-class Node:
-    """Statistics of the edge into this node, from the view of the player who chose it."""
-
-    __slots__ = ("available", "children", "total", "visits")
-
-    def __init__(self) -> None:
-        self.children: dict[Decision, Node] = {}
-        self.visits = 0
-        self.total = 0.0
-        self.available = 1
 
 
 class IsmctsAgent:
@@ -172,9 +161,9 @@ class IsmctsAgent:
         candidates: tuple[Decision, ...],
         rng: random.Random,
         *,
-        root: Node | None = None,
+        root: Node[Decision] | None = None,
         iterations: int | None = None,
-    ) -> Node:
+    ) -> Node[Decision]:
         """Run the search and return the root, whose children are the candidates.
 
         ``root`` continues an earlier search of the same view (its statistics are kept, and
@@ -189,7 +178,7 @@ class IsmctsAgent:
             return self._compact_search(view, candidates, rng, budget, deadline)
         determinizer = Determinizer(view, read_opponent=self.read_opponent)
         if root is None:
-            root = Node()
+            root = Node[Decision]()
         c = self.exploration
         play_out = self.play_out
         for iteration in range(budget):
@@ -200,7 +189,7 @@ class IsmctsAgent:
             state = determinizer.sample(rng)
             round_index = state.round_index
             node = root
-            path: list[tuple[Node, int]] = []
+            path: list[tuple[Node[Decision], int]] = []
             legal: tuple[Decision, ...] = candidates
             while True:
                 mover = state.to_move
@@ -215,7 +204,7 @@ class IsmctsAgent:
                     for other in found:
                         if other is not None:
                             other.available += 1
-                    child = Node()
+                    child: Node[Decision] = Node()
                     children[decision] = child
                     state.apply_unchecked(decision)
                     path.append((child, mover))
@@ -251,7 +240,7 @@ class IsmctsAgent:
         rng: random.Random,
         budget: int,
         deadline: float | None,
-    ) -> Node:
+    ) -> Node[Decision]:
         """:func:`compact_search`, its root statistics as a :class:`Node` (no deeper tree)."""
         _, edges, guard_hit = compact_search(
             view,
@@ -263,10 +252,10 @@ class IsmctsAgent:
             deadline=deadline,
         )
         self.guard_hits += guard_hit
-        root = Node()
+        root: Node[Decision] = Node()
         for decision, edge in zip(candidates, edges, strict=True):
             if edge is not None:
-                child = Node()
+                child: Node[Decision] = Node()
                 child.visits, child.total, child.available = edge.visits, edge.total, edge.available
                 root.children[decision] = child
         return root

@@ -21,8 +21,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.ai.ismcts import IsmctsAgent, Node
+from engine.ai.ismcts import IsmctsAgent
 from engine.ai.playout import play_out_value
+from engine.ai.tree_node import Node
 from engine.rules.decisions import Decision
 from engine.rules.views import PlayerView
 
@@ -61,7 +62,7 @@ class Evaluation:
         raise KeyError(f"{decision} was not searched")
 
 
-def _chance(node: Node) -> float:
+def _chance(node: Node[Decision]) -> float:
     return (node.total / node.visits + 1.0) / 2.0
 
 
