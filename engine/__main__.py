@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play games between two AI levels and print win rates with 95%% intervals",
         description=(
             "Play games between two AI levels, in pairs on the same deals with seats "
-            "swapped, and print each side's win rate with a 95%% Wilson interval."
+            "swapped, and print each side's win rate with a 95% Wilson interval."
         ),
     )
     arena.add_argument("a", choices=ARENA_LEVELS, help="level of side A")

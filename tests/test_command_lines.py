@@ -205,6 +205,7 @@ def test_help_is_whole(capsys: pytest.CaptureFixture[str], command: str) -> None
     about = " ".join(blocks[1].split())  # after the usage: the description
     assert not about.startswith(("options:", "positional arguments:")), printed
     assert about.endswith((".", ")", ":", "``")), about
+    assert "%%" not in printed, "a %% shown as typed: only argparse's help strings are %-formatted"
     # Every option says what it takes: its help beside it, or on the line below.
     lines = [*printed.splitlines(), ""]
     for line, below in itertools.pairwise(lines):
