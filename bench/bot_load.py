@@ -55,8 +55,9 @@ if a target is missed, a match broke or no decision was measured.
 response beside the benchmark's: run the same options with and without to see what
 measuring costs.
 
-``BOT_LOAD_PROFILE=DIR`` runs the bot under cProfile (``DIR/bot.prof``, written when it
-exits on SIGTERM) and profiles this process too (``DIR/bench.prof``); cProfile slows both,
+``BOT_LOAD_PROFILE=DIR`` runs the bot under cProfile timed by its CPU clock
+(bench/load/cpu_profiled_bot.py; ``DIR/bot.prof``, written when it exits on SIGTERM) and
+profiles this process too (``DIR/bench.prof``); cProfile slows both,
 so use it for where the time goes, not for the figures.
 
 This script is the entry point; the benchmark's pieces are in bench/load/: ``options``

@@ -161,6 +161,10 @@ class HanamikojiBot(commands.AutoShardedBot):
             help_command=None,
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
+            # Nothing reads discord.py's message cache (the bot keeps its own ids and listens
+            # to raw deletes); filling it cost a copy and a scan of up to 1,000 messages on
+            # every edit of a board or panel. None disables it (discord.py's Client docs).
+            max_messages=None,
             http_trace=trace,
             **sharding,
         )

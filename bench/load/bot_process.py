@@ -52,13 +52,15 @@ async def start_bot(
     env = dict(os.environ)
     # DISCORD_TOKEN wins over the file and would send the bot's login elsewhere.
     env.pop("DISCORD_TOKEN", None)
-    profiler = ["-m", "cProfile", "-o", str(profile_dir / "bot.prof")] if profile_dir else []
+    # CPU time, not wall time: see bench/load/cpu_profiled_bot.py.
+    entry = (
+        ["bench.load.cpu_profiled_bot", str(profile_dir / "bot.prof")] if profile_dir else ["bot"]
+    )
     with log_path.open("wb") as log:
         return await asyncio.create_subprocess_exec(
             sys.executable,
-            *profiler,
             "-m",
-            "bot",
+            *entry,
             "--config",
             str(config),
             cwd=ROOT,
