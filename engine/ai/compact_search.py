@@ -45,6 +45,7 @@ from engine.rules.decisions import (
 from engine.rules.gift_and_competition import competition_split, gift_split
 from engine.rules.hand import ONE
 from engine.rules.legal import legal_actions, legal_choices
+from engine.rules.scoring import score_favor
 from engine.rules.state import TURNS_PER_ROUND
 from engine.rules.views import PlayerView
 
@@ -225,13 +226,7 @@ class Position:
         assert secret_0 is not None and secret_1 is not None  # every marker is used
         mine = packed_hand.counts(self.placed[0] + ONE[secret_0])
         theirs = packed_hand.counts(self.placed[1] + ONE[secret_1])
-        favor = list(favor_before)
-        for g in range(7):
-            if mine[g] > theirs[g]:
-                favor[g] = 0
-            elif theirs[g] > mine[g]:
-                favor[g] = 1
-        return favor
+        return list(score_favor((mine, theirs), favor_before))
 
 
 class CompactSampler:
