@@ -29,7 +29,7 @@ import threading
 import time
 
 from engine.ai.determinize import Determinizer
-from engine.ai.playout import play_round_out, round_end_value
+from engine.ai.playout import cards_of, play_round_out, policy_cards, round_end_value
 from engine.ai.tree_node import Node
 from engine.rules import hand as packed_hand
 from engine.rules.decisions import (
@@ -292,6 +292,49 @@ class CompactSampler:
         return value
 
 
+_ACTIONS = (Action.SECRET, Action.TRADE_OFF, Action.GIFT, Action.COMPETITION)
+_KIND_KEYS = tuple(tuple(-int(a) for a in _ACTIONS if not mask & a) for mask in range(16))
+"""Per used-markers mask, the open actions as keys of a kind tree's action node: a
+negative key is an action kind whose cards the play-out policy picks when it is played."""
+_ACTION_OF = {int(a): a for a in _ACTIONS}
+_SHIFTS = tuple(3 * g for g in range(7))
+_COUNTS: dict[int, tuple[int, ...]] = {}
+_POLICY_KEYS: dict[tuple[int, ...], int] = {}
+"""Per (action, cards as the policy lists them): the decision's key."""
+
+
+def _counts(packed: int) -> tuple[int, ...]:
+    """Per geisha, the cards of packed items (remembered: a search meets few tables)."""
+    counts = _COUNTS.get(packed)
+    if counts is None:
+        counts = _COUNTS[packed] = tuple((packed >> s) & 7 for s in _SHIFTS)
+    return counts
+
+
+def _policy_key(position: Position, kind: int, rng: random.Random, offer_tries: int) -> int:
+    """The key of the decision of action ``kind`` that the play-out policy
+    (:func:`engine.ai.playout.policy_cards`) plays in ``position``."""
+    player = position.to_move
+    placed = [_counts(p) for p in position.placed]
+    cards = list(cards_of(position.hands[player]))
+    action = _ACTION_OF[kind]
+    chosen = policy_cards(action, cards, placed, position.secret, player, rng, offer_tries)
+    index = (kind, *chosen)
+    key = _POLICY_KEYS.get(index)
+    if key is None:
+        decision: Decision
+        if action is Action.SECRET:
+            decision = Secret(chosen[0])
+        elif action is Action.TRADE_OFF:
+            decision = TradeOff((chosen[0], chosen[1]))
+        elif action is Action.GIFT:
+            decision = Gift((chosen[0], chosen[1], chosen[2]))
+        else:
+            decision = Competition(((chosen[0], chosen[1]), (chosen[2], chosen[3])))
+        key = _POLICY_KEYS[index] = key_of(decision)  # the same key whichever thread wins
+    return key
+
+
 def compact_search(
     view: PlayerView,
     candidates: tuple[Decision, ...],
@@ -301,10 +344,19 @@ def compact_search(
     exploration: float,
     read_opponent: bool,
     deadline: float | None,
+    offer_tries: int = 1,
+    kind_tree: bool = False,
 ) -> tuple[Node[int], list[Node[int] | None], bool]:
     """Search ``candidates`` (the root's decisions) for ``iterations`` play-outs, or until
     ``deadline`` (a :func:`time.perf_counter` time); return the root, each candidate's
-    edge (None if never tried) and whether the deadline ended the search."""
+    edge (None if never tried) and whether the deadline ended the search.
+
+    With ``kind_tree``, an action node below the root branches on the open action kinds
+    only, and the play-out policy picks the cards of the kind chosen (offers weighed
+    ``offer_tries`` times, as in the play-out): a handful of children that UCB can tell
+    apart, where every legal decision makes about a hundred that a search's few thousand
+    play-outs leave at a visit or two each. The choice nodes keep their two or three
+    answers. Without it (and with one offer try) the search is the GameState search's."""
     sampler = CompactSampler(view, read_opponent=read_opponent)
     favor_before = sampler.favor
     root: Node[int] = Node()
@@ -334,6 +386,8 @@ def compact_search(
                         other.available += 1
                 child: Node[int] = Node()
                 children[key] = child
+                if key < 0:  # an action kind: the policy picks its cards
+                    key = _policy_key(position, -key, rng, offer_tries)
                 ended = position.apply(key)
                 path.append((child, mover))
                 break
@@ -349,15 +403,20 @@ def compact_search(
                     best = index
             key = legal[best]
             node = children[key]
+            if key < 0:
+                key = _policy_key(position, -key, rng, offer_tries)
             ended = position.apply(key)
             path.append((node, mover))
             if ended:
                 break
-            legal = position.legal()
+            if kind_tree and position.offer < 0:
+                legal = _KIND_KEYS[position.used[position.to_move]]
+            else:
+                legal = position.legal()
         if ended:
             favor = position.scored_favor(favor_before)
         else:
-            favor = play_round_out(position, favor_before, rng)
+            favor = play_round_out(position, favor_before, rng, offer_tries)
         value = sampler.value(favor)
         for edge, mover in path:
             edge.visits += 1

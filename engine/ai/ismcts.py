@@ -85,6 +85,8 @@ class IsmctsAgent:
         play_out: Callable[[GameState, random.Random], float] | None = None,
         read_opponent: bool = False,
         compact: bool = False,
+        offer_tries: int = 1,
+        kind_tree: bool = False,
     ) -> None:
         self.name = name
         self.iterations = iterations
@@ -101,6 +103,19 @@ class IsmctsAgent:
         # Whether to search on compact positions (engine.ai.compact_search): the same
         # search about twice as fast, for the play-out valued by the match chance only.
         self.compact = compact
+        # Random offers a compact play-out's offerer weighs, keeping the one that helps
+        # the chooser least (1: the first, the policy the review plays).
+        self.offer_tries = offer_tries
+        # Whether the compact tree, below its root, branches on action kinds only (the
+        # play-out policy picking their cards) rather than on every legal decision.
+        self.kind_tree = kind_tree
+        if (offer_tries != 1 or kind_tree) and not compact:
+            raise ValueError(
+                f"only the compact search weighs offers or branches on kinds: "
+                f"offer_tries={offer_tries}, kind_tree={kind_tree}"
+            )
+        if offer_tries < 1:
+            raise ValueError(f"offer_tries must be at least 1, not {offer_tries}")
         if compact and play_out is not play_out_value:
             raise ValueError(f"the compact search plays out with play_out_value, not {play_out!r}")
         self.guard_hits = 0
@@ -250,6 +265,8 @@ class IsmctsAgent:
             exploration=self.exploration,
             read_opponent=self.read_opponent,
             deadline=deadline,
+            offer_tries=self.offer_tries,
+            kind_tree=self.kind_tree,
         )
         self.guard_hits += guard_hit
         root: Node[Decision] = Node()

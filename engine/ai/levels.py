@@ -34,6 +34,9 @@ HARD_ITERATIONS = 7000
 """Play-outs per hard decision: the most whose p95 decision time stays near 450 ms on one
 core (a margin under the 500 ms target), the compact search making a play-out about
 twice as cheap as on a GameState (bench/ai_decision_time.py, bench/search_speed.py)."""
+HARD_OFFER_TRIES = 3
+"""Random offers hard's policy weighs for a Gift or Competition below its root (in its
+kind tree and play-outs), keeping the one whose best part helps the chooser least."""
 HARD_ROOT_CANDIDATES = 8
 """Root decisions hard searches (each action kind's best two among them): fewer than
 hard-v1's 12 so each gets more play-outs; measured the better setting (docs/ai.md)."""
@@ -79,6 +82,8 @@ def hard_agent() -> IsmctsAgent:
         play_out=play_out_value,
         read_opponent=True,
         compact=True,
+        kind_tree=True,
+        offer_tries=HARD_OFFER_TRIES,
     )
 
 

@@ -82,10 +82,17 @@ class OpenRound(Protocol):
 
 
 def play_round_out(
-    state: OpenRound, favor_before: Sequence[int | None], rng: random.Random
+    state: OpenRound,
+    favor_before: Sequence[int | None],
+    rng: random.Random,
+    offer_tries: int = 1,
 ) -> list[int | None]:
     """Play the round out with the play-out policy and return the favor markers after it
-    is scored (``state`` is left unchanged)."""
+    is scored (``state`` is left unchanged).
+
+    With ``offer_tries`` above 1, a Gift or Competition is the best of that many random
+    offers for the offerer (the one whose part the chooser takes helps the chooser
+    least) instead of the first."""
     shifts = _SHIFTS
     placed_0, placed_1 = state.placed
     hands = list(state.hands)  # packed: a hand is only ever listed, taken from, drawn to
@@ -118,7 +125,7 @@ def play_round_out(
         kind = kinds[int(random_() * len(kinds))]
         used[player] = mask | kind
         hand = hands[player]
-        cards = list(_cards_of(hand))
+        cards = list(cards_of(hand))
         other = 1 - player
         if kind <= Action.TRADE_OFF:  # a Secret or a Trade-off: cards chosen by worth
             # geisha_worth of each geisha, jittered (inlined: the play-out's hottest line).
@@ -141,13 +148,15 @@ def play_round_out(
             else:
                 hands[player] = hand - ONE[cards[0]] - ONE[cards[1]]
         else:
-            shuffle(cards)
+            if offer_tries == 1:
+                shuffle(cards)
+                offered = cards[:3] if kind is Action.GIFT else cards[:4]
+            else:
+                offered = policy_cards(kind, cards, placed, secret, player, rng, offer_tries)
             if kind is Action.GIFT:
-                offered = cards[:3]
                 offered.sort()
                 options = _gift_options((offered[0], offered[1], offered[2]))
             else:
-                offered = cards[:4]
                 a, b, c, d = offered
                 options = _pairs_options((a, b) if a <= b else (b, a), (c, d) if c <= d else (d, c))
             for card in offered:
@@ -173,10 +182,59 @@ def play_round_out(
     return favor
 
 
+def policy_cards(
+    kind: Action,
+    cards: list[int],
+    placed: Sequence[Sequence[int]],
+    secret: list[int | None],
+    player: int,
+    rng: random.Random,
+    offer_tries: int,
+) -> list[int]:
+    """The cards the play-out policy plays for ``kind`` from ``cards`` (the player's hand,
+    which it may reorder): a Secret's card (worth most), a Trade-off's two (worth least),
+    a Gift's three or a Competition's four (pairs: the first two and the last two), the
+    best for the offerer of ``offer_tries`` random offers. ``placed`` and ``secret`` are
+    the table as the policy sees it (a determinization: both Secrets known)."""
+    other = 1 - player
+    mine, theirs = placed[player], placed[other]
+    if kind <= Action.TRADE_OFF:
+        own_secret = secret[player]
+        majority = _MAJORITY
+        random_ = rng.random
+        worth = [
+            (
+                0.2
+                if (own := mine[g] + (own_secret == g)) >= majority[g] or theirs[g] >= majority[g]
+                else CHARM[g] * (1.0 if -1 <= own - theirs[g] <= 1 else 0.5)
+            )
+            * (0.7 + 0.6 * random_())
+            for g in _GEISHAS
+        ]
+        cards.sort(key=worth.__getitem__)
+        return [cards[-1]] if kind is Action.SECRET else cards[:2]
+    best_gain = 1e9
+    best: list[int] = []
+    size = 3 if kind is Action.GIFT else 4
+    sample = rng.sample
+    for _ in range(offer_tries):
+        tried = sample(cards, size)
+        if kind is Action.GIFT:
+            tried.sort()
+            options = _gift_options((tried[0], tried[1], tried[2]))
+        else:
+            a, b, c, d = tried
+            options = _pairs_options((a, b) if a <= b else (b, a), (c, d) if c <= d else (d, c))
+        gain = _best_gain(options, theirs, mine, secret, other)
+        if gain < best_gain:
+            best_gain, best = gain, tried
+    return best
+
+
 _CARDS: dict[int, tuple[int, ...]] = {}
 
 
-def _cards_of(hand: int) -> tuple[int, ...]:
+def cards_of(hand: int) -> tuple[int, ...]:
     """The cards of a packed hand, sorted (remembered: a search meets few hands)."""
     cards = _CARDS.get(hand)
     if cards is None:
@@ -279,6 +337,30 @@ def _pairs_options(first: tuple[int, int], second: tuple[int, int]) -> tuple[Opt
     if options is None:
         options = _OPTIONS[index] = _options(_pairs_parts(first, second))
     return options
+
+
+def _best_gain(
+    options: tuple[Option, ...],
+    mine: Sequence[int],
+    theirs: Sequence[int],
+    secret: list[int | None],
+    chooser: int,
+) -> float:
+    """How much the part the chooser would take of an offer helps them (the offerer's
+    loss: a lead's worth is symmetric)."""
+    own_secret, their_secret = secret[chooser], secret[1 - chooser]
+    worth = _WORTH_OF_LEAD
+    best_score = -1e9
+    for option in options:
+        score = 0.0
+        for card, change in option[2]:
+            before = (
+                mine[card] - theirs[card] + (own_secret == card) - (their_secret == card)
+            ) + _LEAD_OFFSET
+            score += CHARM[card] * (worth[before + change] - worth[before])
+        if score > best_score:
+            best_score = score
+    return best_score
 
 
 def _take_best(

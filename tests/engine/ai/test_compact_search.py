@@ -7,12 +7,12 @@ import random
 import pytest
 
 from engine.ai import compact_search
-from engine.ai.compact_search import Position, decision_of, key_of
+from engine.ai.compact_search import CompactSampler, Position, decision_of, key_of
 from engine.ai.ismcts import IsmctsAgent
 from engine.ai.playout import play_out_value
 from engine.rules import GameState, view
 from engine.rules import hand as packed_hand
-from engine.rules.decisions import Secret
+from engine.rules.decisions import Action, CompetitionChoice, GiftChoice, Secret
 from engine.rules.legal import legal_actions
 from engine.rules.state import Variant
 from tests.engine.ai.positions import positions
@@ -61,8 +61,10 @@ def test_from_the_same_seed_it_reaches_the_same_root_statistics(
     assert compared > 30
 
 
-def test_it_picks_a_legal_decision_in_every_phase() -> None:
+@pytest.mark.parametrize("kind_tree", [False, True])
+def test_it_picks_a_legal_decision_in_every_phase(kind_tree: bool) -> None:
     agent = searcher(compact=True, read_opponent=True)
+    agent.kind_tree, agent.offer_tries = kind_tree, 3
     rng = random.Random(5)
     for state in positions(9, games=2):
         player = state.current_player
@@ -128,3 +130,71 @@ def test_a_compact_search_cannot_continue_an_earlier_root() -> None:
 def test_it_plays_out_with_the_match_chance_only() -> None:
     with pytest.raises(ValueError, match="play_out_value"):
         IsmctsAgent("x", compact=True)
+
+
+def test_a_kind_tree_branches_on_action_kinds_below_its_root() -> None:
+    # Below the root an action node's children are the open action kinds (negative keys),
+    # never single decisions; a choice node keeps its answers.
+    kinds = {-int(a) for a in Action}
+    searched = 0
+    for index, state in enumerate(positions(4, games=2)):
+        player = state.current_player
+        assert player is not None
+        seen = view(state, player)
+        if len(seen.legal) < 2 or state.turn > 5:
+            continue
+        candidates = seen.legal[:6]
+        root, _, _ = compact_search.compact_search(
+            seen,
+            candidates,
+            random.Random(index),
+            iterations=200,
+            exploration=0.7,
+            read_opponent=True,
+            deadline=None,
+            offer_tries=3,
+            kind_tree=True,
+        )
+        assert set(root.children) <= {key_of(d) for d in candidates}
+        below = [node for child in root.children.values() for node in child.children.items()]
+        stack = list(below)
+        assert stack, "the tree grew no deeper than its root"
+        while stack:
+            key, node = stack.pop()
+            if key >= 0:
+                assert isinstance(decision_of(key), GiftChoice | CompetitionChoice)
+            else:
+                assert key in kinds
+            stack.extend(node.children.items())
+        searched += 1
+    assert searched > 10
+
+
+@pytest.mark.parametrize("offer_tries", [1, 3])
+def test_the_policy_plays_a_legal_decision_of_the_kind_asked(offer_tries: int) -> None:
+    rng = random.Random(8)
+    checked = 0
+    for state in positions(6, games=3):
+        player = state.current_player
+        assert player is not None
+        seen = view(state, player)
+        position = CompactSampler(seen, read_opponent=True).sample(rng)
+        if position.offer >= 0:
+            continue  # a choice: no action to play
+        for action in Action:
+            if position.used[position.to_move] & action:
+                continue
+            key = compact_search._policy_key(position, int(action), rng, offer_tries)
+            assert key in position.legal()
+            assert decision_of(key).action == action
+            checked += 1
+    assert checked > 60
+
+
+def test_only_the_compact_search_weighs_offers_or_branches_on_kinds() -> None:
+    with pytest.raises(ValueError, match="only the compact search"):
+        IsmctsAgent("x", kind_tree=True)
+    with pytest.raises(ValueError, match="only the compact search"):
+        IsmctsAgent("x", offer_tries=3)
+    with pytest.raises(ValueError, match="at least 1, not 0"):
+        IsmctsAgent("x", compact=True, play_out=play_out_value, offer_tries=0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -9,8 +10,15 @@ import pytest
 from engine.ai.determinize import Determinizer
 from engine.ai.ismcts import finish_round
 from engine.ai.match_chance import leaf_value, match_chance
-from engine.ai.playout import play_out_value
+from engine.ai.playout import (
+    _best_gain,
+    _gift_options,
+    _pairs_options,
+    play_out_value,
+    policy_cards,
+)
 from engine.rules import GameState, view
+from engine.rules.decisions import Action
 from tests.engine.ai.positions import positions
 
 
@@ -52,3 +60,41 @@ def test_a_scored_round_or_finished_match_is_valued_as_it_stands() -> None:
     assert play_out_value(state, random.Random(0)) == 2 * match_chance(state) - 1
     state.resign(0)
     assert play_out_value(state, random.Random(0)) == -1.0
+
+
+@pytest.mark.parametrize("action", [Action.GIFT, Action.COMPETITION])
+def test_weighing_offers_keeps_the_one_that_helps_the_chooser_least(action: Action) -> None:
+    # Player 0 leads at A and C, trails at F; with enough tries every offer is weighed and
+    # the one kept leaves the chooser's best part worth least to them.
+    hand = [0, 1, 2, 4, 5, 5, 6]
+    placed = [[1, 0, 2, 0, 0, 0, 0], [0, 1, 0, 0, 1, 2, 0]]
+    secret: list[int | None] = [3, 6]
+    size = 3 if action is Action.GIFT else 4
+
+    def chooser_gain(cards: list[int]) -> float:
+        if action is Action.GIFT:
+            a, b, c = sorted(cards)
+            options = _gift_options((a, b, c))
+        else:
+            a, b, c, d = cards
+            options = _pairs_options(tuple(sorted((a, b))), tuple(sorted((c, d))))  # type: ignore[arg-type]
+        return _best_gain(options, placed[1], placed[0], secret, 1)
+
+    every = [[hand[i] for i in chosen] for chosen in itertools.combinations(range(len(hand)), size)]
+    if action is Action.COMPETITION:  # each four cards split into pairs three ways
+        every = (
+            [[a, b, c, d] for a, b, c, d in every]
+            + [[a, c, b, d] for a, b, c, d in every]
+            + [[a, d, b, c] for a, b, c, d in every]
+        )
+    least = min(chooser_gain(offer) for offer in every)
+    gains = {chooser_gain(offer) for offer in every}
+    assert len(gains) > 3  # the offers differ: the test can tell a weighed one apart
+    kept = policy_cards(action, list(hand), placed, secret, 0, random.Random(3), 400)
+    assert sorted(kept) in [sorted(offer) for offer in every]
+    assert chooser_gain(kept) == least
+    one = [
+        chooser_gain(policy_cards(action, list(hand), placed, secret, 0, random.Random(s), 1))
+        for s in range(40)
+    ]
+    assert max(one) > least  # a single try is just a random offer
