@@ -30,7 +30,7 @@ LEVELS = ("random", "easy", "normal", "hard")
 REFERENCE_LEVELS = ("hard-v1",)
 """Frozen earlier levels, for the arena and the benchmarks only (never offered to players)."""
 ARENA_LEVELS = LEVELS + REFERENCE_LEVELS
-HARD_ITERATIONS = 7000
+HARD_ITERATIONS = 4800
 """Play-outs per hard decision: the most whose p95 decision time stays near 450 ms on one
 core (a margin under the 500 ms target), the compact search making a play-out about
 twice as cheap as on a GameState (bench/ai_decision_time.py, bench/search_speed.py)."""
