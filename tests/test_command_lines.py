@@ -261,7 +261,8 @@ def test_search_speed_with_one_position(capsys: pytest.CaptureFixture[str]) -> N
     assert re.fullmatch(
         r"gamestate play-outs +20  cpu +[\d.]+ s +\d+ per second\n"
         r"compact +play-outs +20  cpu +[\d.]+ s +\d+ per second\n"
-        r"speed-up [\d.]+x\n",
+        r"hard +play-outs +20  cpu +[\d.]+ s +\d+ per second\n"
+        r"speed-up of the same search [\d.]+x\n",
         printed,
     )
 

@@ -16,6 +16,12 @@ availability counts, random expansion in the rules' order), the same play-out an
 the random stream exactly as the GameState search does, so from the same seed both reach
 the same root statistics (tested). Only the root's statistics are returned.
 
+The hard level searches a different tree on it: ``kind_tree`` makes an action node below
+the root branch on the open action kinds, the play-out policy picking the cards of the
+kind played, and ``offer_tries`` makes the policy weigh several random offers for a Gift
+or Competition (measured stronger at the same decision time, docs/ai.md). Neither exists
+on the GameState path; with both off the two paths make the same search.
+
 Keeping the tree for the player's next decision of the round was tried and measured
 (docs/ai.md) and left out: it won nothing clear, and in the bot each decision is worked
 out in a worker process from the view alone.

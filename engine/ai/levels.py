@@ -8,8 +8,9 @@
   move for move.
 - hard: information-set Monte Carlo tree search over determinizations (see
   :mod:`engine.ai.ismcts`) on compact positions (:mod:`engine.ai.compact_search`), its
-  play-outs valued by the chance of winning the match (:mod:`engine.ai.playout`), the
-  opponent's hidden cards read from their play (:mod:`engine.ai.reading`).
+  tree branching on action kinds below the root, its play-outs valued by the chance of
+  winning the match (:mod:`engine.ai.playout`), the opponent's hidden cards read from
+  their play (:mod:`engine.ai.reading`).
 - hard-v1: hard as it was before issue 30, a frozen reference for the arena (not offered
   to players: it is not in :data:`LEVELS`).
 """
@@ -31,9 +32,10 @@ REFERENCE_LEVELS = ("hard-v1",)
 """Frozen earlier levels, for the arena and the benchmarks only (never offered to players)."""
 ARENA_LEVELS = LEVELS + REFERENCE_LEVELS
 HARD_ITERATIONS = 4800
-"""Play-outs per hard decision: the most whose p95 decision time stays near 450 ms on one
-core (a margin under the 500 ms target), the compact search making a play-out about
-twice as cheap as on a GameState (bench/ai_decision_time.py, bench/search_speed.py)."""
+"""Play-outs per hard decision: p95 decision time about 410 ms on one idle core (a margin
+under the 500 ms target), as 7,000 play-outs of the plain tree took; the kind tree and
+weighed offers make a play-out about 1.7 times as costly (bench/ai_decision_time.py,
+bench/search_speed.py)."""
 HARD_OFFER_TRIES = 3
 """Random offers hard's policy weighs for a Gift or Competition below its root (in its
 kind tree and play-outs), keeping the one whose best part helps the chooser least."""
