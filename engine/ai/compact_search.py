@@ -9,8 +9,9 @@ the markers, the pile), a decision in the tree is a small int (an index into a r
 of the rules' own decisions, so the legal lists and their order still come from
 :mod:`engine.rules.legal`), and a round reached inside the tree is scored on the counts.
 
-It makes the very same search: the same determinizations (the cards are arranged by
-:meth:`Determinizer.arrange`, with the reading's weights), the same tree walk (UCB with
+With ``kind_tree`` and ``offer_tries`` off it makes the very same search: the same
+determinizations (the cards are arranged by :meth:`Determinizer.arrange`, with the
+reading's weights), the same tree walk (UCB with
 availability counts, random expansion in the rules' order), the same play-out and leaf
 (:func:`engine.ai.playout.play_round_out`, valued by the match chance), and it draws from
 the random stream exactly as the GameState search does, so from the same seed both reach
@@ -20,7 +21,10 @@ The hard level searches a different tree on it: ``kind_tree`` makes an action no
 the root branch on the open action kinds, the play-out policy picking the cards of the
 kind played, and ``offer_tries`` makes the policy weigh several random offers for a Gift
 or Competition (measured stronger at the same decision time, docs/ai.md). Neither exists
-on the GameState path; with both off the two paths make the same search.
+on the GameState path. Below a kind Gift or Competition the chooser's node is keyed by
+the part taken, so it pools its answers to the different offers the policy made there
+across determinizations (legal and availability stay exact: only this offer's answers
+are open); a node per offer would keep them apart.
 
 Keeping the tree for the player's next decision of the round was tried and measured
 (docs/ai.md) and left out: it won nothing clear, and in the bot each decision is worked
@@ -35,7 +39,13 @@ import threading
 import time
 
 from engine.ai.determinize import Determinizer
-from engine.ai.playout import cards_of, play_round_out, policy_cards, round_end_value
+from engine.ai.playout import (
+    OPEN_ACTIONS,
+    cards_of,
+    play_round_out,
+    policy_cards,
+    round_end_value,
+)
 from engine.ai.tree_node import Node
 from engine.rules import hand as packed_hand
 from engine.rules.decisions import (
@@ -298,30 +308,26 @@ class CompactSampler:
         return value
 
 
-_ACTIONS = (Action.SECRET, Action.TRADE_OFF, Action.GIFT, Action.COMPETITION)
-_KIND_KEYS = tuple(tuple(-int(a) for a in _ACTIONS if not mask & a) for mask in range(16))
+_KIND_KEYS = tuple(tuple(-int(a) for a in actions) for actions in OPEN_ACTIONS)
 """Per used-markers mask, the open actions as keys of a kind tree's action node: a
 negative key is an action kind whose cards the play-out policy picks when it is played."""
-_ACTION_OF = {int(a): a for a in _ACTIONS}
-_SHIFTS = tuple(3 * g for g in range(7))
+_ACTION_OF = {int(a): a for a in Action}
 _COUNTS: dict[int, tuple[int, ...]] = {}
+"""Per packed items: the count per geisha (remembered: a search meets few tables)."""
 _POLICY_KEYS: dict[tuple[int, ...], int] = {}
 """Per (action, cards as the policy lists them): the decision's key."""
-
-
-def _counts(packed: int) -> tuple[int, ...]:
-    """Per geisha, the cards of packed items (remembered: a search meets few tables)."""
-    counts = _COUNTS.get(packed)
-    if counts is None:
-        counts = _COUNTS[packed] = tuple((packed >> s) & 7 for s in _SHIFTS)
-    return counts
 
 
 def _policy_key(position: Position, kind: int, rng: random.Random, offer_tries: int) -> int:
     """The key of the decision of action ``kind`` that the play-out policy
     (:func:`engine.ai.playout.policy_cards`) plays in ``position``."""
     player = position.to_move
-    placed = [_counts(p) for p in position.placed]
+    placed = []
+    for packed in position.placed:
+        counts = _COUNTS.get(packed)
+        if counts is None:
+            counts = _COUNTS[packed] = packed_hand.counts(packed)
+        placed.append(counts)
     cards = list(cards_of(position.hands[player]))
     action = _ACTION_OF[kind]
     chosen = policy_cards(action, cards, placed, position.secret, player, rng, offer_tries)
@@ -363,6 +369,8 @@ def compact_search(
     apart, where every legal decision makes about a hundred that a search's few thousand
     play-outs leave at a visit or two each. The choice nodes keep their two or three
     answers. Without it (and with one offer try) the search is the GameState search's."""
+    if offer_tries < 1:
+        raise ValueError(f"offer_tries must be at least 1, not {offer_tries}")
     sampler = CompactSampler(view, read_opponent=read_opponent)
     favor_before = sampler.favor
     root: Node[int] = Node()

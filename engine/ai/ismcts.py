@@ -18,7 +18,9 @@ decision, plays the rest of the round out, and backs up the result.
   budget is spent on a dozen candidates (hard: 8) rather than a hundred and fifty.
 - ``compact=True`` runs the same search on compact positions
   (:mod:`engine.ai.compact_search`): from the same seed it reaches the same root
-  statistics, about twice as fast; the hard level uses it, hard-v1 and the review do not.
+  statistics, about twice as fast; hard-v1 and the review do not use it. Only there can
+  the tree branch on action kinds below the root (``kind_tree``) and the play-out policy
+  weigh several offers (``offer_tries``): the hard level searches that way.
 - The final choice adds the heuristic's score to each candidate's searched mean. A dozen
   candidates share ~1,500 play-outs, so the means carry noise of a few hundredths; the
   heuristic tells apart candidates the search cannot, and the search overrules it where

@@ -29,7 +29,7 @@ _LEAD_WORTH = (-1.0, -0.7, 0.0, 0.7, 1.0)
 """What a lead of -2 or less, -1, 0, 1, 2 or more items at a geisha is worth."""
 _GEISHAS = range(7)
 _SHIFTS = tuple(3 * g for g in _GEISHAS)
-_UNUSED = tuple(tuple(a for a in _ACTIONS if not mask & a) for mask in range(16))
+OPEN_ACTIONS = tuple(tuple(a for a in _ACTIONS if not mask & a) for mask in range(16))
 """Per used-markers mask, the actions still open, in :data:`_ACTIONS` order."""
 
 
@@ -104,8 +104,6 @@ def play_round_out(
     turn = state.turn
     player = state.to_move
     random_ = rng.random
-    shuffle = rng.shuffle
-    majority = _MAJORITY
     offer = state.pending
     if offer is not None:  # the opponent of the mover still has to choose
         chooser = player
@@ -121,47 +119,21 @@ def play_round_out(
             pile_pos += 1
     while turn < TURNS_PER_ROUND:
         mask = used[player]
-        kinds = _UNUSED[mask]
+        kinds = OPEN_ACTIONS[mask]
         kind = kinds[int(random_() * len(kinds))]
         used[player] = mask | kind
-        hand = hands[player]
-        cards = list(cards_of(hand))
         other = 1 - player
-        if kind <= Action.TRADE_OFF:  # a Secret or a Trade-off: cards chosen by worth
-            # geisha_worth of each geisha, jittered (inlined: the play-out's hottest line).
-            mine, theirs, own_secret = placed[player], placed[other], secret[player]
-            worth = [
-                (
-                    0.2
-                    if (own := mine[g] + (own_secret == g)) >= majority[g]
-                    or theirs[g] >= majority[g]
-                    else CHARM[g] * (1.0 if -1 <= own - theirs[g] <= 1 else 0.5)
-                )
-                * (0.7 + 0.6 * random_())
-                for g in _GEISHAS
-            ]
-            cards.sort(key=worth.__getitem__)
-            if kind is Action.SECRET:
-                card = cards[-1]
-                secret[player] = card
-                hands[player] = hand - ONE[card]
-            else:
-                hands[player] = hand - ONE[cards[0]] - ONE[cards[1]]
-        else:
-            if offer_tries == 1:
-                shuffle(cards)
-                offered = cards[:3] if kind is Action.GIFT else cards[:4]
-            else:
-                offered = policy_cards(kind, cards, placed, secret, player, rng, offer_tries)
-            if kind is Action.GIFT:
-                offered.sort()
-                options = _gift_options((offered[0], offered[1], offered[2]))
-            else:
-                a, b, c, d = offered
-                options = _pairs_options((a, b) if a <= b else (b, a), (c, d) if c <= d else (d, c))
-            for card in offered:
-                hand -= ONE[card]
-            hands[player] = hand
+        played = policy_cards(
+            kind, list(cards_of(hands[player])), placed, secret, player, rng, offer_tries
+        )
+        hand = hands[player]
+        for card in played:
+            hand -= ONE[card]
+        hands[player] = hand
+        if kind is Action.SECRET:
+            secret[player] = played[0]
+        elif kind >= Action.GIFT:
+            options = offer_options(kind, played)
             _take_best(options, placed[other], placed[player], secret, other)
         turn += 1
         if turn < TURNS_PER_ROUND:
@@ -213,22 +185,29 @@ def policy_cards(
         ]
         cards.sort(key=worth.__getitem__)
         return [cards[-1]] if kind is Action.SECRET else cards[:2]
+    size = 3 if kind is Action.GIFT else 4
+    if offer_tries == 1:  # the first random offer (the review's policy: its random stream)
+        rng.shuffle(cards)
+        return cards[:size]
     best_gain = 1e9
     best: list[int] = []
-    size = 3 if kind is Action.GIFT else 4
     sample = rng.sample
     for _ in range(offer_tries):
         tried = sample(cards, size)
-        if kind is Action.GIFT:
-            tried.sort()
-            options = _gift_options((tried[0], tried[1], tried[2]))
-        else:
-            a, b, c, d = tried
-            options = _pairs_options((a, b) if a <= b else (b, a), (c, d) if c <= d else (d, c))
-        gain = _best_gain(options, theirs, mine, secret, other)
+        gain = _chooser_best(offer_options(kind, tried), theirs, mine, secret, other)[1]
         if gain < best_gain:
             best_gain, best = gain, tried
     return best
+
+
+def offer_options(kind: Action, cards: Sequence[int]) -> tuple[Option, ...]:
+    """The options of a Gift of ``cards`` (three, any order) or a Competition of the pairs
+    ``cards[:2]`` and ``cards[2:]``, their lead changes computed once per offer."""
+    if kind is Action.GIFT:
+        a, b, c = sorted(cards)
+        return _gift_options((a, b, c))
+    a, b, c, d = cards
+    return _pairs_options((a, b) if a <= b else (b, a), (c, d) if c <= d else (d, c))
 
 
 _CARDS: dict[int, tuple[int, ...]] = {}
@@ -339,41 +318,17 @@ def _pairs_options(first: tuple[int, int], second: tuple[int, int]) -> tuple[Opt
     return options
 
 
-def _best_gain(
+def _chooser_best(
     options: tuple[Option, ...],
     mine: Sequence[int],
     theirs: Sequence[int],
     secret: list[int | None],
     chooser: int,
-) -> float:
-    """How much the part the chooser would take of an offer helps them (the offerer's
-    loss: a lead's worth is symmetric)."""
-    own_secret, their_secret = secret[chooser], secret[1 - chooser]
-    worth = _WORTH_OF_LEAD
-    best_score = -1e9
-    for option in options:
-        score = 0.0
-        for card, change in option[2]:
-            before = (
-                mine[card] - theirs[card] + (own_secret == card) - (their_secret == card)
-            ) + _LEAD_OFFSET
-            score += CHARM[card] * (worth[before + change] - worth[before])
-        if score > best_score:
-            best_score = score
-    return best_score
-
-
-def _take_best(
-    options: tuple[Option, ...],
-    mine: list[int],
-    theirs: list[int],
-    secret: list[int | None],
-    chooser: int,
-) -> None:
-    """The chooser takes the part that leaves them best placed, counting both Secrets of
-    the sampled table: :func:`choice_score` of each part on precomputed options, summed in
-    the same order (cards ascending, as ``choice_score`` iterates its set of small ints),
-    so the part taken is the one the rules' play-out takes."""
+) -> tuple[Option, float]:
+    """The part of an offer the chooser takes, and how much it improves their leads (the
+    offerer's loss: a lead's worth is symmetric): :func:`choice_score` of each part on
+    precomputed options, summed in the same order (cards ascending, as ``choice_score``
+    iterates its set of small ints), so the part is the one the rules' play-out takes."""
     own_secret, their_secret = secret[chooser], secret[1 - chooser]
     worth = _WORTH_OF_LEAD
     best = options[0]
@@ -388,7 +343,19 @@ def _take_best(
         if score > best_score:
             best_score = score
             best = option
-    taken, rest, _ = best
+    return best, best_score
+
+
+def _take_best(
+    options: tuple[Option, ...],
+    mine: list[int],
+    theirs: list[int],
+    secret: list[int | None],
+    chooser: int,
+) -> None:
+    """The chooser takes the part that leaves them best placed, counting both Secrets of
+    the sampled table (:func:`_chooser_best`)."""
+    taken, rest, _ = _chooser_best(options, mine, theirs, secret, chooser)[0]
     for card in taken:
         mine[card] += 1
     for card in rest:

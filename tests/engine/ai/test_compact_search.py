@@ -10,6 +10,7 @@ from engine.ai import compact_search
 from engine.ai.compact_search import CompactSampler, Position, decision_of, key_of
 from engine.ai.ismcts import IsmctsAgent
 from engine.ai.playout import play_out_value
+from engine.ai.tree_node import Node
 from engine.rules import GameState, view
 from engine.rules import hand as packed_hand
 from engine.rules.decisions import Action, CompetitionChoice, GiftChoice, Secret
@@ -198,3 +199,59 @@ def test_only_the_compact_search_weighs_offers_or_branches_on_kinds() -> None:
         IsmctsAgent("x", offer_tries=3)
     with pytest.raises(ValueError, match="at least 1, not 0"):
         IsmctsAgent("x", compact=True, play_out=play_out_value, offer_tries=0)
+
+
+def _walk_kinds(node: Node[int], mover: int, used: list[int], kinds_seen: list[int]) -> None:
+    """Check every kind child of an action node is open for the player who moves there
+    (the next action node belongs to the other player, through a choice node or not)."""
+    for key, child in node.children.items():
+        if key >= 0:  # a choice: the chooser moves at the next action node
+            assert isinstance(decision_of(key), GiftChoice | CompetitionChoice)
+            _walk_kinds(child, mover, used, kinds_seen)
+            continue
+        assert not used[mover] & -key, f"kind {-key} played twice by player {mover}"
+        kinds_seen.append(-key)
+        after = used.copy()
+        after[mover] |= -key
+        _walk_kinds(child, 1 - mover, after, kinds_seen)
+
+
+def test_a_kind_tree_offers_each_player_only_their_open_actions() -> None:
+    kinds_seen: list[int] = []
+    for index, state in enumerate(positions(11, games=2)):
+        player = state.current_player
+        assert player is not None
+        seen = view(state, player)
+        if len(seen.legal) < 2 or state.pending is not None:
+            continue
+        candidates = seen.legal[:5]
+        root, _, _ = compact_search.compact_search(
+            seen,
+            candidates,
+            random.Random(index),
+            iterations=150,
+            exploration=0.7,
+            read_opponent=False,
+            deadline=None,
+            offer_tries=2,
+            kind_tree=True,
+        )
+        for key, child in root.children.items():
+            used = list(state.used)
+            used[player] |= compact_search._MARKER[key]
+            _walk_kinds(child, 1 - player, used, kinds_seen)
+    assert {1, 2, 4, 8} <= set(kinds_seen)
+
+
+def test_weighed_offers_change_what_the_search_finds() -> None:
+    # The same plain tree from the same seed: weighing three offers per Gift or
+    # Competition in the play-outs must change some root statistics.
+    plain = searcher(compact=True, read_opponent=False)
+    weighed = searcher(compact=True, read_opponent=False)
+    weighed.offer_tries = 3
+    differ = sum(
+        root_statistics(plain, state, index) != root_statistics(weighed, state, index)
+        for index, state in enumerate(positions(3, games=1))
+        if len(state.legal_decisions()) > 1 and state.turn < 6
+    )
+    assert differ > 5

@@ -11,14 +11,15 @@ from engine.ai.determinize import Determinizer
 from engine.ai.ismcts import finish_round
 from engine.ai.match_chance import leaf_value, match_chance
 from engine.ai.playout import (
-    _best_gain,
-    _gift_options,
-    _pairs_options,
+    _chooser_best,
+    choice_score,
+    offer_options,
+    offer_parts,
     play_out_value,
     policy_cards,
 )
 from engine.rules import GameState, view
-from engine.rules.decisions import Action
+from engine.rules.decisions import Action, Competition, Gift
 from tests.engine.ai.positions import positions
 
 
@@ -72,13 +73,17 @@ def test_weighing_offers_keeps_the_one_that_helps_the_chooser_least(action: Acti
     size = 3 if action is Action.GIFT else 4
 
     def chooser_gain(cards: list[int]) -> float:
-        if action is Action.GIFT:
-            a, b, c = sorted(cards)
-            options = _gift_options((a, b, c))
-        else:
-            a, b, c, d = cards
-            options = _pairs_options(tuple(sorted((a, b))), tuple(sorted((c, d))))  # type: ignore[arg-type]
-        return _best_gain(options, placed[1], placed[0], secret, 1)
+        # Scored by the rules' offer parts and the public choice score, not the play-out's
+        # precomputed options: the test checks the policy against an independent account.
+        offer = (
+            Gift((cards[0], cards[1], cards[2]))
+            if action is Action.GIFT
+            else Competition(((cards[0], cards[1]), (cards[2], cards[3])))
+        )
+        return max(
+            choice_score(part, placed[1], placed[0], secret[1], secret[0])
+            for part in offer_parts(offer)
+        )
 
     every = [[hand[i] for i in chosen] for chosen in itertools.combinations(range(len(hand)), size)]
     if action is Action.COMPETITION:  # each four cards split into pairs three ways
@@ -98,3 +103,28 @@ def test_weighing_offers_keeps_the_one_that_helps_the_chooser_least(action: Acti
         for s in range(40)
     ]
     assert max(one) > least  # a single try is just a random offer
+
+
+def test_the_part_a_chooser_takes_is_the_one_the_choice_score_rates_best() -> None:
+    rng = random.Random(12)
+    for _ in range(300):
+        placed = [[rng.randrange(4) for _ in range(7)] for _ in range(2)]
+        secret: list[int | None] = [rng.randrange(7), rng.randrange(7)]
+        chooser = rng.randrange(2)
+        cards = [rng.randrange(7) for _ in range(4)]
+        action = rng.choice([Action.GIFT, Action.COMPETITION])
+        offer = (
+            Gift((cards[0], cards[1], cards[2]))
+            if action is Action.GIFT
+            else Competition(((cards[0], cards[1]), (cards[2], cards[3])))
+        )
+        mine, theirs = placed[chooser], placed[1 - chooser]
+        scores = [
+            choice_score(part, mine, theirs, secret[chooser], secret[1 - chooser])
+            for part in offer_parts(offer)
+        ]
+        offered = cards[:3] if action is Action.GIFT else cards
+        option, score = _chooser_best(offer_options(action, offered), mine, theirs, secret, chooser)
+        assert score == pytest.approx(max(scores))
+        parts = [sorted(part[0]) for part in offer_parts(offer)]
+        assert scores[parts.index(sorted(option[0]))] == pytest.approx(max(scores))
