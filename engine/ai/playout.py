@@ -2,9 +2,11 @@
 
 It plays the policy of :func:`engine.ai.ismcts.finish_round` (a random unused marker, a
 Secret keeps the card worth most, a Trade-off drops the two worth least, Gifts and
-Competitions offer random cards, the chooser takes the part that helps them most), so the
-fitted chance table (:mod:`engine.ai.match_chance`, fitted on rounds played that way)
-values its ends correctly. It does not drive a :class:`GameState`: no decision objects,
+Competitions offer random cards, the chooser takes the part that helps them most), the
+policy the chance table (:mod:`engine.ai.match_chance`) was fitted on. The hard level
+asks it to weigh a few random offers instead (``offer_tries``), a policy the table was not
+refitted on: the table stands for later rounds, which this round's offers barely touch.
+It does not drive a :class:`GameState`: no decision objects,
 no move log, no next deal, which makes a play-out about three times cheaper (profiled:
 scoring a round through the rules rebuilds its public record and deals the next round,
 half the cost of a play-out the search never reads).
