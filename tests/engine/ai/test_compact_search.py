@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -133,21 +134,18 @@ def test_it_plays_out_with_the_match_chance_only() -> None:
         IsmctsAgent("x", compact=True)
 
 
-def test_a_kind_tree_branches_on_action_kinds_below_its_root() -> None:
-    # Below the root an action node's children are the open action kinds (negative keys),
-    # never single decisions; a choice node keeps its answers.
-    kinds = {-int(a) for a in Action}
-    searched = 0
-    for index, state in enumerate(positions(4, games=2)):
+def kind_trees(seed: int) -> Iterator[tuple[GameState, Node[int]]]:
+    """Positions of two random games with a choice, each with the kind tree hard grows
+    there (a short search over the first six legal decisions)."""
+    for index, state in enumerate(positions(seed, games=2)):
         player = state.current_player
         assert player is not None
         seen = view(state, player)
-        if len(seen.legal) < 2 or state.turn > 5:
+        if len(seen.legal) < 2:
             continue
-        candidates = seen.legal[:6]
         root, _, _ = compact_search.compact_search(
             seen,
-            candidates,
+            seen.legal[:6],
             random.Random(index),
             iterations=200,
             exploration=0.7,
@@ -156,7 +154,18 @@ def test_a_kind_tree_branches_on_action_kinds_below_its_root() -> None:
             offer_tries=3,
             kind_tree=True,
         )
-        assert set(root.children) <= {key_of(d) for d in candidates}
+        assert set(root.children) <= {key_of(d) for d in seen.legal[:6]}
+        yield state, root
+
+
+def test_a_kind_tree_branches_on_action_kinds_below_its_root() -> None:
+    # Below the root an action node's children are the open action kinds (negative keys),
+    # never single decisions; a choice node keeps its answers.
+    kinds = {-int(a) for a in Action}
+    searched = 0
+    for state, root in kind_trees(4):
+        if state.turn > 5:
+            continue
         below = [node for child in root.children.values() for node in child.children.items()]
         stack = list(below)
         assert stack, "the tree grew no deeper than its root"
@@ -218,24 +227,11 @@ def _walk_kinds(node: Node[int], mover: int, used: list[int], kinds_seen: list[i
 
 def test_a_kind_tree_offers_each_player_only_their_open_actions() -> None:
     kinds_seen: list[int] = []
-    for index, state in enumerate(positions(11, games=2)):
+    for state, root in kind_trees(11):
         player = state.current_player
         assert player is not None
-        seen = view(state, player)
-        if len(seen.legal) < 2 or state.pending is not None:
-            continue
-        candidates = seen.legal[:5]
-        root, _, _ = compact_search.compact_search(
-            seen,
-            candidates,
-            random.Random(index),
-            iterations=150,
-            exploration=0.7,
-            read_opponent=False,
-            deadline=None,
-            offer_tries=2,
-            kind_tree=True,
-        )
+        if state.pending is not None:
+            continue  # the root is a choice: the used markers stay as they are
         for key, child in root.children.items():
             used = list(state.used)
             used[player] |= compact_search._MARKER[key]
