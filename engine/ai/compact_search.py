@@ -11,8 +11,8 @@ of the rules' own decisions, so the legal lists and their order still come from
 
 With ``kind_tree`` and ``offer_tries`` off it makes the very same search: the same
 determinizations (the cards are arranged by :meth:`Determinizer.arrange`, with the
-reading's weights), the same tree walk (UCB with
-availability counts, random expansion in the rules' order), the same play-out and leaf
+reading's weights), the same tree walk (UCB with availability counts, random expansion
+in the rules' order), the same play-out and leaf
 (:func:`engine.ai.playout.play_round_out`, valued by the match chance), and it draws from
 the random stream exactly as the GameState search does, so from the same seed both reach
 the same root statistics (tested). Only the root's statistics are returned.
@@ -367,8 +367,9 @@ def compact_search(
     only, and the play-out policy picks the cards of the kind chosen (offers weighed
     ``offer_tries`` times, as in the play-out): a handful of children that UCB can tell
     apart, where every legal decision makes about a hundred that a search's few thousand
-    play-outs leave at a visit or two each. The choice nodes keep their two or three
-    answers. Without it (and with one offer try) the search is the GameState search's."""
+    play-outs leave at a visit or two each (a chooser's node below a kind offer pools its
+    answers across offers: see the module's note). Without it (and with one offer try)
+    the search is the GameState search's."""
     if offer_tries < 1:
         raise ValueError(f"offer_tries must be at least 1, not {offer_tries}")
     sampler = CompactSampler(view, read_opponent=read_opponent)
