@@ -176,6 +176,7 @@ def policy_cards(
         own_secret = secret[player]
         majority = _MAJORITY
         random_ = rng.random
+        # geisha_worth of each geisha, jittered (inlined: the play-out's hottest line).
         worth = [
             (
                 0.2
