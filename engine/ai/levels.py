@@ -32,10 +32,9 @@ REFERENCE_LEVELS = ("hard-v1",)
 """Frozen earlier levels, for the arena and the benchmarks only (never offered to players)."""
 ARENA_LEVELS = LEVELS + REFERENCE_LEVELS
 HARD_ITERATIONS = 4800
-"""Play-outs per hard decision: p95 decision time about 410 ms on one idle core (a margin
-under the 500 ms target), as 7,000 play-outs of the plain tree took; the kind tree and
-weighed offers make a play-out about 1.7 times as costly (bench/ai_decision_time.py,
-bench/search_speed.py)."""
+"""Iterations per hard decision, set by measured decision time: p95 about 410 ms on one
+idle core (a margin under the 500 ms target), as 7,000 of the plain tree took
+(bench/ai_decision_time.py); about half end inside the kind tree without a play-out."""
 HARD_OFFER_TRIES = 3
 """Random offers hard's policy weighs for a Gift or Competition below its root (in its
 kind tree and play-outs), keeping the one whose best part helps the chooser least."""
