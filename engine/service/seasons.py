@@ -214,10 +214,18 @@ class MatchSeasons:
             # Another process may start a season that ends sooner than any known here.
             soon = self._ctx.clock.now() + POLL_SECONDS
             at = soon if at is None else min(at, soon)
+        due = at is not None and at <= self._ctx.clock.now()
         if self._runner is not None and not self._runner.done():
-            if self._armed is not None and (at is None or self._armed <= at):
+            if not due and self._armed is not None and (at is None or self._armed <= at):
                 return
             self._runner.cancel()
+        if due:
+            # Due already: the poll starts now, as work wait_idle() sees, rather than one
+            # hop later from a task that nothing waits for.
+            self._armed = None
+            self._runner = None
+            self._ctx.spawn(self._poll(self._ctx.clock.now()))
+            return
         self._armed = at
         # A task that sleeps and nothing else, so it is safe to cancel: the work it starts is
         # background work (spawned) that wait_idle() waits for, and that arms the next wake.

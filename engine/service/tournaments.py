@@ -593,6 +593,11 @@ class TournamentService:
         if tournament.starts_at is None or tournament.status is not TournamentStatus.REGISTERING:
             return
         self._disarm(tournament.tournament_id)
+        if tournament.starts_at <= self._ctx.clock.now():
+            # Due already (a restart after the start time): start now, as work wait_idle()
+            # sees, rather than one hop later from a task that nothing waits for.
+            self._ctx.spawn(self._start_due(tournament.tournament_id))
+            return
         self._timers[tournament.tournament_id] = asyncio.create_task(
             self._start_at(tournament.tournament_id, tournament.starts_at)
         )

@@ -65,9 +65,14 @@ CLAIM = (
     "UPDATE seasons SET claimed_until = :until"
     f" WHERE guild_id = :guild_id AND number = :number AND {_FREE}"
 )
-# The next time the alarm has something to do: the earliest end of a running season, or
-# when the claim on an unannounced ended one runs out (now, if it has none).
-NEXT_ENDING = "SELECT MIN(ends_at) AS at FROM seasons WHERE ended_at IS NULL"
+# The next time the alarm has something to do: the earliest end of a running season (or,
+# once claimed, when its claim runs out: a process whose end failed, or another process
+# ending it, is not to be polled in a loop), or when the claim on an unannounced ended one
+# runs out (now, if it has none).
+NEXT_ENDING = (
+    "SELECT MIN(CASE WHEN claimed_until > ends_at THEN claimed_until ELSE ends_at END) AS at"
+    " FROM seasons WHERE ended_at IS NULL"
+)
 NEXT_UNSHOWN = (
     "SELECT MIN(COALESCE(claimed_until, ended_at)) AS at FROM seasons WHERE NOT podium_shown"
     " AND ended_at IS NOT NULL"

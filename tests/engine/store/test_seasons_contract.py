@@ -84,6 +84,9 @@ async def test_a_due_season_is_claimed_by_one_caller_until_its_claim_runs_out(
     assert await store.next_season_alarm() == 1000.0
     assert await store.claim_due_seasons(1000.0, 1060.0, 10) == [season()]
     assert await store.claim_due_seasons(1001.0, 1061.0, 10) == []  # held
+    # Nothing to do until the claim runs out: a process whose end failed (or that waits
+    # on another's) does not poll in a loop.
+    assert await store.next_season_alarm() == 1060.0
     # The claim ran out (its process died): another takes it over.
     assert await store.claim_due_seasons(1060.0, 1120.0, 10) == [season()]
 
