@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.ai.reading import HiddenCardWeights, hidden_card_weights
+from engine.ai.reading import UNIFORM, HiddenCardWeights, hidden_card_weights
 from engine.rules import hand as packed_hand
 from engine.rules.cards import FULL_DECK
 from engine.rules.deal import Deal
@@ -125,8 +125,13 @@ class Determinizer:
         self.template = template
         """The fixed part of every sample (its hidden places empty): clone it, never change it."""
         self.weights: HiddenCardWeights | None = None
-        if read_opponent and (self.opponent_has_secret or self.opponent_has_trade_off):
-            self.weights = hidden_card_weights(view)
+        if read_opponent:
+            weights = hidden_card_weights(view)
+            if weights != UNIFORM:
+                self.weights = weights
+        self.hand_exponents: tuple[float, ...] | None = None
+        if self.weights is not None and self.weights.hand != UNIFORM.hand:
+            self.hand_exponents = tuple(1.0 / w for w in self.weights.hand)
 
     def arrange(self, rng: random.Random) -> list[int]:
         """The unseen cards in the order they fill the hidden places: the opponent's hand
@@ -146,10 +151,22 @@ class Determinizer:
                 _draw_to(cards, at, weights.trade_off, rng)
                 _draw_to(cards, at + 1, weights.trade_off, rng)
                 at += 2
-            rest = cards[at:]
-            rng.shuffle(rest)
             hidden = cards[:at]
-            cards = rest[: self.opponent_hand_size] + hidden + rest[self.opponent_hand_size :]
+            n = self.opponent_hand_size
+            rest = cards[at:]
+            if self.hand_exponents is not None:
+                # Their hand drawn by weight too: each card keyed by random() ** (1 / its
+                # weight), the highest keys taken (Efraimidis and Spirakis: the same as
+                # drawing card by card by weight, in one sort); the rest shuffled after it.
+                random_ = rng.random
+                exponents = self.hand_exponents
+                rest.sort(key=lambda card: random_() ** exponents[card])
+                cut = len(rest) - n
+                hand, rest = rest[cut:], rest[:cut]
+                rng.shuffle(rest)
+                return hand + hidden + rest
+            rng.shuffle(rest)
+            cards = rest[:n] + hidden + rest[n:]
         return cards
 
     def sample(self, rng: random.Random) -> GameState:

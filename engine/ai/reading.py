@@ -43,9 +43,14 @@ class HiddenCardWeights:
 
     secret: tuple[float, ...]
     trade_off: tuple[float, ...]
+    hand: tuple[float, ...] = (1.0,) * 7
 
 
 UNIFORM = HiddenCardWeights((1.0,) * 7, (1.0,) * 7)
+HAND_AFTER_OFFERING = (1.0, 0.6, 0.35, 0.5)
+"""How likely a card of a geisha is in the opponent's hand, against one of a geisha they
+offered none of this round, once they offered 1, 2, or 3 or more of hers in Gifts and
+Competitions: a player offers the geishas they are done with (fitted on hard's games)."""
 
 
 def hidden_card_weights(view: PlayerView) -> HiddenCardWeights:
@@ -56,6 +61,7 @@ def hidden_card_weights(view: PlayerView) -> HiddenCardWeights:
     secret = [1.0] * 7
     trade_off = [1.0] * 7
     secret_placed = False
+    offered = [0] * 7
     for index, move in enumerate(view.own_moves):
         mover = table.mover(index)
         action = move.action
@@ -66,6 +72,9 @@ def hidden_card_weights(view: PlayerView) -> HiddenCardWeights:
                 secret_placed = True
             else:
                 trade_off = [math.exp(-TRADE_OFF_SHARPNESS * worth[g]) for g in range(7)]
+        if mover == them and isinstance(action, Gift | Competition):
+            for card in action.cards:
+                offered[card] += 1
         chooser = 1 - mover
         if secret_placed and chooser == them and move.choice is not None:
             assert isinstance(action, Gift | Competition)
@@ -76,7 +85,8 @@ def hidden_card_weights(view: PlayerView) -> HiddenCardWeights:
             to_chooser, to_offerer = split
             _add(placed[chooser], to_chooser)
             _add(placed[mover], to_offerer)
-    return HiddenCardWeights(_scaled(secret), _scaled(trade_off))
+    hand = tuple(HAND_AFTER_OFFERING[min(n, 3)] for n in offered)
+    return HiddenCardWeights(_scaled(secret), _scaled(trade_off), hand)
 
 
 def _choice_likelihood(

@@ -82,3 +82,31 @@ def test_a_choice_made_after_a_secret_reads_that_secret() -> None:
         return hidden_card_weights(view(state, 0)).secret
 
     assert weights_after(0) != weights_after(-1)
+
+
+def test_a_geisha_offered_is_read_as_one_the_hand_holds_less_of() -> None:
+    # Player 0 offers a Gift: the geishas of its cards are less likely in the hand they
+    # keep (players offer what they are done with), and the samples follow.
+    state = GameState(seed=31, first_player=0)
+    gift = next(d for d in state.legal_decisions() if isinstance(d, Gift))
+    state.apply(gift, 0)
+    seen = view(state, 1)
+    weights = hidden_card_weights(seen)
+    offered = set(gift.cards)
+    assert all(weights.hand[g] < 1.0 for g in offered)
+    assert all(weights.hand[g] == 1.0 for g in range(7) if g not in offered)
+    unseen = Counter(unseen_cards(seen))
+    candidates = [g for g in offered if unseen[g]]
+    assert candidates, "the position needs an offered geisha with cards still unseen"
+    rng = random.Random(5)
+    hand_size = seen.table.hand_sizes[0]
+
+    def held(determinizer: Determinizer) -> int:
+        return sum(
+            sum(unpack(determinizer.sample(rng).hands[0]).count(g) for g in candidates)
+            for _ in range(2000)
+        )
+
+    uniform = held(Determinizer(seen))
+    weighted = held(Determinizer(seen, read_opponent=True))
+    assert hand_size > 0 and weighted < 0.8 * uniform
