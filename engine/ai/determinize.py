@@ -9,7 +9,8 @@ arrangement of the unseen cards, so a search can play the round on as if it knew
 
 Drawn uniformly, every arrangement is as likely as any other. Reading the opponent
 (``read_opponent=True``, :mod:`engine.ai.reading`) draws their Secret and Trade-off cards
-in proportion to how well each fits what they did in public; the rest stays uniform.
+in proportion to how well each fits what they did in public, and their hand by what they
+offered; the removed card and the pile stay uniform.
 """
 
 from __future__ import annotations
@@ -171,7 +172,7 @@ class Determinizer:
 
     def sample(self, rng: random.Random) -> GameState:
         """A full state consistent with the view: drawn uniformly, or with the opponent's
-        Secret and Trade-off cards weighted by how well they fit their play."""
+        hidden cards weighted by how well they fit their play."""
         cards = self.arrange(rng)
         state = self.template.clone()
         state.seed = rng.getrandbits(63)
