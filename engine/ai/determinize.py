@@ -143,7 +143,7 @@ class Determinizer:
         if weights is None:
             rng.shuffle(cards)
         else:
-            # The hidden cards first, drawn by weight; the rest shuffled behind them.
+            # The Secret and Trade-off first, drawn by weight; then the hand (below).
             at = 0
             if self.opponent_has_secret:
                 _draw_to(cards, at, weights.secret, rng)

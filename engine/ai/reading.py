@@ -53,12 +53,15 @@ UNIFORM = HiddenCardWeights((1.0,) * 7, (1.0,) * 7)
 HAND_AFTER_OFFERING = (1.0, 0.6, 0.35, 0.5)
 """How likely a card of a geisha is in the opponent's hand, against one of a geisha they
 offered none of this round, once they offered 1, 2, or 3 or more of hers in Gifts and
-Competitions. Measured over 8,844 decisions of hard against hard-v1 (both seats): 0.61,
-0.36 and 0.50 (each within 0.04) of the rate of a geisha not offered."""
+Competitions. Set to what was measured over 8,844 decisions of hard against hard-v1 (both
+seats): 0.61, 0.36 and 0.50 (each within 0.04) of the rate of a geisha not offered. They
+are draw weights: drawn card by card from a small pool, a card of weight 0.35 ends up in
+the hand at about 0.4-0.5 of the rate, so the reading leans less than the play did."""
 
 
 def hidden_card_weights(view: PlayerView) -> HiddenCardWeights:
-    """What the opponent's public moves this round say about their Secret and Trade-off."""
+    """What the opponent's public moves this round say about their Secret, Trade-off
+    and hand."""
     table = view.table
     them = view.opponent
     placed = [[0] * 7, [0] * 7]

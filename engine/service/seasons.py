@@ -83,6 +83,10 @@ class MatchSeasons:
         self._runner: asyncio.Task[None] | None = None
         self._armed: float | None = None
         """When the runner wakes (None: when re-armed)."""
+        self._polling = False
+        self._poll_again = False
+        """A wake came while a poll ran: one poll at a time (two could both claim on
+        SQLite, whose claim reads, then writes), so it polls again when it ends."""
 
     @property
     def min_games(self) -> int:
@@ -206,8 +210,9 @@ class MatchSeasons:
                 await self._runner
 
     def _arm(self, at: float | None) -> None:
-        """Wake at ``at`` (never, if None) unless already waking no later. A wake that
-        comes too early only looks and re-arms, so the earliest asked for always wins."""
+        """Wake at ``at`` (never, if None) unless already waking no later; poll at once if
+        ``at`` is due. A wake that comes too early only looks and re-arms, so the earliest
+        asked for always wins."""
         if self._ctx.closed:
             return
         if self._ctx.shared:
@@ -224,7 +229,7 @@ class MatchSeasons:
             # hop later from a task that nothing waits for.
             self._armed = None
             self._runner = None
-            self._ctx.spawn(self._poll(self._ctx.clock.now()))
+            self._start_poll()
             return
         self._armed = at
         # A task that sleeps and nothing else, so it is safe to cancel: the work it starts is
@@ -237,7 +242,7 @@ class MatchSeasons:
             return
         await self._ctx.clock.sleep_until(at)
         self._armed = None
-        self._ctx.spawn(self._poll(self._ctx.clock.now()))
+        self._start_poll()
 
     async def _rearm(self) -> None:
         """Arm the next wake from the database (after a change here, or a poll)."""
@@ -247,14 +252,32 @@ class MatchSeasons:
             at = self._ctx.clock.now() + POLL_SECONDS  # the failure is told by its caller
         self._arm(at)
 
+    def _start_poll(self) -> None:
+        if self._polling:
+            self._poll_again = True
+            return
+        self._polling = True
+        self._ctx.spawn(self._poll(self._ctx.clock.now()))
+
     async def _poll(self, now: float) -> None:
         try:
+            await self._poll_once(now)
+        finally:
+            self._polling = False
+        if self._poll_again:
+            self._poll_again = False
+            self._arm(self._ctx.clock.now())
+
+    async def _poll_once(self, now: float) -> None:
+        try:
             due = await self._store.claim_due_seasons(now, now + CLAIM_SECONDS, BATCH)
-        except DatabaseUnavailable:
-            due = []  # the store tells of the outage itself
-        except Exception:
-            log.exception("cannot ask the database for seasons due to end; trying again")
-            due = []
+        except Exception as error:
+            if not isinstance(error, DatabaseUnavailable):  # the store tells of an outage
+                log.exception("cannot ask the database for seasons due to end; trying again")
+            # Not re-armed from the database: what is due stays due, and it would be
+            # asked again at once, in a loop, for as long as the claim fails.
+            self._arm(now + POLL_SECONDS)
+            return
         await self._handle(due)
         if len(due) == BATCH:
             self._arm(now)  # more are due

@@ -97,9 +97,9 @@ def test_a_geisha_offered_is_read_as_one_the_hand_holds_less_of() -> None:
     assert all(weights.hand[g] == 1.0 for g in range(7) if g not in offered)
     unseen = Counter(unseen_cards(seen))
     candidates = [g for g in offered if unseen[g]]
-    assert candidates, "the position needs an offered geisha with cards still unseen"
-    rng = random.Random(5)
     hand_size = seen.table.hand_sizes[0]
+    assert candidates and hand_size > 0, "the position needs an offered geisha unseen"
+    rng = random.Random(5)
 
     def held(determinizer: Determinizer) -> int:
         return sum(
@@ -109,4 +109,15 @@ def test_a_geisha_offered_is_read_as_one_the_hand_holds_less_of() -> None:
 
     uniform = held(Determinizer(seen))
     weighted = held(Determinizer(seen, read_opponent=True))
-    assert hand_size > 0 and weighted < 0.8 * uniform
+    assert weighted < 0.8 * uniform
+
+    # Outside the hand nothing is read: the removed card is any card left, equally.
+    left = sum(unseen.values()) - hand_size  # the opponent has hidden nothing yet
+    determinizer = Determinizer(seen, read_opponent=True)
+    outside = removed = 0
+    for _ in range(4000):
+        sample = determinizer.sample(rng)
+        if candidates[0] not in unpack(sample.hands[0]):
+            outside += 1
+            removed += sample.removed == candidates[0]
+    assert abs(removed / outside - unseen[candidates[0]] / left) < 0.03

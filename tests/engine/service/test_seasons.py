@@ -10,7 +10,7 @@ import pytest
 
 from engine.model import SeasonLength
 from engine.ratings import rate_finished_match
-from engine.seasons import SeasonEnded
+from engine.seasons import Season, SeasonEnded
 from engine.service import (
     ManualClock,
     MatchService,
@@ -18,6 +18,7 @@ from engine.service import (
     SeasonAlreadyRunning,
     SeasonNotFound,
 )
+from engine.store.errors import StorageFull
 from tests.builders import match_info, match_result
 from tests.engine.service.conftest import ServiceFactory, new_match
 
@@ -162,6 +163,65 @@ async def test_a_podium_never_shown_is_shown_after_a_restart(
     assert podiums.numbers == [1]
     await clock.advance(SEASON / 2, settle=restarted.wait_idle)
     assert podiums.numbers == [1]
+
+
+async def test_a_claim_the_database_refuses_is_asked_again_each_second_not_in_a_loop(
+    make_service: ServiceFactory, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+):
+    service = await make_service(season_seconds=SEASON)
+    podiums = Podiums(service)
+    await with_length(service)
+    claim = service.store.claim_due_seasons
+    asked: list[float] = []
+
+    async def refused(now: float, until: float, limit: int) -> list[Season]:
+        asked.append(now)
+        if len(asked) > 50:  # a loop: let it end, so the test fails rather than hangs
+            return await claim(now, until, limit)
+        raise StorageFull("matches.sqlite3")
+
+    monkeypatch.setattr(service.store, "claim_due_seasons", refused)
+    await clock.advance(SEASON + 5.0, settle=service.wait_idle)
+
+    assert asked == [clock.now() - 5.0 + n for n in range(6)]  # at the end, then each second
+    monkeypatch.setattr(service.store, "claim_due_seasons", claim)
+    await clock.advance(1.0, settle=service.wait_idle)
+    assert podiums.numbers == [1]
+
+
+async def test_wakes_during_a_poll_wait_for_it_so_nothing_is_claimed_twice(
+    make_service: ServiceFactory, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+):
+    # On SQLite a claim reads, then writes: two polls at once could both claim a podium.
+    service = await make_service(season_seconds=SEASON)
+    lost = Podiums(service, shows=False)
+    await with_length(service)
+    await clock.advance(SEASON, settle=service.wait_idle)
+    assert lost.numbers == [1]  # ended, its podium unshown: due again once the claim ends
+    claim = service.store.claim_due_seasons
+    gate = asyncio.Event()
+    running: list[float] = []
+    most = 0
+
+    async def held(now: float, until: float, limit: int) -> list[Season]:
+        nonlocal most
+        running.append(now)
+        most = max(most, len(running))
+        await gate.wait()
+        try:
+            return await claim(now, until, limit)
+        finally:
+            running.remove(now)
+
+    monkeypatch.setattr(service.store, "claim_due_seasons", held)
+    await clock.advance(60.0)  # the claim ran out: a poll starts and waits at the gate
+    service.seasons.start_alarms()  # more wakes, due at once
+    service.seasons.start_alarms()
+    gate.set()
+    await service.wait_idle()
+
+    assert most == 1
+    assert lost.numbers == [1, 1]  # announced again once, not once per wake
 
 
 async def test_turning_the_length_off_leaves_the_season_to_end_by_hand(
