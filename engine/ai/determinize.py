@@ -9,8 +9,7 @@ arrangement of the unseen cards, so a search can play the round on as if it knew
 
 Drawn uniformly, every arrangement is as likely as any other. Reading the opponent
 (``read_opponent=True``, :mod:`engine.ai.reading`) draws their Secret and Trade-off cards
-in proportion to how well each fits what they did in public, and their hand by what they
-offered; the removed card and the pile stay uniform.
+in proportion to how well each fits what they did in public; the rest stays uniform.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.ai.reading import UNIFORM, HiddenCardWeights, hidden_card_weights
+from engine.ai.reading import HiddenCardWeights, hidden_card_weights
 from engine.rules import hand as packed_hand
 from engine.rules.cards import FULL_DECK
 from engine.rules.deal import Deal
@@ -126,13 +125,8 @@ class Determinizer:
         self.template = template
         """The fixed part of every sample (its hidden places empty): clone it, never change it."""
         self.weights: HiddenCardWeights | None = None
-        if read_opponent:
-            weights = hidden_card_weights(view)
-            if weights != UNIFORM:
-                self.weights = weights
-        self.hand_exponents: tuple[float, ...] | None = None
-        if self.weights is not None and self.weights.hand != UNIFORM.hand:
-            self.hand_exponents = tuple(1.0 / w for w in self.weights.hand)
+        if read_opponent and (self.opponent_has_secret or self.opponent_has_trade_off):
+            self.weights = hidden_card_weights(view)
 
     def arrange(self, rng: random.Random) -> list[int]:
         """The unseen cards in the order they fill the hidden places: the opponent's hand
@@ -143,7 +137,7 @@ class Determinizer:
         if weights is None:
             rng.shuffle(cards)
         else:
-            # The Secret and Trade-off first, drawn by weight; then the hand (below).
+            # The hidden cards first, drawn by weight; the rest shuffled behind them.
             at = 0
             if self.opponent_has_secret:
                 _draw_to(cards, at, weights.secret, rng)
@@ -152,27 +146,15 @@ class Determinizer:
                 _draw_to(cards, at, weights.trade_off, rng)
                 _draw_to(cards, at + 1, weights.trade_off, rng)
                 at += 2
-            hidden = cards[:at]
-            n = self.opponent_hand_size
             rest = cards[at:]
-            if self.hand_exponents is not None:
-                # Their hand drawn by weight too: each card keyed by random() ** (1 / its
-                # weight), the highest keys taken (Efraimidis and Spirakis: the same as
-                # drawing card by card by weight, in one sort); the rest shuffled after it.
-                random_ = rng.random
-                exponents = self.hand_exponents
-                rest.sort(key=lambda card: random_() ** exponents[card])
-                cut = len(rest) - n
-                hand, rest = rest[cut:], rest[:cut]
-                rng.shuffle(rest)
-                return hand + hidden + rest
             rng.shuffle(rest)
-            cards = rest[:n] + hidden + rest[n:]
+            hidden = cards[:at]
+            cards = rest[: self.opponent_hand_size] + hidden + rest[self.opponent_hand_size :]
         return cards
 
     def sample(self, rng: random.Random) -> GameState:
         """A full state consistent with the view: drawn uniformly, or with the opponent's
-        hidden cards weighted by how well they fit their play."""
+        Secret and Trade-off cards weighted by how well they fit their play."""
         cards = self.arrange(rng)
         state = self.template.clone()
         state.seed = rng.getrandbits(63)

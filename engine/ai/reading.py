@@ -1,5 +1,5 @@
 """Reading the opponent: how likely each card is as their hidden Secret or Trade-off card,
-or in their hand, given what they did in public this round.
+given what they did in public this round.
 
 A uniform determinization treats every unseen card as equally likely to be the opponent's
 Secret. Their play says more: a player keeps as a Secret a card worth much to them (a
@@ -11,10 +11,7 @@ choice score (:mod:`engine.ai.playout`), softened so no card is ruled out:
 - Secret card c: ``exp(SECRET_SHARPNESS * worth(c))``, worth on the public table when the
   Secret was placed, times, for each later choice of theirs, the softmax probability
   (``CHOICE_SHARPNESS``) of the part they took if their Secret were c;
-- each Trade-off card c: ``exp(-TRADE_OFF_SHARPNESS * worth(c))`` on the table then;
-- each card c in their hand: :data:`HAND_AFTER_OFFERING` by how many of c's geisha they
-  offered this round. This one is measured, not modelled: players offer the geishas they
-  are done with, and the play-out's offers (random cards) say nothing of the hand kept.
+- each Trade-off card c: ``exp(-TRADE_OFF_SHARPNESS * worth(c))`` on the table then.
 
 Only public moves of this round and the player's own cards are read, so the weights are a
 function of the view alone.
@@ -41,34 +38,24 @@ CHOICE_SHARPNESS = 1.0
 
 @dataclass(frozen=True, slots=True)
 class HiddenCardWeights:
-    """Relative likelihood, per geisha, of a card being the opponent's Secret, one of
-    their Trade-off cards, or in their hand (all 1.0 when nothing is known)."""
+    """Relative likelihood, per geisha, of a card being the opponent's Secret or one of
+    their Trade-off cards (all 1.0 when nothing is known)."""
 
     secret: tuple[float, ...]
     trade_off: tuple[float, ...]
-    hand: tuple[float, ...] = (1.0,) * 7
 
 
 UNIFORM = HiddenCardWeights((1.0,) * 7, (1.0,) * 7)
-HAND_AFTER_OFFERING = (1.0, 0.6, 0.35, 0.5)
-"""How likely a card of a geisha is in the opponent's hand, against one of a geisha they
-offered none of this round, once they offered 1, 2, or 3 or more of hers in Gifts and
-Competitions. Set to what was measured over 8,844 decisions of hard against hard-v1 (both
-seats): 0.61, 0.36 and 0.50 (each within 0.04) of the rate of a geisha not offered. They
-are draw weights: drawn card by card from a small pool, a card of weight 0.35 ends up in
-the hand at about 0.4-0.5 of the rate, so the reading leans less than the play did."""
 
 
 def hidden_card_weights(view: PlayerView) -> HiddenCardWeights:
-    """What the opponent's public moves this round say about their Secret, Trade-off
-    and hand."""
+    """What the opponent's public moves this round say about their Secret and Trade-off."""
     table = view.table
     them = view.opponent
     placed = [[0] * 7, [0] * 7]
     secret = [1.0] * 7
     trade_off = [1.0] * 7
     secret_placed = False
-    offered = [0] * 7
     for index, move in enumerate(view.own_moves):
         mover = table.mover(index)
         action = move.action
@@ -79,9 +66,6 @@ def hidden_card_weights(view: PlayerView) -> HiddenCardWeights:
                 secret_placed = True
             else:
                 trade_off = [math.exp(-TRADE_OFF_SHARPNESS * worth[g]) for g in range(7)]
-        if mover == them and isinstance(action, Gift | Competition):
-            for card in action.cards:
-                offered[card] += 1
         chooser = 1 - mover
         if secret_placed and chooser == them and move.choice is not None:
             assert isinstance(action, Gift | Competition)
@@ -92,8 +76,7 @@ def hidden_card_weights(view: PlayerView) -> HiddenCardWeights:
             to_chooser, to_offerer = split
             _add(placed[chooser], to_chooser)
             _add(placed[mover], to_offerer)
-    hand = tuple(HAND_AFTER_OFFERING[min(n, 3)] for n in offered)
-    return HiddenCardWeights(_scaled(secret), _scaled(trade_off), hand)
+    return HiddenCardWeights(_scaled(secret), _scaled(trade_off))
 
 
 def _choice_likelihood(
