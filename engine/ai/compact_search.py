@@ -42,6 +42,7 @@ from engine.ai.determinize import Determinizer
 from engine.ai.playout import (
     OPEN_ACTIONS,
     cards_of,
+    least_helpful_offer,
     play_round_out,
     policy_cards,
     round_end_value,
@@ -318,9 +319,20 @@ _POLICY_KEYS: dict[tuple[int, ...], int] = {}
 """Per (action, cards as the policy lists them): the decision's key."""
 
 
-def _policy_key(position: Position, kind: int, rng: random.Random, offer_tries: int) -> int:
+OfferMemo = dict[tuple[int, ...], list[int]]
+"""A search's least helpful offers, per (kind, hand, both items, both Secrets, offerer)."""
+
+
+def _policy_key(
+    position: Position,
+    kind: int,
+    rng: random.Random,
+    offer_tries: int,
+    offers: OfferMemo | None,
+) -> int:
     """The key of the decision of action ``kind`` that the play-out policy
-    (:func:`engine.ai.playout.policy_cards`) plays in ``position``."""
+    (:func:`engine.ai.playout.policy_cards`) plays in ``position``; with ``offers``, a
+    Gift or Competition is the least helpful of all (remembered in ``offers``)."""
     player = position.to_move
     placed = []
     for packed in position.placed:
@@ -328,9 +340,26 @@ def _policy_key(position: Position, kind: int, rng: random.Random, offer_tries: 
         if counts is None:
             counts = _COUNTS[packed] = packed_hand.counts(packed)
         placed.append(counts)
-    cards = list(cards_of(position.hands[player]))
+    hand = position.hands[player]
     action = _ACTION_OF[kind]
-    chosen = policy_cards(action, cards, placed, position.secret, player, rng, offer_tries)
+    if offers is not None and action >= Action.GIFT:
+        secret_0, secret_1 = position.secret
+        seen = (
+            kind,
+            hand,
+            *position.placed,
+            -1 if secret_0 is None else secret_0,
+            -1 if secret_1 is None else secret_1,
+            player,
+        )
+        chosen = offers.get(seen)
+        if chosen is None:
+            chosen = least_helpful_offer(action, cards_of(hand), placed, position.secret, player)
+            offers[seen] = chosen
+    else:
+        chosen = policy_cards(
+            action, list(cards_of(hand)), placed, position.secret, player, rng, offer_tries
+        )
     index = (kind, *chosen)
     key = _POLICY_KEYS.get(index)
     if key is None:
@@ -358,6 +387,7 @@ def compact_search(
     deadline: float | None,
     offer_tries: int = 1,
     kind_tree: bool = False,
+    least_helpful_offers: bool = False,
 ) -> tuple[Node[int], list[Node[int] | None], bool]:
     """Search ``candidates`` (the root's decisions) for ``iterations`` play-outs, or until
     ``deadline`` (a :func:`time.perf_counter` time); return the root, each candidate's
@@ -372,6 +402,9 @@ def compact_search(
     the search is the GameState search's."""
     if offer_tries < 1:
         raise ValueError(f"offer_tries must be at least 1, not {offer_tries}")
+    if least_helpful_offers and not kind_tree:
+        raise ValueError("least helpful offers are the kind tree's: kind_tree must be on")
+    offers: OfferMemo | None = {} if least_helpful_offers else None
     sampler = CompactSampler(view, read_opponent=read_opponent)
     favor_before = sampler.favor
     root: Node[int] = Node()
@@ -402,7 +435,7 @@ def compact_search(
                 child: Node[int] = Node()
                 children[key] = child
                 if key < 0:  # an action kind: the policy picks its cards
-                    key = _policy_key(position, -key, rng, offer_tries)
+                    key = _policy_key(position, -key, rng, offer_tries, offers)
                 ended = position.apply(key)
                 path.append((child, mover))
                 break
@@ -419,7 +452,7 @@ def compact_search(
             key = legal[best]
             node = children[key]
             if key < 0:
-                key = _policy_key(position, -key, rng, offer_tries)
+                key = _policy_key(position, -key, rng, offer_tries, offers)
             ended = position.apply(key)
             path.append((node, mover))
             if ended:

@@ -89,6 +89,7 @@ class IsmctsAgent:
         compact: bool = False,
         offer_tries: int = 1,
         kind_tree: bool = False,
+        least_helpful_offers: bool = False,
     ) -> None:
         self.name = name
         self.iterations = iterations
@@ -112,6 +113,12 @@ class IsmctsAgent:
         # Whether the compact tree, below its root, branches on action kinds only (the
         # play-out policy picking their cards) rather than on every legal decision.
         self.kind_tree = kind_tree
+        # Whether a Gift or Competition played as a kind in that tree is the offer, of all
+        # the hand allows, whose best part helps the chooser least (the play-outs still
+        # weigh offer_tries random ones).
+        self.least_helpful_offers = least_helpful_offers
+        if least_helpful_offers and not kind_tree:
+            raise ValueError("least helpful offers are the kind tree's: kind_tree must be on")
         if (offer_tries != 1 or kind_tree) and not compact:
             raise ValueError(
                 f"only the compact search weighs offers or branches on kinds: "
@@ -270,6 +277,7 @@ class IsmctsAgent:
             deadline=deadline,
             offer_tries=self.offer_tries,
             kind_tree=self.kind_tree,
+            least_helpful_offers=self.least_helpful_offers,
         )
         self.guard_hits += guard_hit
         root: Node[Decision] = Node()

@@ -85,6 +85,7 @@ def hard_agent() -> IsmctsAgent:
         compact=True,
         kind_tree=True,
         offer_tries=HARD_OFFER_TRIES,
+        least_helpful_offers=True,
     )
 
 

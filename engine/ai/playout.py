@@ -14,6 +14,7 @@ half the cost of a play-out the search never reads).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from typing import Protocol
@@ -200,6 +201,41 @@ def policy_cards(
         gain = _chooser_best(offer_options(kind, tried), theirs, mine, secret, other)[1]
         if gain < best_gain:
             best_gain, best = gain, tried
+    return best
+
+
+def least_helpful_offer(
+    kind: Action,
+    cards: Sequence[int],
+    placed: Sequence[Sequence[int]],
+    secret: list[int | None],
+    player: int,
+) -> list[int]:
+    """Of every Gift (``kind`` GIFT: three cards) or Competition (four: the first two and
+    the last two) that ``cards``, sorted, allow, the one whose best part for the chooser
+    helps the chooser least — :func:`policy_cards`'s measure, over all offers instead of a
+    few random ones (the first found on a tie). ``placed`` and ``secret`` are the table
+    as the offerer sees it in a determinization."""
+    chooser = 1 - player
+    mine, theirs = placed[chooser], placed[player]
+    best_gain = 1e9
+    best: list[int] = []
+    if kind is Action.GIFT:
+        for offer in dict.fromkeys(itertools.combinations(cards, 3)):
+            gain = _chooser_best(_gift_options(offer), mine, theirs, secret, chooser)[1]
+            if gain < best_gain:
+                best_gain, best = gain, list(offer)
+        return best
+    seen: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    for a, b, c, d in itertools.combinations(cards, 4):
+        for first, second in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+            pairs = (first, second) if first <= second else (second, first)
+            if pairs in seen:
+                continue
+            seen.add(pairs)
+            gain = _chooser_best(_pairs_options(*pairs), mine, theirs, secret, chooser)[1]
+            if gain < best_gain:
+                best_gain, best = gain, [*first, *second]
     return best
 
 
