@@ -19,12 +19,16 @@ the same root statistics (tested). Only the root's statistics are returned.
 
 The hard level searches a different tree on it: ``kind_tree`` makes an action node below
 the root branch on the open action kinds, the play-out policy picking the cards of the
-kind played, and ``offer_tries`` makes the policy weigh several random offers for a Gift
-or Competition (measured stronger at the same decision time, docs/ai.md). Neither exists
-on the GameState path. Below a kind Gift or Competition the chooser's node is keyed by
-the part taken, so it pools its answers to the different offers the policy made there
-across determinizations (legal and availability stay exact: only this offer's answers
-are open); a node per offer would keep them apart.
+kind played, ``offer_tries`` makes the policy weigh several random offers for a Gift
+or Competition (measured stronger at the same decision time, docs/ai.md), and
+``least_helpful_offers`` makes a Gift or Competition played as a kind in the tree the
+offer, of all the hand allows, whose best part helps the chooser least (remembered per
+search; the play-outs keep the random tries). None exists on the GameState path.
+
+Below a kind Gift or Competition the chooser's node is keyed by the part taken, so it
+pools its answers to the different offers made there across determinizations (legal and
+availability stay exact: only this offer's answers are open). A node per offer, and the
+play-out's greedy chooser instead of a node, were measured and not kept (docs/ai.md).
 
 Keeping the tree for the player's next decision of the round was tried and measured
 (docs/ai.md) and left out: it won nothing clear, and in the bot each decision is worked
@@ -398,8 +402,10 @@ def compact_search(
     ``offer_tries`` times, as in the play-out): a handful of children that UCB can tell
     apart, where every legal decision makes about a hundred that a search's few thousand
     play-outs leave at a visit or two each (a chooser's node below a kind offer pools its
-    answers across offers: see the module's note). Without it (and with one offer try)
-    the search is the GameState search's."""
+    answers across offers: see the module's note). With ``least_helpful_offers`` (kind
+    tree only) a kind Gift or Competition is the least helpful offer of all, not the best
+    of ``offer_tries`` random ones. Without the kind tree (and with one offer try) the
+    search is the GameState search's."""
     if offer_tries < 1:
         raise ValueError(f"offer_tries must be at least 1, not {offer_tries}")
     if least_helpful_offers and not kind_tree:

@@ -8,9 +8,10 @@
   move for move.
 - hard: information-set Monte Carlo tree search over determinizations (see
   :mod:`engine.ai.ismcts`) on compact positions (:mod:`engine.ai.compact_search`), its
-  tree branching on action kinds below the root, its play-outs valued by the chance of
-  winning the match (:mod:`engine.ai.playout`), the opponent's hidden cards read from
-  their play (:mod:`engine.ai.reading`).
+  tree branching on action kinds below the root (a Gift or Competition there the least
+  helpful offer the hand allows), its play-outs valued by the chance of winning the match
+  (:mod:`engine.ai.playout`), the opponent's hidden cards read from their play
+  (:mod:`engine.ai.reading`).
 - hard-v1: hard as it was before issue 30, a frozen reference for the arena (not offered
   to players: it is not in :data:`LEVELS`).
 """
@@ -36,8 +37,8 @@ HARD_ITERATIONS = 4800
 idle core (a margin under the 500 ms target), as 7,000 of the plain tree took
 (bench/ai_decision_time.py); about half end inside the kind tree without a play-out."""
 HARD_OFFER_TRIES = 3
-"""Random offers hard's policy weighs for a Gift or Competition below its root (in its
-kind tree and play-outs), keeping the one whose best part helps the chooser least."""
+"""Random offers hard's play-out policy weighs for a Gift or Competition, keeping the one
+whose best part helps the chooser least (its kind tree weighs every offer instead)."""
 HARD_ROOT_CANDIDATES = 8
 """Root decisions hard searches (each action kind's best two among them): fewer than
 hard-v1's 12 so each gets more play-outs; measured the better setting (docs/ai.md)."""

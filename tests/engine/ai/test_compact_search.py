@@ -10,11 +10,18 @@ import pytest
 from engine.ai import compact_search
 from engine.ai.compact_search import CompactSampler, Position, decision_of, key_of
 from engine.ai.ismcts import IsmctsAgent
-from engine.ai.playout import play_out_value
+from engine.ai.playout import least_helpful_offer, play_out_value
 from engine.ai.tree_node import Node
 from engine.rules import GameState, view
 from engine.rules import hand as packed_hand
-from engine.rules.decisions import Action, CompetitionChoice, GiftChoice, Secret
+from engine.rules.decisions import (
+    Action,
+    Competition,
+    CompetitionChoice,
+    Gift,
+    GiftChoice,
+    Secret,
+)
 from engine.rules.legal import legal_actions
 from engine.rules.state import Variant
 from tests.engine.ai.positions import positions
@@ -180,8 +187,10 @@ def test_a_kind_tree_branches_on_action_kinds_below_its_root() -> None:
     assert searched > 10
 
 
-@pytest.mark.parametrize("offer_tries", [1, 3])
-def test_the_policy_plays_a_legal_decision_of_the_kind_asked(offer_tries: int) -> None:
+@pytest.mark.parametrize(("offer_tries", "least_helpful"), [(1, False), (3, False), (3, True)])
+def test_the_policy_plays_a_legal_decision_of_the_kind_asked(
+    offer_tries: int, least_helpful: bool
+) -> None:
     rng = random.Random(8)
     checked = 0
     for state in positions(6, games=3):
@@ -194,11 +203,53 @@ def test_the_policy_plays_a_legal_decision_of_the_kind_asked(offer_tries: int) -
         for action in Action:
             if position.used[position.to_move] & action:
                 continue
-            key = compact_search._policy_key(position, int(action), rng, offer_tries)
+            offers: compact_search.OfferMemo | None = {} if least_helpful else None
+            key = compact_search._policy_key(position, int(action), rng, offer_tries, offers)
             assert key in position.legal()
             assert decision_of(key).action == action
             checked += 1
     assert checked > 60
+
+
+def test_a_kind_offer_in_the_tree_is_the_least_helpful_whatever_the_random_draws() -> None:
+    # The policy's best of three random offers depends on the draws; the least helpful
+    # offer does not, and it is the one least_helpful_offer finds for the mover's hand.
+    checked = differed = 0
+    for state in positions(12, games=3):
+        player = state.current_player
+        assert player is not None
+        position = CompactSampler(view(state, player), read_opponent=True).sample(random.Random(1))
+        mover = position.to_move
+        if position.offer >= 0 or packed_hand.size(position.hands[mover]) < 5:
+            continue
+        for action in (Action.GIFT, Action.COMPETITION):
+            if position.used[mover] & action:
+                continue
+            offers: compact_search.OfferMemo = {}
+            keys = {
+                compact_search._policy_key(position, int(action), random.Random(s), 3, offers)
+                for s in range(6)
+            }
+            assert len(keys) == 1
+            placed = [packed_hand.counts(p) for p in position.placed]
+            expected = least_helpful_offer(
+                action, packed_hand.unpack(position.hands[mover]), placed, position.secret, mover
+            )
+            found = decision_of(keys.pop())
+            if action is Action.GIFT:
+                assert isinstance(found, Gift)
+                assert sorted(found.cards) == sorted(expected)
+            else:
+                pairs = ((expected[0], expected[1]), (expected[2], expected[3]))
+                assert found == Competition(pairs)
+            weighed = {
+                compact_search._policy_key(position, int(action), random.Random(s), 3, None)
+                for s in range(6)
+            }
+            differed += len(weighed) > 1
+            checked += 1
+    assert checked > 10
+    assert differed > checked // 2  # the random tries would have varied
 
 
 def test_only_the_compact_search_weighs_offers_or_branches_on_kinds() -> None:
@@ -208,6 +259,8 @@ def test_only_the_compact_search_weighs_offers_or_branches_on_kinds() -> None:
         IsmctsAgent("x", offer_tries=3)
     with pytest.raises(ValueError, match="at least 1, not 0"):
         IsmctsAgent("x", compact=True, play_out=play_out_value, offer_tries=0)
+    with pytest.raises(ValueError, match="kind_tree must be on"):
+        IsmctsAgent("x", compact=True, play_out=play_out_value, least_helpful_offers=True)
 
 
 def _walk_kinds(node: Node[int], mover: int, used: list[int], kinds_seen: list[int]) -> None:

@@ -13,6 +13,7 @@ from engine.ai.match_chance import leaf_value, match_chance
 from engine.ai.playout import (
     _chooser_best,
     choice_score,
+    least_helpful_offer,
     offer_options,
     offer_parts,
     play_out_value,
@@ -63,28 +64,26 @@ def test_a_scored_round_or_finished_match_is_valued_as_it_stands() -> None:
     assert play_out_value(state, random.Random(0)) == -1.0
 
 
-@pytest.mark.parametrize("action", [Action.GIFT, Action.COMPETITION])
-def test_weighing_offers_keeps_the_one_that_helps_the_chooser_least(action: Action) -> None:
-    # Player 0 leads at A and C, trails at F; with enough tries every offer is weighed and
-    # the one kept leaves the chooser's best part worth least to them.
-    hand = [0, 1, 2, 4, 5, 5, 6]
-    placed = [[1, 0, 2, 0, 0, 0, 0], [0, 1, 0, 0, 1, 2, 0]]
-    secret: list[int | None] = [3, 6]
+def chooser_gain(
+    action: Action, cards: list[int], placed: list[list[int]], secret: list[int | None]
+) -> float:
+    """What player 1's best part of player 0's offer of ``cards`` is worth to them, by the
+    rules' offer parts and the public choice score, not the play-out's precomputed
+    options: the tests check the policy against an independent account."""
+    offer = (
+        Gift((cards[0], cards[1], cards[2]))
+        if action is Action.GIFT
+        else Competition(((cards[0], cards[1]), (cards[2], cards[3])))
+    )
+    return max(
+        choice_score(part, placed[1], placed[0], secret[1], secret[0])
+        for part in offer_parts(offer)
+    )
+
+
+def every_offer(action: Action, hand: list[int]) -> list[list[int]]:
+    """Every Gift or Competition (pairs: the first two and the last two) of ``hand``."""
     size = 3 if action is Action.GIFT else 4
-
-    def chooser_gain(cards: list[int]) -> float:
-        # Scored by the rules' offer parts and the public choice score, not the play-out's
-        # precomputed options: the test checks the policy against an independent account.
-        offer = (
-            Gift((cards[0], cards[1], cards[2]))
-            if action is Action.GIFT
-            else Competition(((cards[0], cards[1]), (cards[2], cards[3])))
-        )
-        return max(
-            choice_score(part, placed[1], placed[0], secret[1], secret[0])
-            for part in offer_parts(offer)
-        )
-
     every = [[hand[i] for i in chosen] for chosen in itertools.combinations(range(len(hand)), size)]
     if action is Action.COMPETITION:  # each four cards split into pairs three ways
         every = (
@@ -92,17 +91,56 @@ def test_weighing_offers_keeps_the_one_that_helps_the_chooser_least(action: Acti
             + [[a, c, b, d] for a, b, c, d in every]
             + [[a, d, b, c] for a, b, c, d in every]
         )
-    least = min(chooser_gain(offer) for offer in every)
-    gains = {chooser_gain(offer) for offer in every}
+    return every
+
+
+@pytest.mark.parametrize("action", [Action.GIFT, Action.COMPETITION])
+def test_weighing_offers_keeps_the_one_that_helps_the_chooser_least(action: Action) -> None:
+    # Player 0 leads at A and C, trails at F; with enough tries every offer is weighed and
+    # the one kept leaves the chooser's best part worth least to them.
+    hand = [0, 1, 2, 4, 5, 5, 6]
+    placed = [[1, 0, 2, 0, 0, 0, 0], [0, 1, 0, 0, 1, 2, 0]]
+    secret: list[int | None] = [3, 6]
+    every = every_offer(action, hand)
+    least = min(chooser_gain(action, offer, placed, secret) for offer in every)
+    gains = {chooser_gain(action, offer, placed, secret) for offer in every}
     assert len(gains) > 3  # the offers differ: the test can tell a weighed one apart
     kept = policy_cards(action, list(hand), placed, secret, 0, random.Random(3), 400)
     assert sorted(kept) in [sorted(offer) for offer in every]
-    assert chooser_gain(kept) == least
+    assert chooser_gain(action, kept, placed, secret) == least
     one = [
-        chooser_gain(policy_cards(action, list(hand), placed, secret, 0, random.Random(s), 1))
+        chooser_gain(
+            action,
+            policy_cards(action, list(hand), placed, secret, 0, random.Random(s), 1),
+            placed,
+            secret,
+        )
         for s in range(40)
     ]
     assert max(one) > least  # a single try is just a random offer
+
+
+@pytest.mark.parametrize("action", [Action.GIFT, Action.COMPETITION])
+def test_the_least_helpful_offer_is_the_least_of_every_offer_the_hand_allows(
+    action: Action,
+) -> None:
+    rng = random.Random(21)
+    size = 3 if action is Action.GIFT else 4
+    told_apart = 0
+    for _ in range(150):
+        hand = sorted(rng.randrange(7) for _ in range(rng.randint(size, 7)))
+        placed = [[rng.randrange(4) for _ in range(7)] for _ in range(2)]
+        secret: list[int | None] = [rng.choice([None, *range(7)]), rng.choice([None, *range(7)])]
+        every = every_offer(action, hand)
+        gains = [chooser_gain(action, offer, placed, secret) for offer in every]
+        offered = least_helpful_offer(action, hand, placed, secret, 0)
+        assert sorted(offered) in [sorted(offer) for offer in every]  # the hand's own cards
+        if action is Action.COMPETITION:  # and pairs some split of four could make
+            pair = sorted(offered[:2])
+            assert any(sorted(offer[:2]) == pair or sorted(offer[2:]) == pair for offer in every)
+        assert chooser_gain(action, offered, placed, secret) == pytest.approx(min(gains))
+        told_apart += max(gains) > min(gains) + 0.1
+    assert told_apart > 100  # most hands had offers worth telling apart
 
 
 def test_the_part_a_chooser_takes_is_the_one_the_choice_score_rates_best() -> None:
