@@ -6,8 +6,9 @@ position searched from the same seed, with no time guard; the figure is play-out
 second of this process (one core). The first two rows make the same search (a tree over
 every legal decision, one random offer per Gift or Competition in a play-out): the compact
 search draws the same random numbers as the GameState one, so both do exactly the same
-work. The third is hard as shipped: the compact search with its kind tree and weighed
-offers, which costs more per play-out. Quote the load (``uptime``) beside the figures.
+work. The third is hard as shipped: the compact search with its kind tree (its offers the
+least helpful of all) and weighed offers in the play-outs, which costs more per play-out.
+Quote the load (``uptime``) beside the figures.
 
     python bench/search_speed.py [--positions N] [--iterations N] [--seed S]
 """
@@ -54,7 +55,7 @@ def play_outs_per_second(
     agent = hard_agent()  # its settings, on the path asked for, with no clock
     agent.iterations, agent.time_limit, agent.compact = iterations, None, compact
     if not shipped:
-        agent.kind_tree, agent.offer_tries = False, 1
+        agent.kind_tree, agent.offer_tries, agent.least_helpful_offers = False, 1, False
     done = 0
     cpu = 0.0
     for index, seen in enumerate(views):

@@ -106,9 +106,9 @@ class IsmctsAgent:
         # Whether to search on compact positions (engine.ai.compact_search): the same
         # search about twice as fast, for the play-out valued by the match chance only.
         self.compact = compact
-        # Random offers the compact search's policy (tree and play-out) weighs for a Gift
-        # or Competition, keeping the one that helps the chooser least (1: the first, the
-        # policy the review plays).
+        # Random offers the compact search's policy weighs for a Gift or Competition, keeping
+        # the one that helps the chooser least (1: the first, the policy the review plays):
+        # in the play-outs, and in the kind tree unless least_helpful_offers weighs them all.
         self.offer_tries = offer_tries
         # Whether the compact tree, below its root, branches on action kinds only (the
         # play-out policy picking their cards) rather than on every legal decision.

@@ -225,9 +225,8 @@ def test_a_kind_offer_in_the_tree_is_the_least_helpful_whatever_the_random_draws
         for action in (Action.GIFT, Action.COMPETITION):
             if position.used[mover] & action:
                 continue
-            offers: compact_search.OfferMemo = {}
             keys = {
-                compact_search._policy_key(position, int(action), random.Random(s), 3, offers)
+                compact_search._policy_key(position, int(action), random.Random(s), 3, {})
                 for s in range(6)
             }
             assert len(keys) == 1
@@ -250,6 +249,37 @@ def test_a_kind_offer_in_the_tree_is_the_least_helpful_whatever_the_random_draws
             checked += 1
     assert checked > 10
     assert differed > checked // 2  # the random tries would have varied
+
+
+def test_a_search_remembers_each_offer_for_its_own_hand_items_secrets_and_mover() -> None:
+    # One memo across many determinizations and movers, as a search shares it: each offer
+    # it gives must be the one worked out afresh for that very position.
+    offers: compact_search.OfferMemo = {}
+    rng = random.Random(5)
+    checked = 0
+    for state in positions(14, games=4):
+        player = state.current_player
+        assert player is not None
+        sampler = CompactSampler(view(state, player), read_opponent=True)
+        for _ in range(3):
+            position = sampler.sample(rng)
+            if position.offer >= 0:
+                continue
+            for mover in (0, 1):
+                position.to_move = mover
+                hand = packed_hand.unpack(position.hands[mover])
+                placed = [packed_hand.counts(p) for p in position.placed]
+                for action in (Action.GIFT, Action.COMPETITION):
+                    if len(hand) < (3 if action is Action.GIFT else 4):
+                        continue
+                    key = compact_search._policy_key(position, int(action), rng, 3, offers)
+                    fresh = least_helpful_offer(action, hand, placed, position.secret, mover)
+                    found = decision_of(key)
+                    assert isinstance(found, Gift | Competition)
+                    assert sorted(found.cards) == sorted(fresh)
+                    checked += 1
+    assert checked > 100
+    assert len(offers) > 50  # many positions: a key missing a field would mix them up
 
 
 def test_only_the_compact_search_weighs_offers_or_branches_on_kinds() -> None:

@@ -38,7 +38,9 @@ def test_hard_values_play_outs_by_the_match_chance_and_hard_v1_by_the_round() ->
     assert hard.compact and not hard_v1.compact  # hard-v1's search stays on GameStates
     # hard's tree branches on action kinds below its root and its policy weighs offers.
     assert (hard.kind_tree, hard.offer_tries) == (True, HARD_OFFER_TRIES) and HARD_OFFER_TRIES > 1
+    assert hard.least_helpful_offers  # the kind tree's offers: the least helpful of all
     assert (hard_v1.kind_tree, hard_v1.offer_tries) == (False, 1)
+    assert not hard_v1.least_helpful_offers
     assert hard_v1.leaf_value is round_value
     # hard-v1 keeps the settings it was measured with before issue 30.
     assert (hard_v1.iterations, hard_v1.time_limit, hard_v1.root_candidates) == (1500, 0.8, 12)

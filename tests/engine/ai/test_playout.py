@@ -65,18 +65,23 @@ def test_a_scored_round_or_finished_match_is_valued_as_it_stands() -> None:
 
 
 def chooser_gain(
-    action: Action, cards: list[int], placed: list[list[int]], secret: list[int | None]
+    action: Action,
+    cards: list[int],
+    placed: list[list[int]],
+    secret: list[int | None],
+    offerer: int = 0,
 ) -> float:
-    """What player 1's best part of player 0's offer of ``cards`` is worth to them, by the
-    rules' offer parts and the public choice score, not the play-out's precomputed
+    """What the chooser's best part of ``offerer``'s offer of ``cards`` is worth to them, by
+    the rules' offer parts and the public choice score, not the play-out's precomputed
     options: the tests check the policy against an independent account."""
+    chooser = 1 - offerer
     offer = (
         Gift((cards[0], cards[1], cards[2]))
         if action is Action.GIFT
         else Competition(((cards[0], cards[1]), (cards[2], cards[3])))
     )
     return max(
-        choice_score(part, placed[1], placed[0], secret[1], secret[0])
+        choice_score(part, placed[chooser], placed[offerer], secret[chooser], secret[offerer])
         for part in offer_parts(offer)
     )
 
@@ -120,11 +125,12 @@ def test_weighing_offers_keeps_the_one_that_helps_the_chooser_least(action: Acti
     assert max(one) > least  # a single try is just a random offer
 
 
+@pytest.mark.parametrize("offerer", [0, 1])
 @pytest.mark.parametrize("action", [Action.GIFT, Action.COMPETITION])
 def test_the_least_helpful_offer_is_the_least_of_every_offer_the_hand_allows(
-    action: Action,
+    action: Action, offerer: int
 ) -> None:
-    rng = random.Random(21)
+    rng = random.Random(21 + offerer)
     size = 3 if action is Action.GIFT else 4
     told_apart = 0
     for _ in range(150):
@@ -132,13 +138,13 @@ def test_the_least_helpful_offer_is_the_least_of_every_offer_the_hand_allows(
         placed = [[rng.randrange(4) for _ in range(7)] for _ in range(2)]
         secret: list[int | None] = [rng.choice([None, *range(7)]), rng.choice([None, *range(7)])]
         every = every_offer(action, hand)
-        gains = [chooser_gain(action, offer, placed, secret) for offer in every]
-        offered = least_helpful_offer(action, hand, placed, secret, 0)
+        gains = [chooser_gain(action, offer, placed, secret, offerer) for offer in every]
+        offered = least_helpful_offer(action, hand, placed, secret, offerer)
         assert sorted(offered) in [sorted(offer) for offer in every]  # the hand's own cards
         if action is Action.COMPETITION:  # and pairs some split of four could make
             pair = sorted(offered[:2])
             assert any(sorted(offer[:2]) == pair or sorted(offer[2:]) == pair for offer in every)
-        assert chooser_gain(action, offered, placed, secret) == pytest.approx(min(gains))
+        assert chooser_gain(action, offered, placed, secret, offerer) == pytest.approx(min(gains))
         told_apart += max(gains) > min(gains) + 0.1
     assert told_apart > 100  # most hands had offers worth telling apart
 
