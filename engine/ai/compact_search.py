@@ -46,7 +46,8 @@ from engine.ai.determinize import Determinizer
 from engine.ai.playout import (
     OPEN_ACTIONS,
     cards_of,
-    least_helpful_offer,
+    chooser_leads,
+    least_helpful_for_leads,
     play_round_out,
     policy_cards,
     round_end_value,
@@ -324,7 +325,7 @@ _POLICY_KEYS: dict[tuple[int, ...], int] = {}
 
 
 OfferMemo = dict[tuple[int, ...], list[int]]
-"""A search's least helpful offers, per (kind, hand, both items, both Secrets, offerer)."""
+"""A search's least helpful offers, per (kind, packed hand, the chooser's leads)."""
 
 
 def _policy_key(
@@ -347,19 +348,11 @@ def _policy_key(
     hand = position.hands[player]
     action = _ACTION_OF[kind]
     if offers is not None and action >= Action.GIFT:
-        secret_0, secret_1 = position.secret
-        seen = (
-            kind,
-            hand,
-            *position.placed,
-            -1 if secret_0 is None else secret_0,
-            -1 if secret_1 is None else secret_1,
-            player,
-        )
+        cards = cards_of(hand)
+        seen = (kind, hand, *chooser_leads(cards, placed, position.secret, player))
         chosen = offers.get(seen)
         if chosen is None:
-            chosen = least_helpful_offer(action, cards_of(hand), placed, position.secret, player)
-            offers[seen] = chosen
+            chosen = offers[seen] = least_helpful_for_leads(action, cards, seen[2:])
     else:
         chosen = policy_cards(
             action, list(cards_of(hand)), placed, position.secret, player, rng, offer_tries

@@ -212,31 +212,101 @@ def least_helpful_offer(
     player: int,
 ) -> list[int]:
     """Of every Gift (``kind`` GIFT: three cards) or Competition (four: the first two and
-    the last two) that ``cards``, sorted, allow, the one whose best part for the chooser
-    helps the chooser least — :func:`policy_cards`'s measure, over all offers instead of a
-    few random ones (the first found on a tie). ``placed`` and ``secret`` are the table
-    as the offerer sees it in a determinization."""
+    the last two) that ``cards`` allow, the one whose best part for the chooser helps the
+    chooser least — :func:`policy_cards`'s measure, over all offers instead of a few random
+    ones (the first found on a tie). ``placed`` and ``secret`` are the table as the offerer
+    sees it in a determinization."""
+    hand = tuple(sorted(cards))
+    return least_helpful_for_leads(kind, hand, chooser_leads(hand, placed, secret, player))
+
+
+def chooser_leads(
+    hand: Sequence[int],
+    placed: Sequence[Sequence[int]],
+    secret: list[int | None],
+    player: int,
+) -> tuple[int, ...]:
+    """All that :func:`least_helpful_offer` reads of the table: the chooser's lead (their
+    items and Secret less the offerer's) at each geisha of ``player``'s hand, held to -4..4
+    (an offer moves a lead by 2 at most, and a lead's worth is the same from 2 up and from
+    -2 down), 0 at the other geishas. A search meets far fewer of these than of tables."""
     chooser = 1 - player
     mine, theirs = placed[chooser], placed[player]
+    own_secret, their_secret = secret[chooser], secret[player]
+    leads = [0] * 7
+    for g in set(hand):
+        lead = mine[g] - theirs[g] + (own_secret == g) - (their_secret == g)
+        leads[g] = 4 if lead > 4 else -4 if lead < -4 else lead
+    return tuple(leads)
+
+
+def least_helpful_for_leads(
+    kind: Action, hand: tuple[int, ...], leads: tuple[int, ...]
+) -> list[int]:
+    """:func:`least_helpful_offer` of a sorted ``hand`` and the :func:`chooser_leads`.
+
+    Each score is :func:`_chooser_best`'s, term for term and in the same order, from a
+    table of what each lead change at each geisha of the hand is worth to the chooser: a
+    search asks this for every determinized hand of the opponent, so the offers of a hand
+    are listed once per process and each is scored with a few look-ups."""
+    worth = _WORTH_OF_LEAD
+    # changes[g][change + 2]: the chooser's score for a lead change of -2..2 at geisha g.
+    changes: list[tuple[float, ...]] = [()] * 7
+    for g in set(hand):
+        before = leads[g] + _LEAD_OFFSET
+        charm, base = CHARM[g], worth[before]
+        changes[g] = tuple(charm * (worth[before + change] - base) for change in range(-2, 3))
     best_gain = 1e9
-    best: list[int] = []
+    best: tuple[int, ...] = ()
+    for offer, parts in _every_offer(kind, hand):
+        gain = -1e9
+        for part in parts:
+            score = 0.0
+            for card, change in part:
+                score += changes[card][change]
+            if score > gain:
+                gain = score
+        if gain < best_gain:
+            best_gain, best = gain, offer
+    return list(best)
+
+
+_EVERY_OFFER: dict[tuple[Action, tuple[int, ...]], tuple[_ScoredOffer, ...]] = {}
+"""Per (kind, sorted hand): every distinct offer, listed once per process (a few thousand
+hands can be held)."""
+
+
+def _every_offer(kind: Action, hand: tuple[int, ...]) -> tuple[_ScoredOffer, ...]:
+    """Every distinct Gift or Competition (pairs: the first two cards and the last two) of
+    a sorted ``hand``, each with its parts' (card, lead change + 2) in ascending card order,
+    as :func:`_chooser_best` sums them."""
+    index = (kind, hand)
+    found = _EVERY_OFFER.get(index)
+    if found is not None:
+        return found
+    listed: list[_ScoredOffer] = []
     if kind is Action.GIFT:
-        for offer in dict.fromkeys(itertools.combinations(cards, 3)):
-            gain = _chooser_best(_gift_options(offer), mine, theirs, secret, chooser)[1]
-            if gain < best_gain:
-                best_gain, best = gain, list(offer)
-        return best
-    seen: set[tuple[tuple[int, int], tuple[int, int]]] = set()
-    for a, b, c, d in itertools.combinations(cards, 4):
-        for first, second in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
-            pairs = (first, second) if first <= second else (second, first)
-            if pairs in seen:
-                continue
-            seen.add(pairs)
-            gain = _chooser_best(_pairs_options(*pairs), mine, theirs, secret, chooser)[1]
-            if gain < best_gain:
-                best_gain, best = gain, [*first, *second]
-    return best
+        for offer in dict.fromkeys(itertools.combinations(hand, 3)):
+            listed.append((offer, _shifted(_gift_options(offer))))
+    else:
+        seen: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+        for a, b, c, d in itertools.combinations(hand, 4):
+            for first, second in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+                pairs = (first, second) if first <= second else (second, first)
+                if pairs not in seen:
+                    seen.add(pairs)
+                    listed.append(((*first, *second), _shifted(_pairs_options(*pairs))))
+    found = _EVERY_OFFER[index] = tuple(listed)
+    return found
+
+
+def _shifted(options: tuple[Option, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    return tuple(tuple((card, change + 2) for card, change in option[2]) for option in options)
+
+
+_ScoredOffer = tuple[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...]]
+"""An offer's cards (a Gift's three; a Competition's pairs, the first two and the last
+two) and, per part the chooser may take, its (card, lead change + 2) in ascending order."""
 
 
 def offer_options(kind: Action, cards: Sequence[int]) -> tuple[Option, ...]:
