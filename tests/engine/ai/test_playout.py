@@ -135,7 +135,8 @@ def test_the_least_helpful_offer_is_the_least_of_every_offer_the_hand_allows(
     told_apart = 0
     for _ in range(150):
         hand = sorted(rng.randrange(7) for _ in range(rng.randint(size, 7)))
-        placed = [[rng.randrange(4) for _ in range(7)] for _ in range(2)]
+        # Up to 6 items a side: leads beyond the -4..4 the search remembers them by.
+        placed = [[rng.randrange(7) for _ in range(7)] for _ in range(2)]
         secret: list[int | None] = [rng.choice([None, *range(7)]), rng.choice([None, *range(7)])]
         every = every_offer(action, hand)
         gains = [chooser_gain(action, offer, placed, secret, offerer) for offer in every]
