@@ -33,10 +33,9 @@ REFERENCE_LEVELS = ("hard-v1",)
 """Frozen earlier levels, for the arena and the benchmarks only (never offered to players)."""
 ARENA_LEVELS = LEVELS + REFERENCE_LEVELS
 HARD_ITERATIONS = 4000
-"""Iterations per hard decision, set by measured decision time: p95 about 480 ms on one
+"""Iterations per hard decision, set by measured decision time: p95 450-480 ms on one
 idle core, under the 500 ms target (bench/ai_decision_time.py, 60 games); weighing every
-offer in the kind tree made the costliest decisions dearer, so 4,800 measured 570-610 ms.
-About half end inside the kind tree without a play-out."""
+offer in the kind tree made the costliest decisions dearer, so 4,800 measured 570-610 ms."""
 HARD_OFFER_TRIES = 3
 """Random offers hard's play-out policy weighs for a Gift or Competition, keeping the one
 whose best part helps the chooser least (its kind tree weighs every offer instead)."""
