@@ -301,6 +301,8 @@ def _every_offer(kind: Action, hand: tuple[int, ...]) -> tuple[_ScoredOffer, ...
 
 
 def _shifted(options: tuple[Option, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    # An offer moves a lead by 2 at most (the table's range, and why leads clamp at 4).
+    assert all(-2 <= change <= 2 for option in options for _, change in option[2])
     return tuple(tuple((card, change + 2) for card, change in option[2]) for option in options)
 
 
