@@ -180,7 +180,7 @@ def test_the_bot_never_reaches_into_the_store():
 def test_the_bot_decides_no_sight():
     # Who may see a finished match's hidden cards is the engine's rule: the bot shows what
     # the service answers its viewer and never asks the rule itself.
-    assert offences("bot", ("engine.service.sight",)) == []
+    assert offences("bot", ("engine.service.reviews.sight",)) == []
     # Nor does it hold what it would have to filter: a whole game state, a match record or
     # a deal carry every hidden card; it gets views (engine.rules.views, SeenMatch).
     whole = (

@@ -25,7 +25,7 @@ from engine.service.events import (
     MatchEnded,
     MatchStarted,
 )
-from engine.service.queries import MatchQueries
+from engine.service.matches.queries import MatchQueries
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Nonces that make showing an announcement twice harmless.
 
 An announcement is shown again after a restart when the bot died before recording that it
-was shown (:mod:`engine.service.outbox`). Each message it posts carries a nonce made from
+was shown (:mod:`engine.service.announcing.outbox`). Each message it posts carries a nonce made from
 the match, the announcement and the message's place in it, sent with ``enforce_nonce``
 (discord.py always sets it with a nonce): Discord then returns the message already posted
 instead of posting it again, for "the past few minutes" (Create Message). Past that

@@ -30,7 +30,7 @@ its hint would need a Refresh to get it."""
 
 
 class HintSource(Protocol):
-    """The service's hints (:class:`engine.service.hints.MatchHints`)."""
+    """The service's hints (:class:`engine.service.reviews.hints.MatchHints`)."""
 
     async def hint(
         self, match_id: int, user_id: int, *, version: int | None = None

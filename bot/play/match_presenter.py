@@ -54,8 +54,8 @@ from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.model import MatchInfo
 from engine.service import DatabaseUnavailable, MatchPlacements, MatchQueries, MatchSettings
+from engine.service.announcing.outbox import announcement_key
 from engine.service.events import Event, MatchAbandoned, MatchEnded, MatchStarted
-from engine.service.outbox import announcement_key
 
 log = logging.getLogger(__name__)
 

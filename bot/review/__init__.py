@@ -3,7 +3,7 @@
 an ephemeral message, with the board picture the thread showed at each step, each move in
 words, and the AI's judgement of it.
 
-Who sees what (the hidden cards rule) is the engine's (:mod:`engine.service.sight`), and the
+Who sees what (the hidden cards rule) is the engine's (:mod:`engine.service.reviews.sight`), and the
 feature only shows what the engine gives its viewer: a player of the match gets both hands,
 Secrets, Trade-offs and the judgement once the match has ended; a spectator the public
 moves and boards only, unless both players chose `/hanamikoji review share:True` (the AI

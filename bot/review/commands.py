@@ -1,6 +1,6 @@
 """`/hanamikoji review [match] [share]`: a finished match of this server step by step, in
 an ephemeral message only its caller sees; ``share`` sets whether spectators may see the
-judgement and hidden cards of the caller's own matches (:mod:`engine.service.sight`)."""
+judgement and hidden cards of the caller's own matches (:mod:`engine.service.reviews.sight`)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from bot.words.server_language import ServerLanguages
 from engine.review.judgement import MatchReview
 from engine.review.seen_match import SeenMatch
 from engine.service import MatchPlacements, MatchQueries, MatchSettings
-from engine.service.reviews import ReviewProgress
+from engine.service.reviews.service import ReviewProgress
 
 
 class Reviews(Protocol):

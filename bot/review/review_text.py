@@ -4,7 +4,7 @@ here): a step's move, its judgement, and the hidden cards of a full review.
 A move reads as the thread's lines do (:mod:`bot.play.move_lines`), its mover named first
 (a take is told as its chooser's, from the offer it answers), numbered as the Moves log
 numbers it. A full review adds a Secret's or a Trade-off's cards and the hidden cards,
-which the engine gives only to a reader who may see them (:mod:`engine.service.sight`).
+which the engine gives only to a reader who may see them (:mod:`engine.service.reviews.sight`).
 Each chance is its mover's, from what they could see, and the page says so.
 """
 
@@ -107,7 +107,7 @@ def worst_line(lang: str, judgement: StepJudgement, step: SeenMove) -> str:
 
 def hidden_card_lines(lang: str, hidden: HiddenCards, names: tuple[str, str]) -> list[str]:
     """Both hands, both face-down piles and the round's removed card, as the engine gave
-    them to a reader who may see them (:mod:`engine.service.sight`)."""
+    them to a reader who may see them (:mod:`engine.service.reviews.sight`)."""
     none = text(lang, "review.none")
     lines = [text(lang, "review.hidden_head")]
     for seat in (0, 1):

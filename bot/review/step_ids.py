@@ -6,7 +6,7 @@ The step a button leads to is worked out when the page is drawn, for its viewer,
 written into the id, so a press needs no memory of the message: it works after a restart.
 The verb keeps the ids of one page apart (first and previous both lead to step 0 on page
 1). A press carries only the match and a step: what its presser may see is the engine's
-answer, asked again on every press (:mod:`engine.service.sight`). The handlers read these
+answer, asked again on every press (:mod:`engine.service.reviews.sight`). The handlers read these
 ids (:mod:`bot.review.navigation_buttons`); the page builder sends plain buttons with the
 same ids, so it needs none of the handlers.
 """

@@ -4,7 +4,7 @@ the server's open seats, each with its Join.
 
 A discord.py extension: :func:`setup` adds the commands to `/hanamikoji` and registers
 one `DynamicItem` per verb. Who may join or cancel is the service's word
-(:mod:`engine.service.seats`); here it is only shown.
+(:mod:`engine.service.challenges.seats`); here it is only shown.
 """
 
 from __future__ import annotations

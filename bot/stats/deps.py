@@ -1,5 +1,5 @@
 """What the stats feature needs: the service's queries (which give a match's record only
-to whoever may see it: :mod:`engine.service.sight`), names, and the seasons."""
+to whoever may see it: :mod:`engine.service.reviews.sight`), names, and the seasons."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 sends a finished match's record as a one-line JSON file.
 
 The record holds both hands at every step, so the engine gives it only to whoever may see
-the hidden cards (:mod:`engine.service.sight`): a player of the match always, anyone else
+the hidden cards (:mod:`engine.service.reviews.sight`): a player of the match always, anyone else
 only when both players share their finished matches. Anyone may press a button under
 another member's history, so the engine is asked on every press.
 """

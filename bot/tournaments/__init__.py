@@ -3,7 +3,7 @@ Start, and the event's thread (pairings, withdrawals, podium and standings).
 
 A discord.py extension: :func:`setup` adds the `tournament` group to `/hanamikoji`,
 registers the buttons and subscribes the thread to the service's tournament events. The
-pairing, scoring and every rule are the engine's (:mod:`engine.service.tournaments`).
+pairing, scoring and every rule are the engine's (:mod:`engine.service.tournaments.service`).
 """
 
 from __future__ import annotations

@@ -29,8 +29,8 @@ from engine.model import Tournament
 from engine.rules import Variant
 from engine.service import DatabaseUnavailable, StorageFull
 from engine.service.errors import ServiceError
-from engine.service.tournament_errors import TournamentNotFound
-from engine.service.tournaments import MOST_PLAYERS, MOST_ROUNDS
+from engine.service.tournaments.errors import TournamentNotFound
+from engine.service.tournaments.service import MOST_PLAYERS, MOST_ROUNDS
 from engine.tournaments import Format
 
 REFUSED = (ServiceError, DatabaseUnavailable, StorageFull)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from bot.discord_plumbing.places import Places
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
-from engine.service.tournaments import TournamentService
+from engine.service.tournaments.service import TournamentService
 
 
 @dataclass(frozen=True, slots=True)

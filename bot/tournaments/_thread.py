@@ -22,7 +22,7 @@ from bot.tournaments._words import (
 )
 from bot.words.i18n import text
 from engine.model import Tournament
-from engine.service.tournament_events import (
+from engine.service.tournaments.events import (
     PlayerWithdrawn,
     RoundPaired,
     TournamentEnded,

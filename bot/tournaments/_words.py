@@ -12,7 +12,7 @@ from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.words.i18n import text
 from bot.words.refusals import refusal_text
 from engine.model import Tournament, TournamentEntry, TournamentGame, TournamentStatus
-from engine.service import tournament_errors as errors
+from engine.service.tournaments import errors
 from engine.tournaments import Standing, shown_points
 
 MOST_LISTED = 60

@@ -5,7 +5,7 @@ challenger (or the human in a match against the AI, or the host of an open seat)
 the opponent; ``first_player`` says which seat started.
 
 An open seat is a pending match whose seat 1 is :data:`OPEN_SEAT`: nobody is named, the
-first member to join takes it (``engine.service.seats``).
+first member to join takes it (``engine.service.challenges.seats``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Step 0 is the first deal; step ``k`` is the table right after the match's ``k``-
 both Secrets and Trade-offs, the round's removed card), a Secret's or a Trade-off's own
 cards and the AI's judgement are there only when the viewer may see them
 (``hidden_shown``): otherwise they are not in the object at all, so nothing downstream can
-show them by mistake. Who may see them is :mod:`engine.service.sight`; this module only
+show them by mistake. Who may see them is :mod:`engine.service.reviews.sight`; this module only
 leaves out what it is told to.
 
     >>> from engine.rules import new_game

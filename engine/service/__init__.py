@@ -25,9 +25,9 @@ from engine.model import (
     SeasonLength,
     UserSettings,
 )
-from engine.service.abandonment import MatchAbandonment
+from engine.service.announcing.event_bus import Subscriber
+from engine.service.challenges.seats import SeatCommands, SeatPage
 from engine.service.clock import Clock, ManualClock, SystemClock
-from engine.service.commands import Challenge, MatchCommands, Rematch
 from engine.service.config import ServiceConfig
 from engine.service.errors import (
     CannotChallengeSelf,
@@ -56,7 +56,6 @@ from engine.service.errors import (
     StaleVersion,
     TooManyActiveMatches,
 )
-from engine.service.event_bus import Subscriber
 from engine.service.events import (
     ChallengeAccepted,
     ChallengeCancelled,
@@ -73,17 +72,18 @@ from engine.service.events import (
     Reminder,
     RoundScored,
 )
-from engine.service.hints import MatchHints
 from engine.service.match_service import MatchService
-from engine.service.placements import MatchPlacements
-from engine.service.progress import SubmitResult
-from engine.service.queries import MatchNow, MatchQueries
-from engine.service.reviews import MatchReviews, ReviewProgress
-from engine.service.seasons import MatchSeasons
-from engine.service.seats import SeatCommands, SeatPage
+from engine.service.matches.abandonment import MatchAbandonment
+from engine.service.matches.commands import Challenge, MatchCommands, Rematch
+from engine.service.matches.placements import MatchPlacements
+from engine.service.matches.progress import SubmitResult
+from engine.service.matches.queries import MatchNow, MatchQueries
+from engine.service.matches.turns import AgentFactory, random_agent_factory
+from engine.service.reviews.hints import MatchHints
+from engine.service.reviews.service import MatchReviews, ReviewProgress
+from engine.service.reviews.sight import Sight
+from engine.service.seasons.service import MatchSeasons
 from engine.service.settings import MatchSettings
-from engine.service.sight import Sight
-from engine.service.turns import AgentFactory, random_agent_factory
 from engine.store.errors import DatabaseUnavailable, StorageFull, StoreError
 
 __all__ = [

@@ -14,14 +14,14 @@ from dataclasses import replace
 from typing import Any
 
 from engine.model import DecisionRow, MatchInfo, MatchStatus
+from engine.service.announcing.event_bus import EventBus
+from engine.service.announcing.outbox import Outbox
 from engine.service.clock import Clock
 from engine.service.config import ServiceConfig
 from engine.service.errors import InvalidRequest, MatchNotActive, MatchNotFound, ServiceClosed
-from engine.service.event_bus import EventBus
 from engine.service.events import MatchBroken
-from engine.service.live_match import LiveMatch, ReplayError, catch_up
-from engine.service.open_matches import OpenMatches
-from engine.service.outbox import Outbox
+from engine.service.matches.live_match import LiveMatch, ReplayError, catch_up
+from engine.service.matches.open_matches import OpenMatches
 from engine.store.announcement import Announcement
 from engine.store.errors import DatabaseUnavailable, StorageFull
 from engine.store.match_store import MatchStore

@@ -42,7 +42,7 @@ class MatchNotFinished(ServiceError):
 class HiddenFromViewer(ServiceError):
     """Asked, of a finished match, for what holds its hidden cards (its record, its
     judgement) by a spectator the players do not both share it with
-    (:mod:`engine.service.sight`)."""
+    (:mod:`engine.service.reviews.sight`)."""
 
     def __init__(self, match_id: int, viewer_id: int, what: str) -> None:
         self.match_id = match_id

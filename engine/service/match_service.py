@@ -53,25 +53,25 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 
 from engine.model import MatchStatus
-from engine.service.abandonment import MatchAbandonment
+from engine.service.announcing.event_bus import Subscriber
+from engine.service.challenges.seats import SeatCommands
 from engine.service.clock import Clock, SystemClock
-from engine.service.commands import MatchCommands
 from engine.service.config import ServiceConfig
 from engine.service.context import ServiceContext
-from engine.service.event_bus import Subscriber
 from engine.service.events import Event, MatchResumed
 from engine.service.figures import ServiceFigures
-from engine.service.hints import MatchHints
-from engine.service.live_match import LiveMatch, ReplayError, replay_decisions
-from engine.service.placements import MatchPlacements
-from engine.service.progress import MatchProgress
-from engine.service.queries import MatchQueries
-from engine.service.reviews import MatchReviews
-from engine.service.seasons import MatchSeasons
-from engine.service.seats import SeatCommands
+from engine.service.matches.abandonment import MatchAbandonment
+from engine.service.matches.commands import MatchCommands
+from engine.service.matches.live_match import LiveMatch, ReplayError, replay_decisions
+from engine.service.matches.placements import MatchPlacements
+from engine.service.matches.progress import MatchProgress
+from engine.service.matches.queries import MatchQueries
+from engine.service.matches.turns import AgentFactory, MatchTurns, random_agent_factory
+from engine.service.reviews.hints import MatchHints
+from engine.service.reviews.service import MatchReviews
+from engine.service.seasons.service import MatchSeasons
 from engine.service.settings import MatchSettings
-from engine.service.tournaments import TournamentService
-from engine.service.turns import AgentFactory, MatchTurns, random_agent_factory
+from engine.service.tournaments.service import TournamentService
 from engine.store.health import StoreHealth
 from engine.store.match_store import MatchStore
 

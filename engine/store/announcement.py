@@ -15,5 +15,5 @@ class Announcement:
     key: str
     """Unique within the match: what was announced and at which version (``decision@7``)."""
     body: str
-    """The event as JSON, without its match id (:mod:`engine.service.event_codec`)."""
+    """The event as JSON, without its match id (:mod:`engine.service.announcing.event_codec`)."""
     created_at: float

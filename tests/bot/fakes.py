@@ -19,7 +19,7 @@ from engine.model import MatchInfo, UserSettings
 from engine.review.hint import Suggestion
 from engine.rules import PlayerView
 from engine.service import HiddenFromViewer
-from engine.service.sight import sight_of
+from engine.service.reviews.sight import sight_of
 
 
 @dataclass
@@ -129,7 +129,7 @@ class FakeInteraction:
 class FakeQueries:
     """The service's queries: one match (``info``, its id as asked), its ``record``, the
     view ``seen`` by whoever asks; ``refusal`` is raised instead of the record. The record
-    goes to whoever the engine's rule lets see it (:mod:`engine.service.sight`), with the
+    goes to whoever the engine's rule lets see it (:mod:`engine.service.reviews.sight`), with the
     players sharing as ``settings`` says (no one, unless given)."""
 
     info: MatchInfo | None = None

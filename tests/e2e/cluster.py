@@ -26,7 +26,7 @@ from engine.rules import Phase
 from engine.service.clock import SystemClock
 from engine.service.config import ServiceConfig
 from engine.service.context import ServiceContext
-from engine.service.queries import MatchQueries
+from engine.service.matches.queries import MatchQueries
 from engine.service.settings import MatchSettings
 from engine.store.postgres import PostgresMatchStore
 from tests.discord_emulator.message_snapshot import MessageSnapshot

@@ -18,7 +18,7 @@ from engine.review.steps import Step, match_steps, state_at
 from engine.rules import GameState, Secret, TradeOff, public_view
 from engine.rules.cards import cards_text
 from engine.rules.record import MatchRecord
-from engine.service.sight import Sight
+from engine.service.reviews.sight import Sight
 from tests.builders import judged, played_match
 
 NAMES = ("ana\\_\\*", "ben")

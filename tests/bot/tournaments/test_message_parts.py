@@ -11,7 +11,7 @@ import pytest
 from bot.tournaments._words import pairings_parts, started_parts, tournament_refusal
 from bot.words.i18n import text
 from engine.model import TournamentGame
-from engine.service.tournament_errors import TournamentAlreadyOpen
+from engine.service.tournaments.errors import TournamentAlreadyOpen
 
 PLAYERS = list(range(100_000_000_000_000_000, 100_000_000_000_000_151))  # 151, ids of 18 digits
 

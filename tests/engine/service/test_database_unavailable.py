@@ -15,7 +15,7 @@ from engine.rules import PublicView
 from engine.service import MatchService
 from engine.service.errors import StaleVersion
 from engine.service.events import DecisionApplied, MatchEnded
-from engine.service.turns import DATABASE_RETRY_SECONDS, SETTLE_SECONDS
+from engine.service.matches.turns import DATABASE_RETRY_SECONDS, SETTLE_SECONDS
 from engine.store.errors import DatabaseUnavailable
 
 from .conftest import Recorder, new_match

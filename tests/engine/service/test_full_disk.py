@@ -13,7 +13,7 @@ from engine.rules.decisions import Decision
 from engine.rules.views import PlayerView
 from engine.service import MatchInfo, MatchService
 from engine.service.events import DecisionApplied
-from engine.service.turns import DISK_FULL_RETRY_SECONDS
+from engine.service.matches.turns import DISK_FULL_RETRY_SECONDS
 from engine.store.errors import StorageFull
 from tests.engine.store.disk_space import fill_the_disk, make_room
 

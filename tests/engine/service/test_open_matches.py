@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.service import Placement
-from engine.service.live_match import LiveMatch
-from engine.service.open_matches import OpenMatches
+from engine.service.matches.live_match import LiveMatch
+from engine.service.matches.open_matches import OpenMatches
 from tests.builders import match_info
 
 

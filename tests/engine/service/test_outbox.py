@@ -12,9 +12,10 @@ import pytest
 
 from engine.rules.decisions import Action
 from engine.rules.outcome import MatchOutcome, Termination
-from engine.service import outbox as outbox_module
-from engine.service.event_bus import EventBus
-from engine.service.event_codec import EventCodecError, decode, encode
+from engine.service.announcing import outbox as outbox_module
+from engine.service.announcing.event_bus import EventBus
+from engine.service.announcing.event_codec import EventCodecError, decode, encode
+from engine.service.announcing.outbox import Outbox, announcement_key
 from engine.service.events import (
     ChallengeExpired,
     ChallengeIssued,
@@ -27,7 +28,6 @@ from engine.service.events import (
     Reminder,
     RoundScored,
 )
-from engine.service.outbox import Outbox, announcement_key
 from engine.store.errors import StorageFull
 from tests.engine.store.disk_space import fill_the_disk
 

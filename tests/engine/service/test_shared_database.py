@@ -29,8 +29,8 @@ from engine.service import (
     StaleVersion,
     TooManyActiveMatches,
 )
-from engine.service.due_alarms import CLAIM_SECONDS
-from engine.service.turns import SETTLE_SECONDS
+from engine.service.matches.turns import SETTLE_SECONDS
+from engine.service.scheduling.due_alarms import CLAIM_SECONDS
 from engine.store.errors import DatabaseUnavailable
 from engine.store.postgres import PostgresMatchStore
 

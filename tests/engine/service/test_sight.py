@@ -19,7 +19,7 @@ from engine.review.steps import match_steps, state_at
 from engine.rules import Secret, TradeOff, public_view
 from engine.rules.record import MatchRecord
 from engine.service import HiddenFromViewer, MatchNotFound, MatchService
-from engine.service.sight import Sight, sight_of
+from engine.service.reviews.sight import Sight, sight_of
 from tests.builders import match_info
 
 from .conftest import InlineExecutor, ServiceFactory, new_match, play_to_end

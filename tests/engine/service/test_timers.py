@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.service import ManualClock
-from engine.service.timers import MatchTimers
+from engine.service.scheduling.timers import MatchTimers
 
 from .conftest import START
 

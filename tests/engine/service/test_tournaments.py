@@ -15,7 +15,7 @@ import pytest
 from engine.model import ExpiryPolicy, TournamentGame, TournamentStatus
 from engine.rules.outcome import Termination
 from engine.service import ManualClock, MatchService, ServiceConfig
-from engine.service.tournament_errors import (
+from engine.service.tournaments.errors import (
     AlreadyRegistered,
     BadTournamentSettings,
     MayNotOrganise,
@@ -26,14 +26,14 @@ from engine.service.tournament_errors import (
     TournamentAlreadyOpen,
     TournamentFull,
 )
-from engine.service.tournament_events import (
+from engine.service.tournaments.events import (
     PlayerWithdrawn,
     RoundPaired,
     TournamentEnded,
     TournamentEvent,
     TournamentStarted,
 )
-from engine.service.tournaments import ADVANCE_RETRY_SECONDS, MOST_PLAYERS
+from engine.service.tournaments.service import ADVANCE_RETRY_SECONDS, MOST_PLAYERS
 from engine.store.errors import DatabaseUnavailable
 from engine.store.postgres import PostgresMatchStore
 from engine.tournaments import Format, shown_points

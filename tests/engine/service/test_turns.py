@@ -17,7 +17,7 @@ from engine.service import (
     ServiceConfig,
     SystemClock,
 )
-from engine.service.turns import RESTART_GRACE_SECONDS
+from engine.service.matches.turns import RESTART_GRACE_SECONDS
 from engine.store.sqlite import SqliteMatchStore
 
 from .conftest import Recorder, new_match, play_one

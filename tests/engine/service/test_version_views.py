@@ -10,7 +10,7 @@ import pytest
 
 from engine.rules.state import GameState
 from engine.rules.views import public_view, view
-from engine.service.version_views import VersionViews
+from engine.service.matches.version_views import VersionViews
 
 
 def a_played_state(decisions: int, seed: int = 5) -> GameState:

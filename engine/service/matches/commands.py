@@ -10,8 +10,8 @@ from engine.model import AI_USER_ID, MatchInfo, MatchStatus
 from engine.rules.decisions import Decision
 from engine.rules.outcome import MatchOutcome
 from engine.rules.state import GameState, Variant
+from engine.service.challenges.creation_limits import CreationLimits
 from engine.service.context import ServiceContext
-from engine.service.creation_limits import CreationLimits
 from engine.service.errors import (
     CannotChallengeSelf,
     ChallengeExpired,
@@ -26,10 +26,10 @@ from engine.service.errors import (
     StaleVersion,
 )
 from engine.service.events import ChallengeIssued
-from engine.service.live_match import LiveMatch
-from engine.service.progress import MatchProgress, SubmitResult
+from engine.service.matches.live_match import LiveMatch
+from engine.service.matches.progress import MatchProgress, SubmitResult
+from engine.service.matches.turns import MatchTurns
 from engine.service.settings import MatchSettings
-from engine.service.turns import MatchTurns
 from engine.store.errors import MatchConflict
 
 Challenge = MatchInfo

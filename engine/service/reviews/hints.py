@@ -19,7 +19,7 @@ from engine.review.hint import Suggestion, suggest
 from engine.rules.views import PlayerView
 from engine.service.context import ServiceContext
 from engine.service.errors import HintFailed, ServiceClosed, ServiceError
-from engine.service.queries import MatchQueries
+from engine.service.matches.queries import MatchQueries
 
 log = logging.getLogger(__name__)
 

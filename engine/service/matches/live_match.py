@@ -16,7 +16,7 @@ from engine.model import DecisionRow, MatchInfo
 from engine.rules.decisions import parse_decision
 from engine.rules.errors import HanamikojiError
 from engine.rules.state import GameState
-from engine.service.version_views import VersionViews
+from engine.service.matches.version_views import VersionViews
 
 
 class ReplayError(Exception):

@@ -32,7 +32,6 @@ from engine.model import (
     TournamentStatus,
 )
 from engine.rules.state import Variant
-from engine.service.commands import MatchCommands
 from engine.service.context import ServiceContext
 from engine.service.errors import ServiceError
 from engine.service.events import (
@@ -43,7 +42,8 @@ from engine.service.events import (
     MatchAbandoned,
     MatchEnded,
 )
-from engine.service.tournament_errors import (
+from engine.service.matches.commands import MatchCommands
+from engine.service.tournaments.errors import (
     AlreadyRegistered,
     BadTournamentSettings,
     MayNotOrganise,
@@ -57,7 +57,7 @@ from engine.service.tournament_errors import (
     TournamentNotFound,
     TournamentNotRunning,
 )
-from engine.service.tournament_events import (
+from engine.service.tournaments.events import (
     PlayerWithdrawn,
     RoundPaired,
     TournamentEnded,

@@ -32,7 +32,7 @@ from engine.service.events import (
     RoundScored,
 )
 from engine.service.events import ChallengeExpired as ChallengeExpiredEvent
-from engine.service.live_match import LiveMatch
+from engine.service.matches.live_match import LiveMatch
 
 log = logging.getLogger(__name__)
 

@@ -22,12 +22,12 @@ from engine.model import ExpiryPolicy, MatchStatus
 from engine.rules.decisions import Decision
 from engine.rules.views import PlayerView, view
 from engine.service.context import ServiceContext
-from engine.service.due_alarms import CLAIM_SECONDS, DueAlarms
 from engine.service.errors import MatchNotActive, MatchNotFound
 from engine.service.events import Reminder
-from engine.service.live_match import LiveMatch
-from engine.service.progress import MatchProgress
-from engine.service.timers import MatchTimers
+from engine.service.matches.live_match import LiveMatch
+from engine.service.matches.progress import MatchProgress
+from engine.service.scheduling.due_alarms import CLAIM_SECONDS, DueAlarms
+from engine.service.scheduling.timers import MatchTimers
 from engine.store.errors import DatabaseUnavailable, MatchConflict, StorageFull
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ timer must not play or forfeit for them the moment the bot is back."""
 
 OVERDUE_SECONDS = 10.0
 """A deadline found passed by more than this was missed by every process: they poll each
-second (:data:`engine.service.due_alarms.POLL_SECONDS`)."""
+second (:data:`engine.service.scheduling.due_alarms.POLL_SECONDS`)."""
 
 DISK_FULL_RETRY_SECONDS = 30.0
 """How long a timer or the AI waits before trying again when the disk is full."""

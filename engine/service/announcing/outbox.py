@@ -20,8 +20,8 @@ import logging
 import time
 from collections.abc import Iterable
 
-from engine.service import event_codec
-from engine.service.event_bus import EventBus
+from engine.service.announcing import event_codec
+from engine.service.announcing.event_bus import EventBus
 from engine.service.events import (
     ChallengeExpired,
     ChoiceNeeded,

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from engine.model import AI_USER_ID, OPEN_SEAT, MatchInfo, MatchStatus
 from engine.rules.state import Variant
+from engine.service.challenges.creation_limits import CreationLimits
 from engine.service.context import ServiceContext
-from engine.service.creation_limits import CreationLimits
 from engine.service.errors import (
     CannotJoinOwnSeat,
     InvalidRequest,
@@ -28,10 +28,10 @@ from engine.service.errors import (
     SeatClosed,
     SeatTaken,
 )
-from engine.service.live_match import LiveMatch
-from engine.service.progress import MatchProgress
+from engine.service.matches.live_match import LiveMatch
+from engine.service.matches.progress import MatchProgress
+from engine.service.matches.turns import MatchTurns
 from engine.service.settings import MatchSettings
-from engine.service.turns import MatchTurns
 from engine.store.errors import MatchConflict
 
 

@@ -2,7 +2,7 @@
 view, analysed once in the AI's worker process and kept, so a second look is instant.
 
 The judgement is worked out from the movers' hidden cards and would reveal them, so it is
-given only to a viewer who may see them (:mod:`engine.service.sight`), as the hidden cards
+given only to a viewer who may see them (:mod:`engine.service.reviews.sight`), as the hidden cards
 themselves: every call names its viewer.
 
 The analysis submits one step at a time to the same executor the AI thinks its moves in:
@@ -37,7 +37,7 @@ from engine.service.errors import (
     ReviewUnavailable,
     ServiceClosed,
 )
-from engine.service.queries import MatchQueries
+from engine.service.matches.queries import MatchQueries
 from engine.store.errors import StoreError
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 
 Every query whose answer can hold a hidden card takes its viewer and answers only what that
 viewer may see: a live match through :mod:`engine.rules.views`, a finished one through
-:mod:`engine.service.sight`.
+:mod:`engine.service.reviews.sight`.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from engine.service.errors import (
     MatchNotFound,
     NotYourMatch,
 )
-from engine.service.live_match import LiveMatch
+from engine.service.matches.live_match import LiveMatch
+from engine.service.reviews.sight import Sight, sight_of
 from engine.service.settings import MatchSettings
-from engine.service.sight import Sight, sight_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +176,7 @@ class MatchQueries:
 
     async def match_record(self, match_id: int, guild_id: int | None, viewer_id: int) -> str:
         """The finished match's record (one line of JSON, docs/rules.md format) for export,
-        to a viewer who may see its hidden cards (:mod:`engine.service.sight`).
+        to a viewer who may see its hidden cards (:mod:`engine.service.reviews.sight`).
 
         Raises :class:`MatchNotFinished` while the match is a challenge or still being
         played, :class:`MatchNotFound` for a match of another server, so records never leak

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from engine.model import Placement
-from engine.service.live_match import LiveMatch
+from engine.service.matches.live_match import LiveMatch
 
 
 class OpenMatches:
