@@ -67,8 +67,8 @@ class Load:
 
     async def play(self, index: int, matches: int, rng: random.Random, first: bool) -> None:
         a, b = 2 * index + 1, 2 * index + 2
-        challenge = await self.service.commands.challenge(a, b, guild_id=1, channel_id=index)
-        match = await self.service.commands.accept(challenge.match_id, b)
+        challenge = await self.service.challenges.challenge(a, b, guild_id=1, channel_id=index)
+        match = await self.service.challenges.accept(challenge.match_id, b)
         decisions = 0
         to_move = match.first_player
         while to_move is not None:

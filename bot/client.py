@@ -21,6 +21,7 @@ from discord.http import Route
 from bot.command_sync import sync_if_changed, sync_marker
 from bot.config import BotConfig
 from bot.discord_plumbing.direct_messages import DirectMessages
+from bot.discord_plumbing.match_item import UnreadableItem
 from bot.discord_plumbing.places import Places
 from bot.discord_plumbing.retrier import Retrier
 from bot.discord_plumbing.translator import CatalogueTranslator
@@ -54,7 +55,6 @@ EXTENSIONS = (
     "bot.stats",
     "bot.settings",
     "bot.review",
-    "bot.seats",
     "bot.seasons",
     "bot.tournaments",
 )
@@ -231,6 +231,8 @@ class HanamikojiBot(commands.AutoShardedBot):
             self.add_listener(self._refused, "on_refusal")
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(HanamikojiGroup(self.parts.names))
+        # One refusal for every feature's ids that no feature's template reads (garbled, forged).
+        self.add_dynamic_items(UnreadableItem)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         dev_guild_id = self.config.discord.dev_guild_id

@@ -1,10 +1,16 @@
-"""What the bot hands its features (the extensions `bot.play`, `bot.challenge`,
-`bot.stats`, `bot.settings`, `bot.review`): the parts it builds once, the one `/hanamikoji`
-group, and the `Feature` cog each extension adds to hold its own dependencies.
+"""What the bot hands its features (the extensions :data:`bot.client.EXTENSIONS` names):
+the parts it builds once, the one `/hanamikoji` group, and the `Feature` cog each extension
+adds to hold its own dependencies.
 
 The features never import the bot class: an extension's ``setup(bot)`` takes what it needs
 from :func:`shared_parts`, builds a small frozen dependencies object, and its
 `DynamicItem`s find that object again with :func:`feature_deps`.
+
+Every feature's folder reads alike: ``__init__.py`` (``setup`` and the ``ITEMS`` it
+registers), ``deps.py`` (its dependencies, and its buttons' base where they share one),
+``commands.py``, a module per button (on :class:`~bot.discord_plumbing.match_item.MatchItem`
+or :class:`~bot.discord_plumbing.link_button.LinkButton`, their ids from
+:mod:`bot.custom_ids`) and ``words.py``. No feature imports another (tests/test_layering.py).
 """
 
 from __future__ import annotations

@@ -6,6 +6,11 @@
 - the engine never imports the bot, nor discord.py;
 - the bot talks to the engine's service, never to its storage (`engine.store`);
 - `bot/`'s root holds the frame of the app; a feature's modules live in its folder;
+- a feature (a package the client loads as an extension) imports no module of another
+  feature, not even its `__init__`: what several features share lives in the shared places
+  (`bot/discord_plumbing/`, `bot/words/`, `bot/pictures/`, `bot/operations/`), which import
+  no feature, and a button one feature sends for another to answer is a plain button with
+  the id `bot/custom_ids.py` makes;
 - `bot/` has no import cycle, so no feature reaches back into the client.
 """
 
@@ -192,14 +197,25 @@ def test_the_bot_decides_no_sight():
     assert offences("bot", whole) == []
 
 
-FEATURES = ("bot.play", "bot.challenge", "bot.stats", "bot.settings", "bot.review")
+FEATURES = (
+    "bot.play",
+    "bot.challenge",
+    "bot.stats",
+    "bot.settings",
+    "bot.review",
+    "bot.seasons",
+    "bot.tournaments",
+)
+"""Every feature: the extensions `bot.client` loads (checked below)."""
+SHARED = ("bot.discord_plumbing", "bot.words", "bot.pictures", "bot.operations")
+"""The places what several features (and the frame) use lives in."""
 BOT_FRAME = {
     "bot": "the package",
     "bot.__main__": "the command line",
     "bot.client": "the bot, which loads the features",
     "bot.command_sync": "sending the slash commands when they changed",
     "bot.config": "the settings file",
-    "bot.custom_ids": "the hk: id grammar every feature's buttons share",
+    "bot.custom_ids": "every component's id and template, and the one refusal of the rest",
     "bot.features": "what a feature is and the parts features share",
     "bot.request_pacing": "the pace of requests to Discord",
 }
@@ -224,6 +240,41 @@ def test_only_the_client_loads_the_features():
         if any(within(target, feature) for feature in FEATURES)
     )
     assert reaching == []
+
+
+def loaded_by_the_client() -> tuple[str, ...]:
+    """The ``EXTENSIONS`` of bot/client.py, read without running it."""
+    tree = ast.parse((ROOT / "bot" / "client.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "EXTENSIONS" for target in node.targets
+        ):
+            return tuple(ast.literal_eval(node.value))
+    raise AssertionError("bot/client.py names no EXTENSIONS")
+
+
+def test_the_features_are_the_extensions_the_client_loads():
+    assert sorted(FEATURES) == sorted(loaded_by_the_client())
+
+
+def feature_of(module: str) -> str | None:
+    return next((feature for feature in FEATURES if within(module, feature)), None)
+
+
+def test_no_feature_imports_another():
+    crossings = sorted(
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if (home := feature_of(module)) is not None
+        for target in targets
+        if (other := feature_of(target)) is not None and other != home
+    )
+    assert crossings == []
+
+
+def test_the_shared_places_import_no_feature():
+    assert [o for place in SHARED for o in offences(place, FEATURES)] == []
+    assert all(any(within(m, place) for m in GRAPH) for place in SHARED)  # they exist
 
 
 def cycles(package: str) -> list[list[str]]:

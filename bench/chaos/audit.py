@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.play.board_text import board_text, outcome_line
 from bot.play.panel import face_down_text, hand_text
+from bot.play.words import board_text, outcome_line
 from bot.words import player_names
 from bot.words.i18n import text
 from engine.rules import Competition, Gift, card_letter, parse_decision, public_view, view

@@ -141,12 +141,12 @@ class Players:
 
     async def _create(self, table: int, _: int, user: int) -> None:
         other = partner(user)
-        challenge = await self.service.commands.challenge(user, other, 1, table)
+        challenge = await self.service.challenges.challenge(user, other, 1, table)
         self.tally.created.append(challenge.match_id)
         self._send(("accept", table, challenge.match_id, other))
 
     async def _accept(self, table: int, match_id: int, user: int) -> None:
-        match = await self.service.commands.accept(match_id, user)
+        match = await self.service.challenges.accept(match_id, user)
         first = match.first_player
         assert first is not None
         self._send(("turn", table, match_id, match.players[first]))

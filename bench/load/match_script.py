@@ -18,7 +18,7 @@ from .message_watch import MessageWatch, ScriptError
 from .player_profile import PlayerProfile
 
 HAND = "Hand 🂠"
-# The board's last line says who must act (see bot/play/board_text.py status_line).
+# The board's last line says who must act (see bot/play/words.py status_line).
 TURN = re.compile(r"\*\*(?P<name>[^*\n]+)\*\*'s turn\.")
 CHOOSES = re.compile(r"\*\*(?P<name>[^*\n]+)\*\* chooses one (?:card|pair)")
 OVER = ("🏆", "🤝")

@@ -1,5 +1,11 @@
-"""Challenge: `/hanamikoji challenge` and `ai`, the public challenge message with its
-Accept / Decline buttons, and the Rematch button under a finished match.
+"""Challenge: `/hanamikoji challenge` (a member) and `open` (anyone: an open seat, posted in
+the server's lobby channel when it named one), `seats` (the server's open seats, each with
+its Join), `ai`; the public challenge message with its answers (Accept / Decline, or Join /
+Cancel), and the Rematch button under a finished match.
+
+An open seat is a challenge whose opponent is anyone: one message, one set of answer
+buttons and one path in the service (:mod:`engine.service.challenges`), which says who may
+answer; here it is only shown.
 
 A discord.py extension: :func:`setup` adds the commands to `/hanamikoji` and registers
 one `DynamicItem` per verb.
@@ -10,14 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.challenge.accept_button import AcceptButton
-from bot.challenge.challenge_message import OpenChallenges
+from bot.challenge.cancel_button import CancelButton
 from bot.challenge.commands import challenge_commands
 from bot.challenge.decline_button import DeclineButton
 from bot.challenge.deps import ChallengeDeps
+from bot.challenge.join_button import JoinButton
+from bot.challenge.open_challenges import OpenChallenges
 from bot.challenge.rematch_button import RematchButton
+from bot.challenge.seat_list import SeatsPageButton
 from bot.features import AnyBot, Feature, command_group, shared_parts
 
-ITEMS = (AcceptButton, DeclineButton, RematchButton)
+ITEMS = (AcceptButton, DeclineButton, JoinButton, CancelButton, SeatsPageButton, RematchButton)
 
 
 class Challenge(Feature):
@@ -45,9 +54,12 @@ async def setup(bot: AnyBot) -> None:
     deps = ChallengeDeps(
         queries=service.queries,
         names=parts.names,
+        challenges=service.challenges,
+        seats=service.seats,
         commands=service.commands,
         placements=service.placements,
         languages=parts.languages,
+        places=parts.places,
         open_challenges=open_challenges,
     )
     await bot.add_cog(Challenge(deps, service.subscribe(open_challenges.on_event)))

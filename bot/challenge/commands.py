@@ -1,4 +1,6 @@
-"""`/hanamikoji challenge` and `/hanamikoji ai`: start a match."""
+"""`/hanamikoji challenge`, `open` and `seats`, and `ai`: challenge a member, or anyone (an
+open seat, posted in the server's lobby channel when it named one), list the open seats,
+or start a match against the AI."""
 
 from __future__ import annotations
 
@@ -9,43 +11,38 @@ import discord
 from discord import app_commands
 
 from bot.challenge.accept_button import AcceptButton
-from bot.challenge.challenge_message import invitation
+from bot.challenge.cancel_button import CancelButton
 from bot.challenge.decline_button import DeclineButton
 from bot.challenge.deps import ChallengeDeps
-from bot.discord_plumbing.channel_permissions import cannot_host_text
-from bot.discord_plumbing.first_response import answer_publicly, public_answer_work
+from bot.challenge.join_button import JoinButton
+from bot.challenge.seat_list import show_seats
+from bot.challenge.words import invitation
+from bot.discord_plumbing.channel_permissions import (
+    TO_HOST,
+    bot_permissions_in,
+    cannot_host_text,
+    missing,
+)
+from bot.discord_plumbing.command_choices import LEVEL_CHOICES, TIMER_CHOICES, VARIANT_CHOICES
+from bot.discord_plumbing.first_response import answer_publicly, public_answer_work, send_private
 from bot.discord_plumbing.translator import localised
 from bot.words.i18n import language_of, text
 from engine.model import MatchInfo
 from engine.rules import Variant
-from engine.service import DatabaseUnavailable, StorageFull
+from engine.service import DatabaseUnavailable, SeatClosed, SeatTaken, StorageFull
 
 log = logging.getLogger(__name__)
 
 Command = app_commands.Command[Any, ..., None]
 
 
-def _choice(key: str, value: Any) -> app_commands.Choice[Any]:
-    return app_commands.Choice(name=localised(f"slash.{key}"), value=value)
+class SeatNotPlaced(Exception):
+    """The seat's channel cannot take it (a permission missing, the lobby gone): nothing is
+    opened, or what was opened is cancelled; ``message`` tells the member why."""
 
-
-TIMER_CHOICES = [
-    _choice("choice_5_minutes", 300),
-    _choice("choice_15_minutes", 900),
-    _choice("choice_1_hour", 3600),
-    _choice("choice_12_hours", 12 * 3600),
-    _choice("choice_24_hours", 24 * 3600),
-    _choice("choice_3_days", 3 * 24 * 3600),
-]
-VARIANT_CHOICES = [
-    _choice("choice_standard", "standard"),
-    _choice("choice_three_rounds", "three-rounds"),
-]
-LEVEL_CHOICES = [
-    _choice("choice_easy", "easy"),
-    _choice("choice_normal", "normal"),
-    _choice("choice_hard", "hard"),
-]
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
 
 
 async def can_host_here(interaction: discord.Interaction[Any]) -> bool:
@@ -56,6 +53,28 @@ async def can_host_here(interaction: discord.Interaction[Any]) -> bool:
         return True
     await interaction.response.send_message(refusal, ephemeral=True)
     return False
+
+
+def answers(lang: str, info: MatchInfo) -> discord.ui.View:
+    """The challenge's two answers: Accept and Decline for the member it names, Join and
+    Cancel for an open seat."""
+    view = discord.ui.View(timeout=None)
+    if info.is_open_seat:
+        view.add_item(JoinButton(info.match_id, label=text(lang, "seats.join")))
+        view.add_item(CancelButton(info.match_id, label=text(lang, "seats.cancel")))
+    else:
+        view.add_item(AcceptButton(info.match_id, label=text(lang, "challenge.accept")))
+        view.add_item(DeclineButton(info.match_id, label=text(lang, "challenge.decline")))
+    return view
+
+
+def _terms(
+    variant: app_commands.Choice[str] | None, turn_timer: app_commands.Choice[int] | None
+) -> tuple[Variant | None, float | None]:
+    return (
+        Variant(variant.value) if variant else None,
+        float(turn_timer.value) if turn_timer else None,
+    )
 
 
 def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[Command]:
@@ -96,35 +115,101 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
         async def issue() -> tuple[MatchInfo, str]:
             # The language first: once the challenge is stored, no read may refuse it.
             public = await deps.languages.public(interaction.guild_id)
-            info = await deps.commands.challenge(
+            info = await deps.challenges.challenge(
                 interaction.user.id,
                 opponent.id,
                 interaction.guild_id,
                 interaction.channel_id,
-                Variant(variant.value) if variant else None,
-                float(turn_timer.value) if turn_timer else None,
+                *_terms(variant, turn_timer),
             )
             return info, public
 
         info, public = await public_answer_work(interaction, issue())
         names = await deps.names.pair(info.players, None, public, guild_id=info.guild_id)
-        view = discord.ui.View(timeout=None)
-        view.add_item(AcceptButton(info.match_id, label=text(public, "challenge.accept")))
-        view.add_item(DeclineButton(info.match_id, label=text(public, "challenge.decline")))
         message = await answer_publicly(
             interaction,
             content=opponent.mention,
             embed=invitation(public, info, names, opponent.mention),
-            view=view,
+            view=answers(public, info),
             allowed_mentions=discord.AllowedMentions(users=[opponent]),
         )
         deps.open_challenges.remember(info.match_id, interaction)
+        await _keep_message_id(deps, info, message)
+
+    @app_commands.command(
+        name=localised("seats.name_open"), description=localised("seats.slash_open")
+    )
+    @app_commands.rename(
+        variant=localised("names.variant"),
+        turn_timer=localised("names.turn_timer"),
+        rated=localised("seats.name_rated"),
+    )
+    @app_commands.describe(
+        variant=localised("seats.slash_open_variant"),
+        turn_timer=localised("seats.slash_open_turn_timer"),
+        rated=localised("seats.slash_open_rated"),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES)
+    async def open_seat(
+        interaction: discord.Interaction[Any],
+        variant: app_commands.Choice[str] | None = None,
+        turn_timer: app_commands.Choice[int] | None = None,
+        rated: bool = True,
+    ) -> None:
+        lang = language_of(interaction.locale)
+        guild_id, here = interaction.guild_id, interaction.channel_id
+        assert guild_id is not None and here is not None, "/hanamikoji is guild-only"
+
+        async def open_it() -> tuple[MatchInfo, str, discord.abc.Messageable | None]:
+            # The language first: once the seat is stored, no read may refuse it.
+            public = await deps.languages.public(guild_id)
+            where = await deps.seats.place_for(guild_id, here)
+            lobby = None
+            if where == here:
+                refusal = cannot_host_text(lang, interaction.app_permissions)
+                if refusal is not None:
+                    raise SeatNotPlaced(refusal)
+            else:
+                lobby = await _reachable_lobby(deps, lang, where)
+            chosen, timer = _terms(variant, turn_timer)
+            info = await deps.seats.open(
+                interaction.user.id, guild_id, here, chosen, timer, rated=rated
+            )
+            return info, public, lobby
+
         try:
-            await deps.placements.set_challenge_message(info.match_id, message.id)
-        except (DatabaseUnavailable, StorageFull) as error:
-            # The challenge stands and is posted: only closing its message after a restart
-            # needs this, so a database that does not answer must not make it "refused".
-            log.debug("challenge %d: its message id is not stored: %s", info.match_id, error)
+            info, public, lobby = await public_answer_work(interaction, open_it())
+        except SeatNotPlaced as refused:
+            await send_private(interaction, refused.message)
+            return
+        names = await deps.names.pair(info.players, None, public, guild_id=guild_id)
+        embed = invitation(public, info, names)
+        message: discord.Message | None
+        if lobby is None:
+            message = await answer_publicly(interaction, embed=embed, view=answers(public, info))
+            deps.open_challenges.remember(info.match_id, interaction)
+        else:
+            message = await _post_in_lobby(deps, interaction, (lang, public), info, lobby, embed)
+            if message is None:
+                return
+            # Said where the seat is, in the channel the member asked in.
+            await answer_publicly(
+                interaction,
+                content=text(
+                    public,
+                    "seats.opened_in_lobby",
+                    host=interaction.user.mention,
+                    channel=f"<#{info.channel_id}>",
+                ),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        await _keep_message_id(deps, info, message)
+
+    @app_commands.command(
+        name=localised("seats.name_seats"), description=localised("seats.slash_seats")
+    )
+    async def seats(interaction: discord.Interaction[Any]) -> None:
+        await show_seats(deps, interaction)
 
     @app_commands.command(name=localised("names.ai"), description=localised("slash.ai"))
     @app_commands.rename(
@@ -174,4 +259,62 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    return [challenge, ai]
+    return [challenge, ai, open_seat, seats]
+
+
+async def _keep_message_id(deps: ChallengeDeps, info: MatchInfo, message: discord.Message) -> None:
+    """Where the challenge's message is, to close it after a restart (or, a seat's, from
+    `/hanamikoji seats`)."""
+    try:
+        await deps.placements.set_challenge_message(info.match_id, message.id)
+    except (DatabaseUnavailable, StorageFull) as error:
+        # The challenge stands and is posted: only closing its message later needs this, so
+        # a database that does not answer must not make it "refused".
+        log.debug("challenge %d: its message id is not stored: %s", info.match_id, error)
+
+
+async def _reachable_lobby(
+    deps: ChallengeDeps, lang: str, lobby_id: int
+) -> discord.abc.Messageable:
+    """The lobby channel, if the bot can host a match there; else :class:`SeatNotPlaced`."""
+    lobby = await deps.places.channel(lobby_id)
+    permissions = None if lobby is None else bot_permissions_in(lobby)
+    if lobby is None or (permissions is not None and missing(permissions, TO_HOST)):
+        raise SeatNotPlaced(text(lang, "seats.lobby_unreachable", channel=f"<#{lobby_id}>"))
+    return lobby
+
+
+async def _post_in_lobby(
+    deps: ChallengeDeps,
+    interaction: discord.Interaction[Any],
+    languages: tuple[str, str],
+    info: MatchInfo,
+    lobby: discord.abc.Messageable,
+    embed: discord.Embed,
+) -> discord.Message | None:
+    """Post the seat in the lobby (``languages``: the host's, the server's); if the lobby
+    refuses it, withdraw the seat, tell its host privately, and return None."""
+    lang, public = languages
+    try:
+        return await deps.places.retrier.until_accepted(
+            f"seat {info.match_id}: posting it in the lobby",
+            lambda: lobby.send(embed=embed, view=answers(public, info)),
+            creates=True,
+        )
+    except discord.HTTPException as error:
+        log.warning("seat %s: the lobby refused it: %s", info.match_id, error)
+    key = "seats.lobby_unreachable"
+    try:
+        await deps.seats.cancel(info.match_id, interaction.user.id)
+    except (SeatTaken, SeatClosed):
+        # Joined from `/hanamikoji seats` before the post failed: the match runs.
+        key = "seats.lobby_taken_meanwhile"
+    refusal = text(lang, key, channel=f"<#{info.channel_id}>")
+    # The public "thinking…" may be shown: it goes, the refusal stays private.
+    if interaction.response.is_done():
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as error:
+            log.info("could not delete the public placeholder: %s", error)
+    await send_private(interaction, refusal)
+    return None

@@ -1,48 +1,31 @@
-"""Decline: the challenged player says no, or the challenger withdraws the challenge."""
+"""Decline: the challenged member says no, or the challenger withdraws the challenge."""
 
 from __future__ import annotations
 
-import re
-from typing import Any, Self
+from typing import Any
 
 import discord
 
-from bot.challenge.answer_button import AnswerButton
-from bot.challenge.challenge_message import closed
+from bot.challenge.answer_button import Answer, AnswerButton
+from bot.challenge.words import closed
 from bot.custom_ids import Verb, template
 from bot.words.i18n import text
-from engine.model import MatchInfo
+from engine.model import MatchInfo, MatchStatus
 
 
 class DeclineButton(AnswerButton, template=template(Verb.DECLINE)):
-    def __init__(self, match_id: int, *, label: str = "") -> None:
-        super().__init__(match_id, 0, Verb.DECLINE, label, discord.ButtonStyle.danger)
+    verb = Verb.DECLINE
+    style = discord.ButtonStyle.danger
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        return cls(int(match["match"]))
-
-    async def answer(
-        self,
-        interaction: discord.Interaction[Any],
-        lang: str,
-        public: str,
-        info: MatchInfo,
-        names: tuple[str, str],
-    ) -> None:
-        user_id = interaction.user.id
+    async def answer(self, info: MatchInfo, user_id: int) -> MatchInfo:
         if user_id == info.players[0]:
-            await self.deps.commands.cancel(info.match_id, user_id)
-            await self.close(
-                interaction,
-                closed(public, names, text(public, "challenge.withdrawn", name=names[0])),
-            )
-            return
-        if await self.refuse_others(interaction, lang, info):
-            return
-        await self.deps.commands.decline(info.match_id, user_id)
-        await self.close(
-            interaction, closed(public, names, text(public, "challenge.declined", name=names[1]))
-        )
+            return await self.deps.challenges.cancel(info.match_id, user_id)
+        return await self.deps.challenges.decline(info.match_id, user_id)
+
+    async def show(self, interaction: discord.Interaction[Any], answer: Answer) -> None:
+        public, names = answer.public, answer.names
+        if answer.after.status is MatchStatus.CANCELLED:
+            what = text(public, "challenge.withdrawn", name=names[0])
+        else:
+            what = text(public, "challenge.declined", name=names[1])
+        await self.close(interaction, closed(public, names, what))

@@ -7,19 +7,26 @@ from typing import Any
 
 import discord
 
-from bot.challenge.challenge_message import OpenChallenges
-from bot.custom_ids import Verb, game_id
-from bot.discord_plumbing.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
+from bot.challenge.open_challenges import OpenChallenges
+from bot.custom_ids import ANY_MATCH_ITEM, Verb, game_id
+from bot.discord_plumbing.match_item import MatchItem, MatchItemDeps
+from bot.discord_plumbing.places import Places
 from bot.words.server_language import ServerLanguages
-from engine.service import MatchCommands, MatchPlacements
+from engine.service import MatchChallenges, MatchCommands, MatchPlacements, SeatCommands
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChallengeDeps(MatchItemDeps):
+    challenges: MatchChallenges
+    seats: SeatCommands
+    """Open seats: challenges to anyone, refused in a seat's words, and their list."""
     commands: MatchCommands
+    """Starts a match against the AI (`/hanamikoji ai`)."""
     placements: MatchPlacements
+    """Where the challenge's message is (closed after a restart, or from `/hanamikoji seats`)."""
     languages: ServerLanguages
     """The challenge message and the rematch notice are public: in the server's language."""
+    places: Places
     open_challenges: OpenChallenges
 
 

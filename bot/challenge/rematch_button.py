@@ -40,7 +40,7 @@ class RematchButton(ChallengeButton, template=template(Verb.REMATCH)):
         public = await self.deps.languages.public(info.guild_id)
         # Acknowledged already (a deferred update): the last press stores it and starts a
         # match (several commits).
-        rematch = await self.deps.commands.rematch(info.match_id, user_id)
+        rematch = await self.deps.challenges.rematch(info.match_id, user_id)
         if rematch.started is not None:
             # The new match has its own thread: the button has done its job.
             await interaction.edit_original_response(view=None)

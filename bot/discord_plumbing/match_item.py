@@ -5,7 +5,8 @@ answers in the presser's language.
 `from_custom_id` never raises (discord.py would log a traceback and leave the press
 unanswered): a field that does not read makes an item that is not `readable`, and the
 check refuses it politely before anything reaches the service. `UnreadableItem` answers
-the ids no verb's template reads."""
+the ids of every prefix (:class:`bot.custom_ids.Prefix`) that no template reads; the bot
+registers it once, for every feature (:mod:`bot.client`)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import discord
 
-from bot.custom_ids import UNREADABLE, is_id, is_version
+from bot.custom_ids import ANY_MATCH_ITEM, UNREADABLE, is_id, is_version
 from bot.discord_plumbing.first_response import (
     FirstResponse,
     acknowledge,
@@ -52,9 +53,6 @@ class MatchItemDeps:
     seen: Callable[[int, int], None] = _nobody
     """Called with (match, user) for every press: the player is watching the match."""
 
-
-ANY_MATCH_ITEM = r"hk:(?P<match>[0-9]+):(?P<version>[0-9]+):[a-z]+(?::.*)?"
-"""The template of the shared bases, which are never registered: each verb has its own."""
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 DepsT = TypeVar("DepsT", bound=MatchItemDeps)
@@ -219,8 +217,8 @@ class UnreadableItem(
     discord.ui.DynamicItem[discord.ui.Item[Any]],
     template=UNREADABLE,
 ):
-    """Any component of the bot (``hk:``, ``lb:``, ``rec:``) whose custom_id no verb reads:
-    the press is refused politely instead of going unanswered."""
+    """Any component of the bot (every :class:`bot.custom_ids.Prefix`) whose custom_id no
+    template reads: the press is refused politely instead of going unanswered."""
 
     @classmethod
     async def from_custom_id(

@@ -9,27 +9,26 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from bot.custom_ids import is_id, is_page
-from bot.discord_plumbing.match_item import refuse_unreadable
-from bot.words.i18n import language_of, text
+from bot.custom_ids import Prefix, is_id, is_page, server_page_id
+from bot.discord_plumbing.link_button import LinkButton, in_its_server
 
 
-class ServerPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"(?!)",  # never read: each subclass gives its own template
-):
+class ServerPageButton(LinkButton, template=r"(?!)"):  # each subclass gives its own template
     """Shows page ``page`` of server ``guild_id``'s list, only in that server and only for
     a page number that could exist."""
 
-    PREFIX: ClassVar[str]
-    """The custom_id's prefix; the subclass's template reads ``PREFIX:<guild>:<page>``."""
+    PREFIX: ClassVar[Prefix]
+    """The custom_id's prefix; the subclass's template is
+    :func:`bot.custom_ids.server_page_template` of it."""
 
     def __init__(
         self, guild_id: int, page: int, *, label: str = "", disabled: bool = False
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, custom_id=f"{self.PREFIX}:{guild_id}:{page}", disabled=disabled
+                label=label,
+                custom_id=server_page_id(self.PREFIX, guild_id, page),
+                disabled=disabled,
             )
         )
         self.guild_id = guild_id
@@ -41,12 +40,10 @@ class ServerPageButton(
     ) -> Self:
         return cls(int(match["guild"]), int(match["page"]))
 
+    def readable(self) -> bool:
+        return is_id(self.guild_id) and is_page(self.page)
+
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        if not (is_id(self.guild_id) and is_page(self.page)):
-            await refuse_unreadable(interaction, self.custom_id)
-            return False
-        if interaction.guild_id == self.guild_id:
-            return True
-        lang = language_of(interaction.locale)
-        await interaction.response.send_message(text(lang, "stats.wrong_server"), ephemeral=True)
-        return False
+        return await super().interaction_check(interaction) and await in_its_server(
+            interaction, self.guild_id
+        )

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.discord_plumbing.channel_permissions import permission_list
-from bot.discord_plumbing.match_item import UnreadableItem
 from bot.features import AnyBot, Feature, SharedParts, command_group, shared_parts
 from bot.play.action_buttons import CompetitionButton, GiftButton, SecretButton, TradeOffButton
 from bot.play.card_select import CardSelect
@@ -41,7 +40,6 @@ ITEMS = (
     BackButton,
     ResignButton,
     MovesButton,
-    UnreadableItem,
 )
 
 
@@ -107,7 +105,7 @@ async def setup(bot: AnyBot) -> None:
         presence,
         notify=panel.your_turn,
         retire_panel=panel.retire_dm,
-        confirm=service.announced,
+        announced=service.announced,
         ready=bot.wait_until_ready,
         tell=lambda user_id, match_id, key, values: _tell_by_dm(
             parts, user_id, match_id, key, values

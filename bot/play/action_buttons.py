@@ -16,9 +16,8 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from bot.custom_ids import Verb, template
+from bot.custom_ids import ANY_MATCH_ITEM, Verb, template
 from bot.discord_plumbing.first_response import on_private_message
-from bot.discord_plumbing.match_item import ANY_MATCH_ITEM
 from bot.play.deps import VerbButton, fresh_view
 from bot.words.i18n import text
 from bot.words.names import action_name

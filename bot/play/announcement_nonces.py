@@ -1,11 +1,12 @@
 """Nonces that make showing an announcement twice harmless.
 
-An announcement is shown again after a restart when the bot died before recording that it
-was shown (:mod:`engine.service.announcing.outbox`). Each message it posts carries a nonce made from
-the match, the announcement and the message's place in it, sent with ``enforce_nonce``
-(discord.py always sets it with a nonce): Discord then returns the message already posted
-instead of posting it again, for "the past few minutes" (Create Message). Past that
-window a repeat is possible, and only for a bot that was down that long mid-delivery.
+An announcement is shown again after a restart when the bot died before reporting it
+announced (``MatchService.announced``, :mod:`engine.service.announcing.outbox`). Each
+message it posts carries a nonce made from the match, the announcement and the message's
+place in it, sent with ``enforce_nonce`` (discord.py always sets it with a nonce): Discord
+then returns the message already posted instead of posting it again, for "the past few
+minutes" (Create Message). Past that window a repeat is possible, and only for a bot that
+was down that long mid-delivery.
 """
 
 from __future__ import annotations

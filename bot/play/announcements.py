@@ -7,25 +7,16 @@ from __future__ import annotations
 
 import discord
 
-from bot.challenge.rematch_button import RematchButton
-from bot.discord_plumbing.review_link import open_review_button
+from bot.discord_plumbing.result_buttons import open_review_button, rematch_button
 from bot.play.board_editor import BoardEditor
-from bot.play.board_text import outcome_line, round_summary
-from bot.play.display_plan import (
-    AskOffer,
-    Line,
-    OfferAnswered,
-    Post,
-    PostResult,
-    PostSummary,
-    TimedOut,
-    YourTurn,
-)
-from bot.play.match_place import MatchPlace, mention_of
+from bot.play.display_plan import AskOffer, OfferAnswered, Post, PostResult, PostSummary
+from bot.play.match_place import MatchPlace
 from bot.play.offer_ask import OfferAsks
+from bot.play.rating_line import rating_change_line
 from bot.play.thread import add_players, close_thread, locks_when_over, open_thread
-from bot.stats.rating_line import rating_change_line
+from bot.play.words import line_text, outcome_line, round_summary
 from bot.words.i18n import text
+from bot.words.player_names import mention
 from engine.model import MatchInfo
 from engine.rules import PublicView
 from engine.service import MatchPlacements, MatchQueries, MatchSettings
@@ -92,7 +83,7 @@ class Announcements:
     async def post(self, info: MatchInfo, step: Post) -> None:
         lang = await self._place.public_language(info)
         names = await self._place.names(info)
-        lines = [_worded(lang, line, names) for line in step.lines]
+        lines = [line_text(lang, line, names) for line in step.lines]
         await self._place.post(info, "\n".join(lines), mention=step.mention)
 
     async def summary(self, info: MatchInfo, step: PostSummary) -> None:
@@ -108,7 +99,7 @@ class Announcements:
         embed = discord.Embed(description=summary, colour=discord.Colour.gold())
         content = ""
         if step.mention is not None:
-            content = text(lang, "match.your_turn", mention=mention_of(step.mention))
+            content = text(lang, "match.your_turn", mention=mention(step.mention))
         await self._place.post(info, content, mention=step.mention, embed=embed)
 
     async def ask_offer(self, info: MatchInfo, step: AskOffer) -> None:
@@ -136,19 +127,10 @@ class Announcements:
             lines.append(text(lang, "review.use_command", match=match_id))
         else:
             label = text(lang, "outcome.rematch_button")
-            view.add_item(RematchButton(match_id, step.version, label=label))
+            view.add_item(rematch_button(label, match_id, step.version))
             view.add_item(open_review_button(text(lang, "review.button"), match_id))
             if not info.is_ai_match:
                 lines.append(text(lang, "outcome.rematch_hint"))
         await self._place.post(info, "\n".join(lines), view=view)
         await close_thread(self._place.places, info)
         self._board.forget(match_id)
-
-
-def _worded(lang: str, line: Line, names: tuple[str, str]) -> str:
-    if isinstance(line, TimedOut):
-        return text(lang, "match.timed_out", name=names[line.seat])
-    if isinstance(line, YourTurn):
-        return text(lang, "match.your_turn", mention=mention_of(line.user_id))
-    when = f"<t:{int(line.deadline)}:R>"
-    return text(lang, "match.reminder", mention=mention_of(line.user_id), when=when)

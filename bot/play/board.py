@@ -6,11 +6,11 @@ press them)."""
 from __future__ import annotations
 
 from bot.discord_plumbing.pages import Page, Row
-from bot.pictures import BOARD_FILE, board_alt_text, render_board_async
-from bot.play.board_text import board_text
+from bot.pictures.board_picture import board_picture
 from bot.play.moves_button import moves_button
 from bot.play.navigation_buttons import hand_button
 from bot.play.take_button import take_buttons
+from bot.play.words import board_text
 from bot.words.i18n import text
 from engine.rules import PublicView
 
@@ -28,22 +28,22 @@ async def board_page(
 ) -> Page:
     """The board; ``deadline`` (Unix seconds, the service's clock) is when the turn ends;
     ``hints`` marks a hint match in the title (never in the picture, which a review draws
-    again and must find the same).
+    again and must find the same: :mod:`bot.pictures.board_picture`).
 
     ``names`` are markdown-safe for the text; the picture and its alt text are not markdown
     and take ``picture_names`` (the raw names) when given."""
     deadline = deadline if public.outcome is None else None
-    drawn = picture_names or names
     rows: tuple[Row, ...] = ((moves_button(lang, match_id),),)
     if public.outcome is None:
         rows = ((hand_button(lang, match_id), moves_button(lang, match_id)),)
         if public.pending is not None and public.current_player != ai_seat:
             rows = (take_buttons(lang, match_id, public.version, public.pending), *rows)
     title = text(lang, "board.title", first=names[0], second=names[1])
+    picture = await board_picture(lang, public, picture_names or names, deadline=deadline)
     return Page(
         title=text(lang, "ai_hints.board_title", title=title) if hints else title,
         text=board_text(lang, public, names, deadline=deadline),
         rows=rows,
-        image=(BOARD_FILE, await render_board_async(lang, public, drawn, deadline=deadline)),
-        image_description=board_alt_text(lang, public, drawn, deadline=deadline),
+        image=picture.file,
+        image_description=picture.description,
     )

@@ -29,11 +29,12 @@ from bot.discord_plumbing.pages import Page, message_kwargs
 from bot.discord_plumbing.places import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE
 from bot.play.board import board_page
 from bot.play.board_interactions import BoardPress
-from bot.play.match_place import MatchPlace, mention_of
+from bot.play.match_place import MatchPlace
 from bot.play.relocation import move_match
 from bot.play.shown_boards import ShownBoards
 from bot.request_pacing import withdrawable
 from bot.words.i18n import text
+from bot.words.player_names import mention
 from engine.model import AI_USER_ID, MatchInfo, MatchStatus
 from engine.rules import PublicView
 from engine.service import MatchPlacements, MatchQueries
@@ -387,7 +388,7 @@ class BoardEditor:
         # Sent at most once per start announcement, so it is told apart by its purpose.
         kwargs = message_kwargs(page)
         if greet is not None:
-            greeting = text(lang, "match.you_start", mention=mention_of(greet))
+            greeting = text(lang, "match.you_start", mention=mention(greet))
             kwargs["content"] = "\n".join(filter(None, [greeting, kwargs.get("content")]))
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(greet)])
         message = await self._place.send(

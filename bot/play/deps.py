@@ -10,9 +10,9 @@ from typing import Any, ClassVar, Protocol, Self
 
 import discord
 
-from bot.custom_ids import Verb, game_id
+from bot.custom_ids import ANY_MATCH_ITEM, Verb, game_id
 from bot.discord_plumbing.first_response import on_private_message
-from bot.discord_plumbing.match_item import ANY_MATCH_ITEM, MatchItem, MatchItemDeps
+from bot.discord_plumbing.match_item import MatchItem, MatchItemDeps
 from bot.play.board_interactions import BoardInteractions
 from bot.words.i18n import text
 from engine.model import MatchInfo

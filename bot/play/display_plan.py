@@ -13,6 +13,7 @@ but nobody is told it is their turn: the board shows the match as it is.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from engine.model import AI_USER_ID, MatchInfo
 from engine.rules import PublicView
@@ -22,6 +23,7 @@ from engine.service.events import (
     DecisionApplied,
     Event,
     MatchEnded,
+    MatchEvent,
     MatchResumed,
     MatchStarted,
     Reminder,
@@ -150,8 +152,8 @@ SHOWN_KINDS = (
 features."""
 
 
-def shows(event: Event) -> bool:
-    """Whether the thread shows this kind of event at all."""
+def shows(event: Event) -> TypeGuard[MatchEvent]:
+    """Whether the thread shows this kind of event at all (only a match's)."""
     return isinstance(event, SHOWN_KINDS)
 
 

@@ -19,10 +19,6 @@ from engine.model import MatchInfo, MatchStatus
 log = logging.getLogger(__name__)
 
 
-def mention_of(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
 class MatchPlace:
     """The match's place in Discord and the messages the bot posts there."""
 

@@ -10,10 +10,11 @@ board settled first (the result, after the final board), so several moves in qui
 succession cost one read and one board edit. A match's messages keep their order; one slow
 Discord request delays only its own match. A match's queue is dropped once idle.
 
-An event shown (or refused by Discord for good) is confirmed to the service, which then
-forgets it; one that could not be shown yet (Discord down past the retrier's patience, the
-connection lost, a full disk, the database not answering) is queued again later, and stays
-in the service's outbox meanwhile, so a restart shows it too.
+An event shown (or refused by Discord for good) is reported announced to the service
+(``MatchService.announced``), which then forgets it; one that could not be shown yet
+(Discord down past the retrier's patience, the connection lost, a full disk, the database
+not answering) is queued again later, and stays in the service's outbox meanwhile, so a
+restart shows it too.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.model import MatchInfo
 from engine.service import DatabaseUnavailable, MatchPlacements, MatchQueries, MatchSettings
-from engine.service.announcing.outbox import announcement_key
-from engine.service.events import Event, MatchAbandoned, MatchEnded, MatchStarted
+from engine.service.announcing.addresses import announcement_key
+from engine.service.events import Event, MatchAbandoned, MatchEnded, MatchEvent, MatchStarted
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ class MatchPresenter:
 
     def __init__(self, match_id: int) -> None:
         self.match_id = match_id
-        self.events: deque[Event] = deque()
+        self.events: deque[MatchEvent] = deque()
         self.board_asked = False
         """An edit of the board was asked for apart from any event."""
         self.task: asyncio.Task[None] | None = None
@@ -110,7 +111,7 @@ class MatchPresenters:
         *,
         notify: PanelHook,
         retire_panel: PanelHook,
-        confirm: Callable[[Event], None],
+        announced: Callable[[Event], None],
         ready: Callable[[], Awaitable[None]],
         tell: TellPlayer | None = None,
         channel_gone: ChannelGone | None = None,
@@ -120,7 +121,7 @@ class MatchPresenters:
         self._queries = queries
         self._notify = notify
         self._retire_panel = retire_panel
-        self._confirm = confirm
+        self._announced = announced
         self._ready = ready
         """Until the Gateway has sent the servers: what is shown at start-up needs them (a
         thread's permissions are its channel's)."""
@@ -238,7 +239,7 @@ class MatchPresenters:
                 # A bug in reading it: shown again at every start, it would fail each time.
                 log.exception("match %s: could not read it to show it", presenter.match_id)
                 for event in events:
-                    self._confirm(event)
+                    self._announced(event)
                 continue
             batch = _Batch(now, board_asked)
             for event in events:
@@ -255,9 +256,9 @@ class MatchPresenters:
         away = frozenset(u for u in match.info.players if self.presence.is_away(match_id, u))
         return Scene(match.info, match.public, away)
 
-    async def _show(self, event: Event, batch: _Batch) -> None:
-        """Carry out the plan of one event, then confirm it to the service (unless it is to
-        be shown again later)."""
+    async def _show(self, event: MatchEvent, batch: _Batch) -> None:
+        """Carry out the plan of one event, then report it announced to the service (unless
+        it is to be shown again later)."""
         match_id = event.match_id
         key = announcement_key(event) or type(event).__name__
         # A match's messages wait for Discord's pace as its board does, so none overtakes
@@ -288,7 +289,7 @@ class MatchPresenters:
         if isinstance(event, MatchEnded):
             self._shown.pop(match_id, None)
             self.presses.forget(match_id)
-        self._confirm(event)
+        self._announced(event)
 
     async def _carry_out(self, step: Step, batch: _Batch) -> None:
         info = batch.now.info
@@ -362,7 +363,9 @@ class MatchPresenters:
                 # again, refused): the presser is told privately, as on the DM panel.
                 self._aside(_note_privately(through.interaction, through.note))
 
-    def _again_later(self, match_id: int, events: list[Event], board: bool, seconds: float) -> None:
+    def _again_later(
+        self, match_id: int, events: list[MatchEvent], board: bool, seconds: float
+    ) -> None:
         """Queue ``events`` (and a board edit) again after ``seconds``, unless the bot is
         shutting down: then they stay in the outbox for the next start."""
 

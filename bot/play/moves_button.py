@@ -12,8 +12,8 @@ from bot.custom_ids import Verb, template
 from bot.discord_plumbing.first_response import FirstResponse, send_private
 from bot.discord_plumbing.pages import Page, message_kwargs
 from bot.play.deps import PlayButton, PlayDeps, button
-from bot.play.move_lines import match_log
 from bot.words.i18n import text
+from bot.words.move_lines import match_log
 from engine.model import MatchInfo
 
 LOG_LIMIT = 4000

@@ -7,10 +7,11 @@ import logging
 
 import discord
 
-from bot.play.match_place import MatchPlace, mention_of
-from bot.play.move_lines import move_line
+from bot.play.match_place import MatchPlace
 from bot.words.i18n import text
+from bot.words.move_lines import move_line
 from bot.words.names import offer_text
+from bot.words.player_names import mention
 from engine.model import MatchInfo
 from engine.rules import Gift
 from engine.service.events import ChoiceNeeded, DecisionApplied
@@ -39,7 +40,7 @@ class OfferAsks:
         ask = text(
             lang,
             "match.take_card" if is_gift else "match.take_pair",
-            mention=mention_of(event.user_id),
+            mention=mention(event.user_id),
         )
         message = await self._place.post(info, f"{offered}\n{ask}", mention=event.user_id)
         if message is not None:

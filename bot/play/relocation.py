@@ -11,9 +11,10 @@ from dataclasses import replace
 
 import discord
 
-from bot.play.match_place import MatchPlace, mention_of
+from bot.play.match_place import MatchPlace
 from bot.play.thread import add_players, open_thread
 from bot.words.i18n import text
+from bot.words.player_names import mention
 from engine.model import AI_USER_ID, MatchInfo, Placement
 from engine.service import MatchPlacements
 
@@ -67,4 +68,4 @@ async def move_match(
 
 
 def _mentions(user_ids: list[int]) -> str:
-    return " ".join(mention_of(user_id) for user_id in user_ids)
+    return " ".join(mention(user_id) for user_id in user_ids)

@@ -15,11 +15,15 @@ A discord.py extension: :func:`setup` adds the command to `/hanamikoji` and regi
 
 from __future__ import annotations
 
+from bot.discord_plumbing.link_button import LinkButton
 from bot.features import AnyBot, Feature, command_group, shared_parts
 from bot.review.commands import review_commands
 from bot.review.deps import ReviewDeps
 from bot.review.navigation_buttons import NAVIGATION_BUTTONS
 from bot.review.review_button import ReviewButton
+
+ITEMS: tuple[type[LinkButton], ...] = (ReviewButton, *NAVIGATION_BUTTONS)
+"""The `DynamicItem`s the feature registers."""
 
 
 class Review(Feature):
@@ -41,4 +45,4 @@ async def setup(bot: AnyBot) -> None:
     group = command_group(bot)
     for command in review_commands(deps):
         group.add_command(command)
-    bot.add_dynamic_items(ReviewButton, *NAVIGATION_BUTTONS)
+    bot.add_dynamic_items(*ITEMS)

@@ -1,8 +1,10 @@
-"""The review's navigation buttons (``rv:<match>:<step>:<verb>``, one `DynamicItem` per verb):
+"""The review's navigation buttons (``rv:<match>:<step>:<turn>``, one `DynamicItem` per turn):
 first, previous, next, last, next mistake, and the jumps of the first page to the worst
 decisions. Their base reads the id, refuses a garbled one, and turns the presser's review
 to the step the id names, in the same ephemeral message; each verb only names its turn.
-Where a button leads was worked out when its page was drawn (:mod:`bot.review.step_ids`).
+Where a button leads was worked out when its page was drawn (:mod:`bot.review.step_row`);
+what its presser may see is the engine's answer, asked again on every press
+(:mod:`engine.service.reviews.sight`).
 """
 
 from __future__ import annotations
@@ -12,18 +14,14 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from bot.custom_ids import is_id
-from bot.discord_plumbing.match_item import refuse_unreadable
+from bot.custom_ids import ANY_STEP, Turn, is_id, is_step, step_id, step_template
+from bot.discord_plumbing.link_button import LinkButton
 from bot.features import feature_deps
 from bot.review.deps import ReviewDeps
 from bot.review.review_message import Answer, show_review
-from bot.review.step_ids import Turn, is_step, step_id, step_template
-
-ANY_STEP = r"rv:(?P<match>[0-9]+):(?P<step>[0-9]+):[a-z]+"
-"""The base's template; it is never registered, each verb has its own."""
 
 
-class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANY_STEP):
+class StepButton(LinkButton, template=ANY_STEP):
     """Turns the review of match ``match_id`` to page ``step``."""
 
     turn: ClassVar[Turn]
@@ -39,12 +37,8 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANY_ST
     ) -> Self:
         return cls(int(match["match"]), int(match["step"]))
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        # Who may see what is the engine's answer to the review, asked again on every press.
-        if is_id(self.match_id) and is_step(self.step):
-            return True
-        await refuse_unreadable(interaction, self.custom_id)
-        return False
+    def readable(self) -> bool:
+        return is_id(self.match_id) and is_step(self.step)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         deps = feature_deps(interaction.client, ReviewDeps)

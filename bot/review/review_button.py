@@ -1,6 +1,7 @@
 """The Review button (``rv:<match>``, a `DynamicItem`) under a finished match's result and
 on each `/hanamikoji history` entry: opens the match's review, privately, for whoever
-pressed it, at its first page."""
+pressed it, at its first page. Those who send it send a plain button with its id
+(:func:`bot.discord_plumbing.result_buttons.open_review_button`)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,18 @@ from typing import Any, Self
 
 import discord
 
-from bot.custom_ids import is_id
-from bot.discord_plumbing.match_item import refuse_unreadable
-from bot.discord_plumbing.review_link import OPEN_TEMPLATE, open_id
+from bot.custom_ids import REVIEW_TEMPLATE, is_id, review_id
+from bot.discord_plumbing.link_button import LinkButton
 from bot.features import feature_deps
 from bot.review.deps import ReviewDeps
 from bot.review.review_message import Answer, show_review
 
 
-class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OPEN_TEMPLATE):
+class ReviewButton(LinkButton, template=REVIEW_TEMPLATE):
     """Opens the review of match ``match_id``."""
 
     def __init__(self, match_id: int) -> None:
-        super().__init__(discord.ui.Button(custom_id=open_id(match_id)))
+        super().__init__(discord.ui.Button(custom_id=review_id(match_id)))
         self.match_id = match_id
 
     @classmethod
@@ -30,11 +30,8 @@ class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OPEN
     ) -> Self:
         return cls(int(match["match"]))
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        if is_id(self.match_id):
-            return True
-        await refuse_unreadable(interaction, self.custom_id)
-        return False
+    def readable(self) -> bool:
+        return is_id(self.match_id)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         deps = feature_deps(interaction.client, ReviewDeps)

@@ -23,7 +23,7 @@ from bot.review.progress_line import ProgressLine
 from bot.review.review_page import BoardLook, ReviewScene, review_page
 from bot.words.i18n import language_of, text
 from bot.words.refusals import database_text
-from engine.model import AI_USER_ID, MatchInfo, MatchStatus
+from engine.model import MatchInfo, MatchStatus
 from engine.review.judgement import MatchReview
 from engine.rules.errors import RecordError
 from engine.service import DatabaseUnavailable, StoreError
@@ -190,9 +190,7 @@ async def _board_look(deps: ReviewDeps, info: MatchInfo) -> BoardLook:
     players, level, guild_id = info.players, info.ai_level, info.guild_id
     return BoardLook(
         lang=lang,
-        names=await deps.names.pair(players, level, lang, guild_id=guild_id),
         picture_names=await deps.names.raw_pair(players, level, lang, guild_id=guild_id),
-        ai_seat=players.index(AI_USER_ID) if AI_USER_ID in players else None,
     )
 
 

@@ -4,7 +4,7 @@ it, with the decision in words and, for a full review, its judgement and the hid
 Step 0 is the first deal; step ``k`` is the board right after the match's ``k``-th
 decision. The page is drawn from the match as the engine lets its viewer see it
 (:class:`engine.review.seen_match.SeenMatch`): what it leaves out is not there to show.
-The picture is drawn by the thread's own board page (:func:`bot.play.board.board_page`)
+The picture is drawn as the thread's board draws it (:mod:`bot.pictures.board_picture`)
 from the public view at that step, in the server's language, with the players' names as
 the thread drew them and the turn deadline the thread's board showed then: the same
 function on the same values, so the same bytes.
@@ -15,15 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.discord_plumbing.pages import Page, Row
-from bot.play.board import board_page
-from bot.review.review_text import (
+from bot.pictures.board_picture import board_picture
+from bot.review.step_row import jump_row, step_row
+from bot.review.words import (
     hidden_card_lines,
     judgement_lines,
     move_label,
     step_move_line,
     worst_line,
 )
-from bot.review.step_row import jump_row, step_row
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, StepJudgement
 from engine.review.seen_match import SeenMatch, SeenMove, SeenStep
@@ -34,14 +34,11 @@ WORST_COUNT = 3
 
 @dataclass(frozen=True, slots=True)
 class BoardLook:
-    """How the thread drew its board: its language, the names in it, the AI's seat."""
+    """How the thread drew its board's picture: its language and the names in it."""
 
     lang: str
-    names: tuple[str, str]
-    """Markdown-safe, for the board's text (the page takes only the picture)."""
     picture_names: tuple[str, str]
-    """As written, for the picture and its alt text."""
-    ai_seat: int | None
+    """As written (the picture and its alt text are not markdown)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,15 +95,7 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
     at = scene.seen.steps[step]
     public = at.table
     look = scene.board
-    board = await board_page(
-        look.lang,
-        scene.match_id,
-        public,
-        look.names,
-        ai_seat=look.ai_seat,
-        deadline=at.deadline,
-        picture_names=look.picture_names,
-    )
+    board = await board_picture(look.lang, public, look.picture_names, deadline=at.deadline)
     lines = _step_lines(lang, scene, at)
     rows: tuple[Row, ...] = (step_row(lang, scene.match_id, step, steps, scene.next_mistake(step)),)
     if step == 0:  # the overview: the worst few first, a press away
@@ -127,8 +116,8 @@ async def review_page(lang: str, scene: ReviewScene, step: int, *, notice: str =
         title=text(lang, "review.title", step=step, steps=steps, round=public.round_number),
         rows=rows,
         notice=notice,
-        image=board.image,
-        image_description=board.image_description,
+        image=board.file,
+        image_description=board.description,
     )
 
 

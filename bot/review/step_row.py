@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.review.step_ids import Turn, step_id
+from bot.custom_ids import Turn, step_id
 from bot.words.i18n import text
 from engine.review.judgement import StepJudgement
 

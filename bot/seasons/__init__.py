@@ -3,15 +3,16 @@ the server's announcement channel when a season ends (the engine decides when, a
 :func:`engine.seasons.announcement_channel`).
 
 A discord.py extension: :func:`setup` adds the `season` commands to `/hanamikoji` and
-listens for the ends of seasons. The season leaderboard and stats lines are the stats
-feature's (:mod:`bot.stats`); the season settings are the settings feature's.
+subscribes to the service's events for the ends of seasons. The season leaderboard and
+stats lines are the stats feature's (:mod:`bot.stats`); the season settings are the
+settings feature's.
 """
 
 from __future__ import annotations
 
 from bot.features import AnyBot, Feature, command_group, shared_parts
-from bot.seasons._commands import season_group
-from bot.seasons._podium import PodiumPoster
+from bot.seasons.commands import season_group
+from bot.seasons.podium import PodiumPoster
 
 
 class Seasons(Feature):
@@ -20,7 +21,10 @@ class Seasons(Feature):
 
 async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
-    poster = PodiumPoster(parts.service.seasons, parts.places, parts.names, parts.languages)
-    unsubscribe = parts.service.seasons.on_season_ended(poster.post)
+    service = parts.service
+    poster = PodiumPoster(
+        service.seasons, parts.places, parts.names, parts.languages, service.announced
+    )
+    unsubscribe = service.subscribe(poster.on_event)
     await bot.add_cog(Seasons(poster, unsubscribe=unsubscribe))
     command_group(bot).add_command(season_group(parts.service.seasons))

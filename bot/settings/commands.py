@@ -9,15 +9,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.challenge.commands import TIMER_CHOICES
+from bot.discord_plumbing.command_choices import TIMER_CHOICES
 from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.discord_plumbing.translator import localised
 from bot.settings.deps import SettingsDeps
-from bot.words.durations import duration_text
+from bot.settings.words import settings_lines
 from bot.words.i18n import language_of, languages, text
 from bot.words.server_language import chosen_language
-from engine.model import ExpiryPolicy, GuildSettings, SeasonLength
+from engine.model import ExpiryPolicy, SeasonLength
 
 Command = app_commands.Command[Any, ..., None]
 
@@ -148,64 +148,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         override = changed.language
         updated = changed != current or language is not None
         title = text(lang, "commands.settings_updated" if updated else "commands.settings_title")
-        description = "\n".join(settings_lines(deps, lang, changed, override))
+        description = "\n".join(settings_lines(deps.settings, lang, changed, override))
         embed = discord.Embed(title=title, description=description, colour=EMBED_COLOUR)
         await send_private(interaction, embed=embed)
 
     return [rules, notify, settings]
-
-
-def settings_lines(
-    deps: SettingsDeps, lang: str, settings: GuildSettings, override: str | None
-) -> list[str]:
-    """The server's settings, one per line, each as a new match will take it."""
-    policy = deps.settings.expiry_policy(settings)
-    policy_key = "commands.policy_ai" if policy is ExpiryPolicy.AI else "commands.policy_forfeit"
-    yes_no = {True: text(lang, "commands.on"), False: text(lang, "commands.off")}
-    role = settings.tournament_role_id
-    tournaments = [] if role is None else [text(lang, "tournaments.lines.role", role=f"<@&{role}>")]
-    return [
-        text(
-            lang,
-            "commands.settings_timer",
-            timer=duration_text(lang, deps.settings.turn_seconds(None, settings)),
-        ),
-        text(lang, "commands.settings_expiry", policy=text(lang, policy_key)),
-        text(
-            lang,
-            "commands.settings_threads",
-            value=yes_no[deps.settings.thread_per_match(settings)],
-        ),
-        text(
-            lang,
-            "commands.settings_three_rounds",
-            value=yes_no[deps.settings.three_rounds(settings)],
-        ),
-        text(
-            lang,
-            "commands.settings_language",
-            value=text(override, "language_name")
-            if override
-            else text(lang, "commands.server_language"),
-        ),
-        text(
-            lang,
-            "seats.settings_lobby",
-            value=f"<#{settings.lobby_channel_id}>"
-            if settings.lobby_channel_id
-            else text(lang, "seats.settings_no_lobby"),
-        ),
-        text(
-            lang,
-            "seasons.settings_length",
-            value=text(lang, f"seasons.length_{settings.season_length or SeasonLength.OFF}"),
-        ),
-        text(
-            lang,
-            "seasons.settings_channel",
-            channel=f"<#{settings.season_channel_id}>"
-            if settings.season_channel_id is not None
-            else text(lang, "seasons.no_channel"),
-        ),
-        *tournaments,
-    ]

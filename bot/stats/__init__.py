@@ -1,6 +1,6 @@
 """Stats: `/hanamikoji stats`, `leaderboard` and `history`, the leaderboards' paging (all
-time and per season) and
-the record export buttons, and the rating line under a finished match.
+time and per season) and the record export buttons. (The rating line under a finished
+match is the match-end message's: :mod:`bot.play.rating_line`.)
 
 A discord.py extension: :func:`setup` adds the commands to `/hanamikoji` and registers
 its `DynamicItem`s.
@@ -15,6 +15,8 @@ from bot.stats.leaderboard_button import LeaderboardPageButton
 from bot.stats.record_button import RecordExportButton
 from bot.stats.season_leaderboard import SeasonPageButton
 
+ITEMS = (LeaderboardPageButton, SeasonPageButton, RecordExportButton)
+
 
 class Stats(Feature):
     """Holds the stats feature's parts."""
@@ -27,4 +29,4 @@ async def setup(bot: AnyBot) -> None:
     group = command_group(bot)
     for command in stats_commands(deps):
         group.add_command(command)
-    bot.add_dynamic_items(LeaderboardPageButton, RecordExportButton, SeasonPageButton)
+    bot.add_dynamic_items(*ITEMS)

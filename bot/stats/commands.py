@@ -3,7 +3,7 @@
 Every reply here is ephemeral: looking up numbers is a personal errand that should not
 fill the channel, each viewer pages the leaderboard on their own, and the record export
 buttons are only useful to whoever asked. The result everyone sees is the public match-end
-message, which carries both rating changes (:mod:`bot.stats.rating_line`).
+message, which carries both rating changes (:mod:`bot.play.rating_line`).
 """
 
 from __future__ import annotations
@@ -13,18 +13,18 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.custom_ids import MAX_SEASON
 from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.pages import EMBED_COLOUR
-from bot.discord_plumbing.review_link import open_review_button
+from bot.discord_plumbing.result_buttons import open_review_button
 from bot.discord_plumbing.translator import localised
 from bot.stats.deps import StatsDeps
 from bot.stats.leaderboard_button import show_leaderboard
 from bot.stats.record_button import RecordExportButton
-from bot.stats.season_leaderboard import MAX_SEASON, season_choices, show_season_leaderboard
-from bot.stats.season_text import member_seasons_text
-from bot.stats.stats_text import history_text, mention, stats_text
+from bot.stats.season_leaderboard import season_choices, show_season_leaderboard
+from bot.stats.words import history_text, member_seasons_text, stats_text
 from bot.words.i18n import language_of, text
-from bot.words.player_names import markdown_safe
+from bot.words.player_names import markdown_safe, mention
 from engine.model import AI_USER_ID, MatchStatus
 
 Command = app_commands.Command[Any, ..., None]

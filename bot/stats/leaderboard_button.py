@@ -1,5 +1,7 @@
-"""The leaderboard, a page at a time, and its Previous / Next buttons (``lb:<guild>:<page>``,
-a `DynamicItem`, so they keep working after a restart). Each viewer pages on their own."""
+"""The all-time leaderboard, a page at a time, and its Previous / Next buttons
+(``lb:<guild>:<page>``, a `DynamicItem`, so they keep working after a restart). Each viewer
+pages on their own. Who is ranked, and at which rank, is the engine's answer
+(:meth:`engine.service.MatchQueries.leaderboard`); this only shows it."""
 
 from __future__ import annotations
 
@@ -7,25 +9,23 @@ from typing import Any
 
 import discord
 
-from bot.custom_ids import LEADERBOARD_TEMPLATE
+from bot.custom_ids import LEADERBOARD_TEMPLATE, Prefix
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, send_private
 from bot.discord_plumbing.match_item import refusals_answered
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.discord_plumbing.server_pages import ServerPageButton
 from bot.features import feature_deps
 from bot.stats.deps import StatsDeps
-from bot.stats.stats_text import leaderboard_text, page_count
+from bot.stats.words import leaderboard_text, page_count
 from bot.words.i18n import language_of, text
 
 LEADERBOARD_PAGE_SIZE = 10
-LEADERBOARD_MIN_GAMES = 3
-"""Rated matches a player needs to appear: one lucky first win is not a ranking."""
 
 
 class LeaderboardPageButton(ServerPageButton, template=LEADERBOARD_TEMPLATE):
     """Previous or Next under the leaderboard."""
 
-    PREFIX = "lb"
+    PREFIX = Prefix.LEADERBOARD
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with refusals_answered(interaction, f"leaderboard page {self.page}"):
@@ -44,22 +44,13 @@ async def show_leaderboard(
         return
     turning = interaction.type is discord.InteractionType.component
     await acknowledge(interaction, FirstResponse.UPDATE if turning else FirstResponse.THINK)
-    board = await deps.queries.leaderboard(
-        guild_id,
-        min_games=LEADERBOARD_MIN_GAMES,
-        offset=page * LEADERBOARD_PAGE_SIZE,
-        limit=LEADERBOARD_PAGE_SIZE,
-    )
-    last = page_count(board.total, LEADERBOARD_PAGE_SIZE) - 1
+    size = LEADERBOARD_PAGE_SIZE
+    board = await deps.queries.leaderboard(guild_id, offset=page * size, limit=size)
+    last = page_count(board.total, size) - 1
     if page > last:  # an old button after the ranking shrank: show the last page instead
         page = last
-        board = await deps.queries.leaderboard(
-            guild_id,
-            min_games=LEADERBOARD_MIN_GAMES,
-            offset=page * LEADERBOARD_PAGE_SIZE,
-            limit=LEADERBOARD_PAGE_SIZE,
-        )
-    description = leaderboard_text(lang, board, LEADERBOARD_MIN_GAMES, LEADERBOARD_PAGE_SIZE)
+        board = await deps.queries.leaderboard(guild_id, offset=page * size, limit=size)
+    description = leaderboard_text(lang, board, size)
     season = await deps.seasons.current(guild_id)
     if season is not None:  # the all-time board points to the season's own
         hint = text(lang, "seasons.leaderboard_hint", number=season.number)

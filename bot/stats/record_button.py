@@ -15,9 +15,10 @@ from typing import Any, Self
 
 import discord
 
-from bot.custom_ids import RECORD_TEMPLATE, is_id
+from bot.custom_ids import RECORD_TEMPLATE, is_id, record_id
 from bot.discord_plumbing.first_response import send_private, think_privately
-from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
+from bot.discord_plumbing.link_button import LinkButton
+from bot.discord_plumbing.match_item import refusals_answered
 from bot.features import feature_deps
 from bot.stats.deps import StatsDeps
 from bot.words.i18n import language_of, text
@@ -29,11 +30,11 @@ def record_filename(match_id: int) -> str:
     return f"hanamikoji-match-{match_id}.json"
 
 
-class RecordExportButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RECORD_TEMPLATE):
+class RecordExportButton(LinkButton, template=RECORD_TEMPLATE):
     """Sends the record of match ``match`` once it has ended."""
 
     def __init__(self, match_id: int, *, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=label, custom_id=f"rec:{match_id}"))
+        super().__init__(discord.ui.Button(label=label, custom_id=record_id(match_id)))
         self.match_id = match_id
 
     @classmethod
@@ -42,11 +43,8 @@ class RecordExportButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
     ) -> Self:
         return cls(int(match["match"]))
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        if is_id(self.match_id):
-            return True
-        await refuse_unreadable(interaction, self.custom_id)
-        return False
+    def readable(self) -> bool:
+        return is_id(self.match_id)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with refusals_answered(interaction, f"record of match {self.match_id}"):

@@ -1,6 +1,7 @@
 """A season's leaderboard, a page at a time, and its Previous / Next buttons
 (``lbs:<guild>:<season>:<page>``, a `DynamicItem`, so they keep working after a restart),
-and the choices offered for the leaderboard's ``season`` option."""
+and the choices offered for the leaderboard's ``season`` option. Who is ranked, and at
+which rank, is the engine's answer (:meth:`engine.service.MatchSeasons.leaderboard`)."""
 
 from __future__ import annotations
 
@@ -10,26 +11,27 @@ from typing import Any, Self
 import discord
 from discord import app_commands
 
-from bot.custom_ids import is_id, is_page
+from bot.custom_ids import (
+    SEASON_LEADERBOARD_TEMPLATE,
+    is_id,
+    is_page,
+    is_season,
+    season_leaderboard_id,
+)
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, send_private
-from bot.discord_plumbing.match_item import refusals_answered, refuse_unreadable
+from bot.discord_plumbing.link_button import LinkButton, in_its_server
+from bot.discord_plumbing.match_item import refusals_answered
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.features import feature_deps
 from bot.stats.deps import StatsDeps
-from bot.stats.season_text import season_leaderboard_text
-from bot.stats.stats_text import page_count
+from bot.stats.words import page_count, season_leaderboard_text
 from bot.words.i18n import language_of, text
 from engine.service import SeasonNotFound
 
 PAGE_SIZE = 10
-MAX_SEASON = 1_000_000
-"""A season number no server reaches (one a month for 80,000 years): larger is unreadable."""
 
 
-class SeasonPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lbs:(?P<guild>[0-9]+):(?P<season>[0-9]+):(?P<page>[0-9]+)",
-):
+class SeasonPageButton(LinkButton, template=SEASON_LEADERBOARD_TEMPLATE):
     """Previous or Next on a season's leaderboard: page ``page`` of season ``season``."""
 
     def __init__(
@@ -37,7 +39,9 @@ class SeasonPageButton(
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, custom_id=f"lbs:{guild_id}:{season}:{page}", disabled=disabled
+                label=label,
+                custom_id=season_leaderboard_id(guild_id, season, page),
+                disabled=disabled,
             )
         )
         self.guild_id = guild_id
@@ -50,16 +54,14 @@ class SeasonPageButton(
     ) -> Self:
         return cls(int(match["guild"]), int(match["season"]), int(match["page"]))
 
+    def readable(self) -> bool:
+        return is_id(self.guild_id) and is_page(self.page) and is_season(self.season)
+
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """A leaderboard pages only in its own server, and only to a page that could exist."""
-        if not (is_id(self.guild_id) and is_page(self.page) and 1 <= self.season <= MAX_SEASON):
-            await refuse_unreadable(interaction, self.custom_id)
-            return False
-        if interaction.guild_id == self.guild_id:
-            return True
-        lang = language_of(interaction.locale)
-        await interaction.response.send_message(text(lang, "stats.wrong_server"), ephemeral=True)
-        return False
+        return await super().interaction_check(interaction) and await in_its_server(
+            interaction, self.guild_id
+        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with refusals_answered(interaction, f"season {self.season} page {self.page}"):
@@ -76,7 +78,7 @@ async def show_season_leaderboard(
     if guild_id is None:
         await interaction.response.send_message(text(lang, "stats.not_in_server"), ephemeral=True)
         return
-    if not 1 <= season <= MAX_SEASON:
+    if not is_season(season):
         await interaction.response.send_message(
             text(lang, "seasons.not_found", number=season), ephemeral=True
         )

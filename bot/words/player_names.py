@@ -43,6 +43,13 @@ def markdown_safe(name: str) -> str:
     return discord.utils.escape_mentions(_LINE_START.sub(r"\g<1>\\\g<2>", shown))
 
 
+def mention(user_id: int) -> str:
+    """``<@id>``: the member as each reader's Discord names them. Inside an embed it pings
+    nobody and needs no name look-up; in a message, the message's allowed mentions say
+    whom it pings."""
+    return f"<@{user_id}>"
+
+
 def needed_no_escaping(shown: str) -> bool:
     """Whether a markdown-safe name reads the same as the name itself, so it may also go
     where a backslash would show, such as a code block (it has no backtick to close one)."""

@@ -11,22 +11,24 @@ import math
 from bot.words.i18n import text
 from engine.rules.errors import IllegalDecision
 from engine.service import DatabaseUnavailable, StorageFull
-from engine.service.errors import (
+from engine.service.challenges.errors import (
     CannotChallengeSelf,
     CannotJoinOwnSeat,
     ChallengeCooldown,
     ChallengeExpired,
     ChallengeNotPending,
+    RematchAlreadyStarted,
+    SeatAlreadyOpen,
+    SeatClosed,
+    SeatTaken,
+)
+from engine.service.errors import (
     InvalidRequest,
     MatchNotActive,
     MatchNotFinished,
     MatchNotFound,
     NotYourMatch,
     NotYourTurn,
-    RematchAlreadyStarted,
-    SeatAlreadyOpen,
-    SeatClosed,
-    SeatTaken,
     ServiceClosed,
     ServiceError,
     StaleVersion,

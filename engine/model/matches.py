@@ -4,8 +4,8 @@ Ids (users, guilds, channels, threads, messages) are opaque integers. Seat 0 is 
 challenger (or the human in a match against the AI, or the host of an open seat), seat 1
 the opponent; ``first_player`` says which seat started.
 
-An open seat is a pending match whose seat 1 is :data:`OPEN_SEAT`: nobody is named, the
-first member to join takes it (``engine.service.challenges.seats``).
+An open seat is a pending match whose seat 1 is :data:`OPEN_SEAT`: a challenge to anyone,
+nobody named; the first member to accept it takes it (``engine.service.challenges``).
 """
 
 from __future__ import annotations

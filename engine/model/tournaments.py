@@ -1,4 +1,4 @@
-"""A tournament as the service keeps it: the event, its players and its games.
+"""A tournament as the service keeps it: its format and place, its players and its games.
 
 The pairing and scoring rules are in :mod:`engine.tournaments`; these are the stored
 facts they work on (a game becomes an ``engine.tournaments.Game`` to be scored).
@@ -27,7 +27,7 @@ class TournamentStatus(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Tournament:
-    """An event: who runs it, its format and match settings, and where it is shown."""
+    """A tournament: who runs it, its format and match settings, and where it is shown."""
 
     tournament_id: int
     guild_id: int
@@ -45,10 +45,10 @@ class Tournament:
     """None: the server's default turn timer."""
     max_players: int | None = None
     starts_at: float | None = None
-    """Registration closes and the event starts at this time (or when the organiser says)."""
+    """Registration closes and the tournament starts at this time (or when the organiser says)."""
     rated: bool = True
     thread_id: int | None = None
-    """The event's thread: pairings, results, standings."""
+    """The tournament's thread: pairings, results, standings."""
     message_id: int | None = None
     """The public registration message (Join / Leave)."""
     started_at: float | None = None
@@ -57,7 +57,7 @@ class Tournament:
 
 @dataclass(frozen=True, slots=True)
 class TournamentEntry:
-    """A registered player; ``seed`` and ``rating`` are fixed when the event starts."""
+    """A registered player; ``seed`` and ``rating`` are fixed when the tournament starts."""
 
     user_id: int
     joined_at: float

@@ -12,6 +12,12 @@ from engine.ratings.glicko2 import (
     rate,
     rate_match,
 )
+from engine.ratings.leaderboard import (
+    LEADERBOARD_MIN_GAMES,
+    AllTimePage,
+    RankedStanding,
+    ranked_page,
+)
 from engine.ratings.rated_match import is_rated, rate_finished_match, seat_scores
 from engine.ratings.standing import (
     LeaderboardPage,
@@ -22,16 +28,20 @@ from engine.ratings.standing import (
 )
 
 __all__ = [
+    "LEADERBOARD_MIN_GAMES",
     "PROVISIONAL_DEVIATION",
+    "AllTimePage",
     "Game",
     "Glicko2Rating",
     "LeaderboardPage",
     "PlayerStats",
+    "RankedStanding",
     "RatedMatch",
     "RatingChange",
     "RatingError",
     "Standing",
     "is_rated",
+    "ranked_page",
     "rate",
     "rate_finished_match",
     "rate_match",

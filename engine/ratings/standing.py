@@ -80,7 +80,8 @@ class PlayerStats:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardPage:
-    """One page of a server's ranking; ``rank`` of ``entries[i]`` is ``offset + i + 1``."""
+    """One page of a server's standings as the store reads them, in ranking order; the
+    service ranks it (:func:`engine.ratings.leaderboard.ranked_page`)."""
 
     entries: tuple[Standing, ...]
     offset: int

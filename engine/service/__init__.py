@@ -6,8 +6,8 @@ Start here::
     # also clock=..., rng=... (tests inject both)
     service.subscribe(on_event)          # async def on_event(event: Event) -> None
     await service.start()                # migrate, rebuild open matches, re-arm timers
-    challenge = await service.commands.challenge(alice, bob, guild_id, channel_id)
-    await service.commands.accept(challenge.match_id, bob)
+    challenge = await service.challenges.challenge(alice, bob, guild_id, channel_id)
+    await service.challenges.accept(challenge.match_id, bob)
     seen = await service.queries.view_for(challenge.match_id, alice)  # when it is her turn
     await service.commands.submit(challenge.match_id, alice, seen.legal[0], seen.table.version)
     await service.close()
@@ -26,14 +26,21 @@ from engine.model import (
     UserSettings,
 )
 from engine.service.announcing.event_bus import Subscriber
-from engine.service.challenges.seats import SeatCommands, SeatPage
-from engine.service.clock import Clock, ManualClock, SystemClock
-from engine.service.config import ServiceConfig
-from engine.service.errors import (
+from engine.service.challenges.errors import (
     CannotChallengeSelf,
     CannotJoinOwnSeat,
     ChallengeExpired,
     ChallengeNotPending,
+    RematchAlreadyStarted,
+    SeatAlreadyOpen,
+    SeatClosed,
+    SeatTaken,
+)
+from engine.service.challenges.seats import SeatCommands, SeatPage
+from engine.service.challenges.service import Challenge, MatchChallenges, Rematch
+from engine.service.clock import Clock, ManualClock, SystemClock
+from engine.service.config import ServiceConfig
+from engine.service.errors import (
     HiddenFromViewer,
     HintFailed,
     InvalidRequest,
@@ -43,14 +50,10 @@ from engine.service.errors import (
     NoSeasonRunning,
     NotYourMatch,
     NotYourTurn,
-    RematchAlreadyStarted,
     ReviewFailed,
     ReviewUnavailable,
     SeasonAlreadyRunning,
     SeasonNotFound,
-    SeatAlreadyOpen,
-    SeatClosed,
-    SeatTaken,
     ServiceClosed,
     ServiceError,
     StaleVersion,
@@ -74,7 +77,7 @@ from engine.service.events import (
 )
 from engine.service.match_service import MatchService
 from engine.service.matches.abandonment import MatchAbandonment
-from engine.service.matches.commands import Challenge, MatchCommands, Rematch
+from engine.service.matches.commands import MatchCommands
 from engine.service.matches.placements import MatchPlacements
 from engine.service.matches.progress import SubmitResult
 from engine.service.matches.queries import MatchNow, MatchQueries
@@ -114,6 +117,7 @@ __all__ = [
     "MatchAbandoned",
     "MatchAbandonment",
     "MatchBroken",
+    "MatchChallenges",
     "MatchCommands",
     "MatchEnded",
     "MatchHints",

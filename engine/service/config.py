@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 
 from engine.ai.levels import LEVELS
 from engine.model import ExpiryPolicy
+from engine.ratings.leaderboard import LEADERBOARD_MIN_GAMES
 from engine.review.hint import HINT_ITERATIONS
 from engine.review.judge import REVIEW_ITERATIONS
 from engine.review.search import MOST_ITERATIONS
@@ -55,6 +56,8 @@ class ServiceConfig:
     """The search's play-outs per decision when a finished match is reviewed."""
     hint_iterations: int = HINT_ITERATIONS
     """The search's play-outs behind one hint in a match against the AI."""
+    leaderboard_min_games: int = LEADERBOARD_MIN_GAMES
+    """Rated matches a player plays in a server before the all-time leaderboard ranks them."""
     season_min_games: int = DEFAULT_MIN_GAMES
     """Rated matches a member plays in a season before they are ranked in it."""
     season_seconds: float | None = None
@@ -87,6 +90,7 @@ class ServiceConfig:
             "event_queue_warn",
             "review_iterations",
             "hint_iterations",
+            "leaderboard_min_games",
             "season_min_games",
         ):
             if getattr(self, name) <= 0:

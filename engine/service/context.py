@@ -22,6 +22,7 @@ from engine.service.errors import InvalidRequest, MatchNotActive, MatchNotFound,
 from engine.service.events import MatchBroken
 from engine.service.matches.live_match import LiveMatch, ReplayError, catch_up
 from engine.service.matches.open_matches import OpenMatches
+from engine.service.scheduling.alarm_clock import AlarmClock
 from engine.store.announcement import Announcement
 from engine.store.errors import DatabaseUnavailable, StorageFull
 from engine.store.match_store import MatchStore
@@ -44,6 +45,8 @@ class ServiceContext:
         """Seeds and first players of new matches."""
         self.bus = EventBus(config.event_queue_warn)
         self.outbox = Outbox(store, self.bus)
+        self.alarms = AlarmClock(self)
+        """Every alarm of every feature rings here (:mod:`engine.service.scheduling`)."""
         self.matches = OpenMatches()
         self.shared = store.shared
         """Other processes write the database too: memory is a cache, checked before use."""

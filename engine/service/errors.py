@@ -1,6 +1,8 @@
 """Typed refusals of the match service; ``message`` is short, user-facing, and quotes the input.
 
-:class:`engine.rules.errors.IllegalDecision` passes through the service unchanged.
+:class:`engine.rules.errors.IllegalDecision` passes through the service unchanged. A
+feature's own refusals are its ``errors.py`` (:mod:`engine.service.challenges.errors`,
+:mod:`engine.service.tournaments.errors`), each built on :class:`ServiceError`.
 """
 
 from __future__ import annotations
@@ -53,30 +55,6 @@ class HiddenFromViewer(ServiceError):
         )
 
 
-class RematchAlreadyStarted(ServiceError):
-    """Rematch pressed under a match whose rematch already began."""
-
-    def __init__(self, match_id: int, rematch_id: int) -> None:
-        self.match_id = match_id
-        self.rematch_id = rematch_id
-        super().__init__(f"the rematch of match {match_id} already started (match {rematch_id})")
-
-
-class ChallengeNotPending(ServiceError):
-    """Accept, decline or cancel on a challenge that was already answered."""
-
-    def __init__(self, match_id: int, status: str) -> None:
-        self.match_id = match_id
-        self.status = status
-        super().__init__(f"challenge {match_id} is no longer open (it is {status})")
-
-
-class ChallengeExpired(ServiceError):
-    def __init__(self, match_id: int) -> None:
-        self.match_id = match_id
-        super().__init__(f"challenge {match_id} has expired")
-
-
 class NotYourMatch(ServiceError):
     """Only the two players may act in a match (and only the right one on a challenge)."""
 
@@ -127,28 +105,6 @@ class TooManyNewMatches(ServiceError):
         )
 
 
-class ChallengeCooldown(ServiceError):
-    """A challenge to a member soon after the challenger's last one to them went unanswered
-    (declined, withdrawn or expired), or while it still waits."""
-
-    def __init__(self, challenger_id: int, opponent_id: int, retry_at: float | None) -> None:
-        self.challenger_id = challenger_id
-        self.opponent_id = opponent_id
-        self.retry_at = retry_at
-        """When they may challenge that member again; None while a challenge still waits."""
-        when = "once it is answered" if retry_at is None else f"at {retry_at:.0f}"
-        super().__init__(
-            f"user {challenger_id} challenged user {opponent_id} too recently; "
-            f"they may challenge them again {when}"
-        )
-
-
-class CannotChallengeSelf(ServiceError):
-    def __init__(self, user_id: int) -> None:
-        self.user_id = user_id
-        super().__init__(f"user {user_id} cannot challenge themselves")
-
-
 class InvalidRequest(ServiceError):
     """An argument out of range, e.g. a turn timer of ``-5`` seconds or an unknown AI level."""
 
@@ -185,43 +141,6 @@ class HintFailed(ServiceError):
         self.match_id = match_id
         self.reason = reason
         super().__init__(f"no hint for match {match_id}: {reason}; try again in a moment")
-
-
-class CannotJoinOwnSeat(ServiceError):
-    """The host of an open seat pressed Join on it."""
-
-    def __init__(self, match_id: int, user_id: int) -> None:
-        self.match_id = match_id
-        self.user_id = user_id
-        super().__init__(f"user {user_id} opened seat {match_id}; someone else must join it")
-
-
-class SeatTaken(ServiceError):
-    """Join on an open seat someone else (or this member, a moment ago) took first."""
-
-    def __init__(self, match_id: int) -> None:
-        self.match_id = match_id
-        super().__init__(f"seat {match_id} is already taken")
-
-
-class SeatClosed(ServiceError):
-    """Join or Cancel on an open seat that expired, was cancelled, or lost its channel."""
-
-    def __init__(self, match_id: int, status: str) -> None:
-        self.match_id = match_id
-        self.status = status
-        super().__init__(f"seat {match_id} is no longer open (it is {status})")
-
-
-class SeatAlreadyOpen(ServiceError):
-    """A member opened a second seat in a channel where their first still waits."""
-
-    def __init__(self, user_id: int, channel_id: int | None, match_id: int) -> None:
-        self.user_id = user_id
-        self.channel_id = channel_id
-        self.match_id = match_id
-        """The seat already open there."""
-        super().__init__(f"user {user_id} already has seat {match_id} open in channel {channel_id}")
 
 
 class NoSeasonRunning(ServiceError):

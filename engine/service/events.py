@@ -1,198 +1,70 @@
-"""Domain events the service publishes to its subscribers, in the order things happened.
+"""Every kind of event the service publishes, one union over every feature's events.
 
-Every event is public: it never holds a hand, a Secret or Trade-off card before scoring,
-the pile or the removed card. Private information is only reachable through
-:meth:`MatchQueries.view_for`. Seats are 0 and 1; ``user_id`` is the seat's user
-(:data:`~engine.model.AI_USER_ID` for the AI).
+Each feature declares its own facts (``<feature>/events.py``); this module only gathers
+them, so the bus, the outbox and its codec, and whoever subscribes know every kind. An
+event the public must see is committed with the write that causes it and delivered once
+through the one bus (:mod:`engine.service.announcing`); a feature never calls anyone back
+by itself.
 """
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass
+from engine.seasons import SeasonEnded
+from engine.service.challenges.events import (
+    ChallengeAccepted,
+    ChallengeCancelled,
+    ChallengeDeclined,
+    ChallengeExpired,
+    ChallengeIssued,
+)
+from engine.service.matches.events import (
+    ChoiceNeeded,
+    DecisionApplied,
+    MatchAbandoned,
+    MatchBroken,
+    MatchEnded,
+    MatchResumed,
+    MatchStarted,
+    NextTurn,
+    PlaceLost,
+    Reminder,
+    RoundScored,
+)
+from engine.service.tournaments.events import (
+    PlayerWithdrawn,
+    RoundPaired,
+    TournamentEnded,
+    TournamentStarted,
+)
 
-from engine.rules.decisions import Competition, Gift
-from engine.rules.notation import Move
-from engine.rules.outcome import MatchOutcome, RoundResult
-from engine.rules.state import Variant
+__all__ = [
+    "ChallengeAccepted",
+    "ChallengeCancelled",
+    "ChallengeDeclined",
+    "ChallengeExpired",
+    "ChallengeIssued",
+    "ChoiceNeeded",
+    "DecisionApplied",
+    "Event",
+    "MatchAbandoned",
+    "MatchBroken",
+    "MatchEnded",
+    "MatchEvent",
+    "MatchResumed",
+    "MatchStarted",
+    "NextTurn",
+    "PlaceLost",
+    "PlayerWithdrawn",
+    "Reminder",
+    "RoundPaired",
+    "RoundScored",
+    "SeasonEnded",
+    "TournamentEnded",
+    "TournamentEvent",
+    "TournamentStarted",
+]
 
-
-@dataclass(frozen=True, slots=True)
-class ChallengeIssued:
-    match_id: int
-    challenger_id: int
-    opponent_id: int
-    guild_id: int | None
-    channel_id: int | None
-    variant: Variant
-    expires_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengeAccepted:
-    match_id: int
-    challenger_id: int
-    opponent_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengeDeclined:
-    match_id: int
-    challenger_id: int
-    opponent_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengeCancelled:
-    match_id: int
-    challenger_id: int
-    opponent_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengeExpired:
-    match_id: int
-    challenger_id: int
-    opponent_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class MatchStarted:
-    match_id: int
-    players: tuple[int, int]
-    first_player: int
-    """The seat that plays first in round 1 (drawn at random and recorded)."""
-    variant: Variant
-    ai_level: str | None
-    guild_id: int | None
-    channel_id: int | None
-    turn_deadline: float | None
-    hints: bool = False
-    """Its player sees the AI's suggestion for their seat (only against the AI); the board
-    says so."""
-
-
-@dataclass(frozen=True, slots=True)
-class NextTurn:
-    """What the rules say follows a decision, so whoever shows it works out no rule."""
-
-    player: int | None
-    """The seat that decides next (None once the match is over)."""
-    user_id: int | None
-    """That seat's user (None once the match is over)."""
-    round_ended: bool
-    """The decision ended its round (its scoring is announced by RoundScored)."""
-    offer_open: bool
-    """A Gift or Competition now waits for ``player``'s choice (announced by ChoiceNeeded)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionApplied:
-    match_id: int
-    player: int
-    """The seat that decided."""
-    user_id: int
-    move: Move
-    """As a spectator sees it: ``1X``/``2XX`` for Secret and Trade-off, an offer without
-    its choice (``3EEG``), or a completed offer (``3EEG-E``) when ``player`` chose."""
-    version: int
-    """The match version after this decision."""
-    automatic: bool
-    """True when the turn timer ran out and the AI played for the absent player."""
-    turn_deadline: float | None
-    """The deadline for the next decision (None when the match ended)."""
-    next: NextTurn | None = None
-    """Who decides next and why; None only in an announcement stored by a version before
-    this field existed (shown then as a late one: its line, nobody told it is their turn)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChoiceNeeded:
-    """A Gift or Competition waits for ``player`` to take cards."""
-
-    match_id: int
-    player: int
-    user_id: int
-    offer: Gift | Competition
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundScored:
-    match_id: int
-    result: RoundResult
-    """Includes both revealed Secrets."""
-    version: int
-    next_starter: int | None = None
-    """The seat that starts the next round; None when this round ended the match (or in
-    an announcement stored by a version before this field existed)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Reminder:
-    """``player``'s turn timer runs out soon (sent once per turn)."""
-
-    match_id: int
-    player: int
-    user_id: int
-    deadline: float
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class MatchEnded:
-    match_id: int
-    players: tuple[int, int]
-    outcome: MatchOutcome
-    winner_id: int | None
-    """None for a draw."""
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class MatchResumed:
-    """The service started with this match under way. Published once per start, after the
-    announcements left undelivered: whoever shows the match brings it up to date (its
-    place and board may have missed changes while the bot was down)."""
-
-    match_id: int
-    version: int
-
-
-@dataclass(frozen=True, slots=True)
-class MatchBroken:
-    """A stored match no longer replays through the engine; it was set aside at start-up."""
-
-    match_id: int
-    reason: str
-
-
-class PlaceLost(enum.StrEnum):
-    """Why a match was abandoned: its place is gone."""
-
-    CHANNEL_DELETED = "channel_deleted"
-    REMOVED_FROM_SERVER = "removed_from_server"
-
-
-@dataclass(frozen=True, slots=True)
-class MatchAbandoned:
-    """The match's place is gone (its channel deleted, or the bot removed from its server)
-    and it ended unplayed from here: unrated, no result. Not kept for a restart: its place
-    is gone, so only its players can be told, once."""
-
-    match_id: int
-    players: tuple[int, int]
-    started: bool
-    """False for a challenge nobody had accepted yet."""
-    guild_id: int | None
-    channel_id: int | None
-    version: int
-    because: PlaceLost
-    ai_level: str | None = None
-    """The AI's level when it held a seat."""
-
-
-Event = (
+MatchEvent = (
     ChallengeIssued
     | ChallengeAccepted
     | ChallengeDeclined
@@ -208,3 +80,9 @@ Event = (
     | MatchBroken
     | MatchAbandoned
 )
+"""What happens to one match (each has its ``match_id``), a challenge's included."""
+
+TournamentEvent = TournamentStarted | RoundPaired | PlayerWithdrawn | TournamentEnded
+
+Event = MatchEvent | SeasonEnded | TournamentEvent
+"""Every kind the bus carries; tests/engine/service/test_events.py lists them."""

@@ -4,22 +4,27 @@ It knows nothing of Discord; user, guild, channel, thread and message ids are op
 integers. The Discord layer calls the coroutines of its parts and subscribes to
 :mod:`engine.service.events`:
 
-- ``service.commands`` (:mod:`.commands`): challenge, accept, decline, cancel,
-  start_ai_match, submit, resign, rematch;
-- ``service.seats`` (:mod:`.seats`): open seats anyone may join, listed per server;
-- ``service.queries`` (:mod:`.queries`): views, match info, history, ratings, records;
+- ``service.commands`` (:mod:`.matches.commands`): start_ai_match, submit, resign;
+- ``service.challenges`` (:mod:`.challenges.service`): challenge a member or anyone,
+  accept, decline, cancel, rematch;
+- ``service.seats`` (:mod:`.challenges.seats`): open seats (challenges to anyone) in a
+  seat's words, listed per server;
+- ``service.queries`` (:mod:`.matches.queries`): views, match info, history, ratings, records;
 - ``service.settings`` (:mod:`.settings`): guild and user settings;
-- ``service.placements`` (:mod:`.placements`): where the Discord layer shows a match;
-- ``service.abandonment`` (:mod:`.abandonment`): ending the open matches of a deleted
+- ``service.placements`` (:mod:`.matches.placements`): where the Discord layer shows a match;
+- ``service.abandonment`` (:mod:`.matches.abandonment`): ending the open matches of a deleted
   channel or of a server that removed the bot;
-- ``service.reviews`` (:mod:`.reviews`): the review of a finished match, analysed once;
-- ``service.hints`` (:mod:`.hints`): the AI's suggestion in a hint match against it;
-- ``service.seasons`` (:mod:`.seasons`): a server's seasons, their standings and podiums.
-- ``service.tournaments`` (:mod:`.tournaments`): Swiss, round-robin and knockout events,
-  each round's matches started when the last round's have all ended.
+- ``service.reviews`` (:mod:`.reviews.service`): the review of a finished match, analysed once;
+- ``service.hints`` (:mod:`.reviews.hints`): the AI's suggestion in a hint match against it;
+- ``service.seasons`` (:mod:`.seasons.service`): a server's seasons, their standings and
+  podiums.
+- ``service.tournaments`` (:mod:`.tournaments.service`): Swiss, round-robin and knockout
+  tournaments, each round's matches started when the last round's have all ended.
 
-Deadlines, reminders, expiry and the AI are :mod:`.turns`; the steps that change a match
-are :mod:`.progress`; the open matches shared by all are :mod:`.open_matches`.
+Deadlines, reminders, expiry and the AI are :mod:`.matches.turns`; the steps that change a
+match are :mod:`.matches.progress`; the open matches shared by all are
+:mod:`.matches.open_matches`. Every feature announces through :mod:`.announcing` (the one
+bus and outbox) and schedules through :mod:`.scheduling` (the one alarm clock).
 
 Guarantees:
 
@@ -39,9 +44,10 @@ With a shared database (``MatchStore.shared``: PostgreSQL, several bot processes
 database is the authority and memory a cache: any process may apply a decision to any
 match, each write checks in its transaction the version its caller saw
 (``MatchConflict`` otherwise: a stale submission gets :class:`StaleVersion`), a match is
-loaded when first needed and brought up to date before each use, and deadlines are
-claimed from the database by one process at a time (:mod:`.due_alarms`). At start a
-process shows only what it had not shown itself (its ``origin`` in the outbox).
+loaded when first needed and brought up to date before each use, and deadlines and
+stored alarms are claimed from the database by one process at a time
+(:mod:`.scheduling`). At start a process shows only what it had not shown itself (its
+``origin`` in the outbox).
 """
 
 from __future__ import annotations
@@ -55,6 +61,7 @@ from concurrent.futures import Executor
 from engine.model import MatchStatus
 from engine.service.announcing.event_bus import Subscriber
 from engine.service.challenges.seats import SeatCommands
+from engine.service.challenges.service import MatchChallenges
 from engine.service.clock import Clock, SystemClock
 from engine.service.config import ServiceConfig
 from engine.service.context import ServiceContext
@@ -101,7 +108,10 @@ class MatchService:
         self._turns = MatchTurns(self._ctx, self._progress, agent_factory, agent_executor)
         self.settings = MatchSettings(store, self.config)
         self.commands = MatchCommands(self._ctx, self.settings, self._progress, self._turns)
-        self.seats = SeatCommands(self._ctx, self.settings, self._progress, self._turns)
+        self.challenges = MatchChallenges(
+            self._ctx, self.settings, self._progress, self._turns, self.commands
+        )
+        self.seats = SeatCommands(self._ctx, self.challenges)
         self.queries = MatchQueries(self._ctx, self.settings)
         self.placements = MatchPlacements(self._ctx)
         self.abandonment = MatchAbandonment(self._ctx, self._turns)
@@ -122,9 +132,8 @@ class MatchService:
         if ctx.shared:
             ctx.started = True
             ctx.outbox.publish(undelivered)
-            self._turns.due_alarms.start()
-            self.seasons.start_alarms()
-            await self.tournaments.start()
+            await ctx.alarms.start()
+            await self.tournaments.resume()
             log.info(
                 "match service started on a shared database, %d announcements to show",
                 len(undelivered),
@@ -155,8 +164,8 @@ class MatchService:
                 ctx.spawn(self._finish_replayed(live))
             else:
                 self._turns.resume(live)
-        self.seasons.start_alarms()
-        await self.tournaments.start()
+        await ctx.alarms.start()
+        await self.tournaments.resume()
         log.info(
             "match service started with %d open matches, %d announcements to show",
             len(ctx.matches),
@@ -170,11 +179,9 @@ class MatchService:
             return
         ctx.closed = True
         self._turns.close()
-        self.tournaments.close()
+        await ctx.alarms.close()
         await self.reviews.close()
         await self.hints.close()
-        await self._turns.due_alarms.close()
-        await self.seasons.close()
         await ctx.finish_work(_CLOSE_TIMEOUT)
         await ctx.operations_done()
         await ctx.bus.close(_CLOSE_TIMEOUT)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.model import ExpiryPolicy, GuildSettings, UserSettings
+from engine.model import ExpiryPolicy, GuildSettings, MatchInfo, MatchStatus, UserSettings
 from engine.rules.state import Variant
 from engine.service.config import ServiceConfig
 from engine.service.errors import InvalidRequest
@@ -41,6 +41,31 @@ class MatchSettings:
         return settings
 
     # -- what a new match takes ----------------------------------------------------------
+
+    async def new_match(
+        self,
+        players: tuple[int, int],
+        guild_id: int | None,
+        channel_id: int | None,
+        variant: Variant | None,
+        turn_seconds: float | None,
+        created_at: float,
+    ) -> MatchInfo:
+        """A pending match between ``players``, not stored yet, as ``guild_id``'s defaults
+        make it where ``variant`` and ``turn_seconds`` are not chosen; each way of starting
+        one adds its own facts (an expiry, a seed, a level)."""
+        guild = await self.guild_settings(guild_id) if guild_id is not None else None
+        return MatchInfo(
+            match_id=0,
+            status=MatchStatus.PENDING,
+            variant=self.variant(variant, guild),
+            players=players,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            turn_seconds=self.turn_seconds(turn_seconds, guild),
+            expiry_policy=self.expiry_policy(guild),
+            created_at=created_at,
+        )
 
     def turn_seconds(self, requested: float | None, guild: GuildSettings | None) -> float:
         """The turn timer: as requested, else the guild's, else the configured one."""

@@ -28,6 +28,7 @@ from engine.model import (
 )
 from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
 from engine.seasons import BestSeason, Season, SeasonResult, SeasonStanding
+from engine.store.alarm import Alarm
 from engine.store.announcement import Announcement
 from engine.store.tournament_store import TournamentStore
 
@@ -171,9 +172,14 @@ class MatchStore(TournamentStore, Protocol):
         """
         ...
 
-    async def announced(self, delivered: Sequence[tuple[int, str]]) -> None:
+    async def announced(self, delivered: Sequence[tuple[int | None, str]]) -> None:
         """Forget the announcements ``(match_id, key)`` the Discord layer has shown (by any
-        process)."""
+        process); a match id of None is an announcement of no match."""
+        ...
+
+    async def add_announcements(self, rows: Sequence[Announcement]) -> None:
+        """Record ``rows`` in the outbox in one commit (a key written again replaces its
+        row): for a feature whose cause was committed by a write of its own."""
         ...
 
     async def set_location(
@@ -206,8 +212,9 @@ class MatchStore(TournamentStore, Protocol):
         ...
 
     async def undelivered(self, match_id: int | None = None) -> list[Announcement]:
-        """Every announcement not yet confirmed as shown, oldest first (for start-up), or
-        only those of ``match_id`` (a write of it that got no answer may have made some).
+        """Every announcement not yet confirmed as shown, of a match or of none, oldest
+        first (for start-up), or only those of ``match_id`` (a write of it that got no
+        answer may have made some).
 
         A shared store returns only those its own process (its ``origin``) wrote: the
         others are being shown by the processes that wrote them."""
@@ -301,28 +308,86 @@ class MatchStore(TournamentStore, Protocol):
         in), or None."""
         ...
 
-    # -- seasons (issue 27) --------------------------------------------------------------
+    # -- alarms: every feature's due things ----------------------------------------------
 
-    async def start_season(self, season: Season) -> None:
-        """Insert a new running season. :class:`~engine.store.errors.StoreError` (an
-        integrity error) if the server has one running or the number is taken: callers
-        hold the server's ``season:<guild>`` key (:meth:`exclusive`) and check first."""
+    async def set_alarms(self, alarms: Sequence[Alarm]) -> None:
+        """Set each alarm, in one commit: one already set for its kind and subject is moved
+        to the new time and attempt, and loses any claim on it."""
         ...
 
-    async def set_season_end(self, season: Season) -> None:
-        """Change when the running ``season`` ends by itself (and the length behind it)."""
+    async def clear_alarms(self, keys: Sequence[tuple[str, int]]) -> None:
+        """Delete the alarms ``(kind, subject)`` (nothing for one not set)."""
+        ...
+
+    async def claim_due_alarms(self, now: float, until: float, limit: int) -> list[Alarm]:
+        """Claim up to ``limit`` alarms due at ``now`` for this process until ``until``,
+        earliest due first: those unclaimed, or whose claim ran out (its process died or
+        gave up). Of several processes claiming at once, exactly one gets each alarm.
+
+        The caller does the work, then calls :meth:`release_alarm` or :meth:`retry_alarm`."""
+        ...
+
+    async def next_alarm_due(self) -> float | None:
+        """The earliest time :meth:`claim_due_alarms` may return something (an alarm claimed
+        past its due time counts from the claim's end); None when no alarm is set."""
+        ...
+
+    async def release_alarm(self, alarm: Alarm, until: float) -> None:
+        """The work of ``alarm``, claimed until ``until``, is done: delete it, unless it was
+        set again meanwhile (by that very work: the next season's end), which is kept."""
+        ...
+
+    async def retry_alarm(self, alarm: Alarm, due_at: float) -> None:
+        """The work of the claimed ``alarm`` failed: it is due again at ``due_at``, its
+        attempt counted and its claim dropped; unless it was set again meanwhile.
+
+        Told no claim's end, the store takes an alarm at its due time and attempt to be
+        the claim's: one whose claim ran out and was taken over is moved too."""
+        ...
+
+    # -- seasons (issue 27) --------------------------------------------------------------
+    # A feature's write commits with it the ``announcements`` it causes (of no match), the
+    # ``alarms`` it sets and the ``cleared_alarms`` it deletes; a write that changes nothing
+    # commits none of them.
+
+    async def start_season(
+        self,
+        season: Season,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
+    ) -> None:
+        """Insert a new running season. :class:`~engine.store.errors.DuplicateKey`, writing
+        nothing, if the server has one running or the number is taken: callers hold the
+        server's ``season:<guild>`` key (:meth:`exclusive`) and check first."""
+        ...
+
+    async def set_season_end(
+        self,
+        season: Season,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
+    ) -> None:
+        """Change when the running ``season`` ends by itself (and the length behind it);
+        nothing if it is not running any more."""
         ...
 
     async def end_season(
         self,
         season: Season,
         ranking: Sequence[SeasonStanding],
-        claimed_until: float,
         next_season: Season | None,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
     ) -> None:
         """In one commit: end ``season`` (its ``ended_at`` set), keep its final ``ranking``
-        (ranked members only), hold its claim until ``claimed_until`` (the caller shows
-        its podium), and start ``next_season`` if given. Callers hold ``season:<guild>``."""
+        (ranked members only) and start ``next_season`` if given; nothing if it is not
+        running any more. Callers hold ``season:<guild>``."""
         ...
 
     async def season_podium_shown(self, guild_id: int, number: int) -> None:

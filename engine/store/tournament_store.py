@@ -4,6 +4,11 @@ The pairing is decided by the pure rules of :mod:`engine.tournaments`; the store
 happen once: :meth:`TournamentStore.pair_round` writes a round's row and all its games in
 one commit, and a second try (another process, or this one after a restart) finds the
 round's key taken and writes nothing.
+
+The writes that move a tournament on commit with them the ``announcements`` they cause (of no
+match), the ``alarms`` they set and the ``cleared_alarms`` they delete (see
+:meth:`~engine.store.match_store.MatchStore.set_alarms`); one that writes nothing (a
+round already paired, a tournament already over) commits none of them.
 """
 
 from __future__ import annotations
@@ -12,20 +17,31 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from engine.model import Tournament, TournamentEntry, TournamentGame, TournamentStatus
+from engine.store.alarm import Alarm
+from engine.store.announcement import Announcement
 from engine.tournaments import Result
 
 
 class TournamentStore(Protocol):
     # -- writes --------------------------------------------------------------------------
 
-    async def create_tournament(self, tournament: Tournament) -> Tournament:
-        """Insert a new event (its ``tournament_id`` is ignored); return it with its id."""
+    async def create_tournament(
+        self,
+        tournament: Tournament,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
+    ) -> Tournament:
+        """Insert a new event (its ``tournament_id`` is ignored); return it with its id.
+
+        An alarm of subject 0 is the new tournament's (its start alarm could not know the id)."""
         ...
 
     async def set_tournament_location(
         self, tournament_id: int, thread_id: int | None, message_id: int | None
     ) -> None:
-        """Remember the event's thread and its registration message."""
+        """Remember the tournament's thread and its registration message."""
         ...
 
     async def add_entry(self, tournament_id: int, user_id: int, at: float) -> None:
@@ -37,16 +53,31 @@ class TournamentStore(Protocol):
         ...
 
     async def start_tournament(
-        self, tournament_id: int, entries: Sequence[TournamentEntry], at: float
+        self,
+        tournament_id: int,
+        entries: Sequence[TournamentEntry],
+        at: float,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
     ) -> None:
-        """Close registration: the event runs, each entry with its seed and rating.
+        """Close registration: the tournament runs, each entry with its seed and rating.
 
         Entries not listed are removed. DuplicateKey if it was not registering (another
         process started it)."""
         ...
 
     async def pair_round(
-        self, tournament_id: int, round_number: int, games: Sequence[TournamentGame], at: float
+        self,
+        tournament_id: int,
+        round_number: int,
+        games: Sequence[TournamentGame],
+        at: float,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
     ) -> None:
         """Write round ``round_number`` and all its games in one commit.
 
@@ -73,11 +104,29 @@ class TournamentStore(Protocol):
         """Record a table's result; a table keeps its first result."""
         ...
 
-    async def withdraw_entry(self, tournament_id: int, user_id: int, at: float) -> None:
-        """Mark ``user_id`` withdrawn (the first time counts)."""
+    async def withdraw_entry(
+        self,
+        tournament_id: int,
+        user_id: int,
+        at: float,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
+    ) -> None:
+        """Mark ``user_id`` withdrawn (the first time counts: a later one writes nothing)."""
         ...
 
-    async def end_tournament(self, tournament_id: int, status: TournamentStatus, at: float) -> bool:
+    async def end_tournament(
+        self,
+        tournament_id: int,
+        status: TournamentStatus,
+        at: float,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
+    ) -> bool:
         """Finish or cancel an open event; False, changing nothing, if it was already over
         (so only the call that ended it announces the end)."""
         ...
@@ -87,7 +136,7 @@ class TournamentStore(Protocol):
         ...
 
     async def end_shown(self, tournament_id: int, at: float) -> None:
-        """The Discord layer showed the event's end (see :meth:`ended_unshown`)."""
+        """The Discord layer showed the tournament's end (see :meth:`ended_unshown`)."""
         ...
 
     # -- reads ---------------------------------------------------------------------------
@@ -103,15 +152,15 @@ class TournamentStore(Protocol):
     async def get_tournament(self, tournament_id: int) -> Tournament | None: ...
 
     async def tournament_entries(self, tournament_id: int) -> list[TournamentEntry]:
-        """The players of an event, in seed order once it started (else as they joined)."""
+        """The players of a tournament, in seed order once it started (else as they joined)."""
         ...
 
     async def tournament_games(self, tournament_id: int) -> list[TournamentGame]:
-        """Every game of an event by round, then table."""
+        """Every game of a tournament by round, then table."""
         ...
 
     async def tournament_game_of_match(self, match_id: int) -> tuple[int, TournamentGame] | None:
-        """The event and table a match was played for, or None for an ordinary match."""
+        """The tournament and table a match was played for, or None for an ordinary match."""
         ...
 
     async def open_tournaments(self) -> list[Tournament]:
@@ -119,5 +168,5 @@ class TournamentStore(Protocol):
         ...
 
     async def latest_tournament_in(self, guild_id: int) -> Tournament | None:
-        """A server's newest event, open or over."""
+        """A server's newest tournament, open or over."""
         ...

@@ -103,7 +103,7 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class Finished:
-    """No round follows: the event is over."""
+    """No round follows: the tournament is over."""
 
 
 def seeded(entrants: list[Entrant] | tuple[Entrant, ...]) -> tuple[Entrant, ...]:

@@ -22,7 +22,7 @@ def round_robin_rounds(players: int) -> int:
 def berger_round(players: Sequence[int | None], number: int) -> list[tuple[int | None, int | None]]:
     """Round ``number`` (from 1) of the circle method: the last place stays, the rest turn.
 
-    Over the whole event everyone starts within one game of as often as they follow;
+    Over the whole tournament everyone starts within one game of as often as they follow;
     midway it can be two (no round robin can keep everyone within one throughout: two
     players who strictly alternate in step could never meet).
 

@@ -1,4 +1,5 @@
-"""What comes next in an event: the next round's pairings, or the end; and the final order."""
+"""What comes next in a tournament: the next round's pairings, or the end; and the final
+order."""
 
 from __future__ import annotations
 
@@ -14,14 +15,14 @@ from engine.tournaments.swiss import default_rounds, swiss_round
 
 
 @dataclass(frozen=True, slots=True)
-class EventPlan:
+class TournamentPlan:
     """The format and, for Swiss, the rounds (None: ceil(log2(players)) + 1)."""
 
     format: Format
     rounds: int | None = None
 
     def total_rounds(self, players: int) -> int | None:
-        """Rounds the event will have; None for a knockout (replays add rounds)."""
+        """Rounds the tournament will have; None for a knockout (replays add rounds)."""
         if self.format is Format.SWISS:
             return self.rounds or default_rounds(players)
         if self.format is Format.ROUND_ROBIN:
@@ -30,7 +31,7 @@ class EventPlan:
 
 
 def next_round(
-    plan: EventPlan,
+    plan: TournamentPlan,
     entrants: Sequence[Entrant],
     games: Sequence[Game],
     *,
@@ -38,11 +39,11 @@ def next_round(
 ) -> Round | Finished:
     """The round after ``games`` (every one of them over), or :class:`Finished`.
 
-    ``entrants`` are in seed order (best rating first, see ``seeded``). An event whose
+    ``entrants`` are in seed order (best rating first, see ``seeded``). A tournament whose
     players have all but one withdrawn is finished.
 
     >>> from engine.tournaments.games import Pairing, Result
-    >>> plan = EventPlan(Format.SWISS, rounds=1)
+    >>> plan = TournamentPlan(Format.SWISS, rounds=1)
     >>> two = [Entrant(1, 1500.0), Entrant(2, 1400.0)]
     >>> next_round(plan, two, [])
     Round(number=1, pairings=(Pairing(table=1, first=1, second=2),))
@@ -67,7 +68,7 @@ def next_round(
 
 
 def final_standings(
-    plan: EventPlan,
+    plan: TournamentPlan,
     entrants: Sequence[Entrant],
     games: Sequence[Game],
     *,

@@ -12,7 +12,7 @@ edge packs, most important first, the rules the issue names:
 4. players' points differ as little as possible (the sum of squared differences, in half
    points, is smallest — so equal scores are paired wherever they can be);
 5. in the first round the top half of the seeds meets the bottom half (1 v 5, 2 v 6 of
-   eight), as Swiss events do. Later rounds do without: within a score group the order
+   eight), as Swiss tournaments do. Later rounds do without: within a score group the order
    is only tiebreaks, and this fifth weight makes the matching five times slower.
 
 Each rule's weight is larger than everything the rules below it can add up to over a
@@ -35,7 +35,7 @@ from engine.tournaments.standings import points, standings
 
 
 def default_rounds(players: int) -> int:
-    """Rounds of a Swiss event when the organiser names none: ceil(log2(players)) + 1.
+    """Rounds of a Swiss tournament when the organiser names none: ceil(log2(players)) + 1.
 
     >>> default_rounds(8), default_rounds(9), default_rounds(2)
     (4, 5, 2)
@@ -94,7 +94,7 @@ def swiss_round(
     *,
     withdrawn: frozenset[int] = frozenset(),
 ) -> Round:
-    """Round ``number`` of a Swiss event, given every earlier game (all of them over).
+    """Round ``number`` of a Swiss tournament, given every earlier game (all of them over).
 
     >>> players = [Entrant(p, 1500.0 - p) for p in (1, 2, 3)]
     >>> swiss_round(players, [], 1).pairings

@@ -103,6 +103,7 @@ NOT_DEFAULT = {
         "ai_levels": '["normal", "hard"]',
         "ai_move_delay_seconds": "0",
         "event_queue_warn": "50",
+        "leaderboard_min_games": "5",
         "season_min_games": "3",
         "season_seconds": "120",
     },

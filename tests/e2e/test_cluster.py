@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.play.board_text import board_text
+from bot.play.words import board_text
 from engine.model import MatchInfo, MatchStatus
 from engine.rules import Phase
 from tests.discord_emulator.fixtures import sharded_emulator  # noqa: F401

@@ -44,6 +44,9 @@ READ_BY_A_VERB = [
     f"rv:{HUGE}",
     f"rv:{{match}}:{HUGE}:next",
     f"rv:{{match}}:{HUGE}:jump",
+    f"lbs:{{guild}}:1:{HUGE}",
+    f"lbs:{{guild}}:{HUGE}:0",
+    f"st:{{guild}}:{HUGE}",
 ]
 """Ids a verb's template matches, with a field out of range."""
 
@@ -58,7 +61,12 @@ READ_BY_NO_VERB = [
     "rec:",
     "rv:",
     "rv:{match}:3:fly",
+    "lbs:{guild}:1",
+    "st:{guild}:x",
+    "hkt:1:fly",
+    f"hkt:{HUGE}:join",
 ]
+"""Ids of every prefix (:class:`bot.custom_ids.Prefix`) that no template reads."""
 
 
 @pytest.mark.parametrize("custom_id", READ_BY_A_VERB)

@@ -55,6 +55,8 @@ READS = (
     "season_ranking",
     "best_season",
     "next_season_alarm",
+    # alarms
+    "next_alarm_due",
     # tournaments
     "get_tournament",
     "latest_tournament_in",
@@ -107,6 +109,12 @@ def test_every_read_of_the_store_is_counted():
         "claim",
         "claim_due",
         "announced",
+        "add_announcements",
+        "set_alarms",
+        "clear_alarms",
+        "claim_due_alarms",
+        "release_alarm",
+        "retry_alarm",
         "set_location",
         "set_challenge_message",
         "press_rematch",

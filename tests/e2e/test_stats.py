@@ -7,7 +7,7 @@ import json
 import random
 import sys
 
-from bot.stats.rating_line import rating_change_line
+from bot.play.rating_line import rating_change_line
 from bot.words.i18n import text
 from engine.model import MatchStatus
 from engine.service import MatchService, ServiceConfig
@@ -90,8 +90,8 @@ async def _seed_ranking(database, guild_id: int, players: list[int], newcomers) 
     service.subscribe(shown)
     await service.start()
     for winner, loser in [*pairings, newcomers]:
-        challenge = await service.commands.challenge(winner, loser, guild_id, None)
-        await service.commands.accept(challenge.match_id, loser)
+        challenge = await service.challenges.challenge(winner, loser, guild_id, None)
+        await service.challenges.accept(challenge.match_id, loser)
         await service.commands.resign(challenge.match_id, loser)
     await service.close()
 

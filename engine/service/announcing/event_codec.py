@@ -1,8 +1,9 @@
 """Events as JSON, for the outbox: written with the commit that causes them, read back at
 start-up for whatever the Discord layer had not shown yet.
 
-The match id is the outbox row's own column, so it is left out of the body: a match
-created with its first announcement does not know its id until the store gives it one.
+A match event's id is the outbox row's own column, so it is left out of the body: a match
+created with its first announcement does not know its id until the store gives it one. A
+season's or a tournament's event (a row with no match) carries everything in its body.
 Moves and offers are written in docs/rules.md notation, enums as their values, other values as
 JSON numbers, strings, lists and objects.
 """
@@ -14,16 +15,16 @@ import enum
 import json
 import types
 import typing
+from fractions import Fraction
 from typing import Any
 
 from engine.rules.decisions import Competition, Gift, parse_decision
 from engine.rules.notation import Move, parse_move
-from engine.service import events
 from engine.service.events import Event
 
 _KINDS: dict[str, type[Any]] = {kind.__name__: kind for kind in typing.get_args(Event)}
 _HINTS: dict[type[Any], dict[str, Any]] = {
-    kind: typing.get_type_hints(kind, vars(events)) for kind in _KINDS.values()
+    kind: typing.get_type_hints(kind) for kind in _KINDS.values()
 }
 
 
@@ -32,7 +33,7 @@ class EventCodecError(ValueError):
 
 
 def encode(event: Event) -> str:
-    """The event as a JSON object, without its ``match_id``."""
+    """The event as a JSON object, without its ``match_id`` (if it has one)."""
     fields = {
         field.name: _to_json(getattr(event, field.name))
         for field in dataclasses.fields(event)
@@ -41,21 +42,24 @@ def encode(event: Event) -> str:
     return json.dumps({"kind": type(event).__name__, **fields}, separators=(",", ":"))
 
 
-def decode(match_id: int, body: str) -> Event:
-    """The event ``encode`` wrote for ``match_id``; raises EventCodecError if it cannot."""
+def decode(match_id: int | None, body: str) -> Event:
+    """The event ``encode`` wrote for ``match_id`` (None for an event of no match); raises
+    EventCodecError if it cannot."""
     try:
         data = json.loads(body)
         kind = _KINDS[data.pop("kind")]
         hints = _HINTS[kind]
         values = {name: _from_json(hints[name], value) for name, value in data.items()}
-        event: Event = kind(match_id=match_id, **values)
+        if match_id is not None:
+            values["match_id"] = match_id
+        event: Event = kind(**values)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise EventCodecError(f"stored event {body[:200]!r} does not decode: {error}") from None
     return event
 
 
 def _to_json(value: object) -> object:
-    if isinstance(value, Move | Gift | Competition):
+    if isinstance(value, Move | Gift | Competition | Fraction):
         return str(value)
     if isinstance(value, enum.Enum):
         return value.value
@@ -93,6 +97,8 @@ def _from_json(hint: Any, value: Any) -> Any:
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         nested = typing.get_type_hints(hint)
         return hint(**{name: _from_json(nested[name], item) for name, item in value.items()})
+    if hint is Fraction and type(value) is str:
+        return Fraction(value)
     if hint is float and type(value) is int:
         return float(value)
     if hint in (int, float, str, bool) and type(value) is hint:  # True is not an int here

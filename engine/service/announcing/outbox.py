@@ -2,8 +2,10 @@
 and kept until the Discord layer confirms it was shown.
 
 The events that change what people see in Discord — a match starting, a move, an offer,
-a round's summary, a reminder, the result, an expired challenge — become
-:class:`~engine.model.Announcement` rows of the very write that commits their cause.
+a round's summary, a reminder, the result, an expired challenge, a season's podium, a
+tournament's start, pairings, withdrawals and standings — become
+:class:`~engine.store.announcement.Announcement` rows of the very write that commits their
+cause (:mod:`.addresses` says which kinds and under which key).
 They are published as before; the subscriber that shows one calls
 :meth:`MatchService.announced` once Discord has taken it (or refused it for good). At
 start-up every announcement still stored is published again, oldest first, so a crash
@@ -21,17 +23,10 @@ import time
 from collections.abc import Iterable
 
 from engine.service.announcing import event_codec
+from engine.service.announcing.addresses import Address, address
 from engine.service.announcing.event_bus import EventBus
-from engine.service.events import (
-    ChallengeExpired,
-    ChoiceNeeded,
-    DecisionApplied,
-    Event,
-    MatchEnded,
-    MatchStarted,
-    Reminder,
-    RoundScored,
-)
+from engine.service.events import Event
+from engine.service.scheduling.pauses import pause
 from engine.store.announcement import Announcement
 from engine.store.errors import DatabaseUnavailable
 from engine.store.match_store import MatchStore
@@ -42,36 +37,6 @@ CONFIRM_RETRY_SECONDS = 5.0
 """How long confirmations that could not be written wait before the next try: lost, they
 would be shown again at the next start, possibly past Discord's nonce window."""
 
-ANNOUNCED = (
-    MatchStarted,
-    DecisionApplied,
-    ChoiceNeeded,
-    RoundScored,
-    Reminder,
-    MatchEnded,
-    ChallengeExpired,
-)
-"""The kinds of event kept in the outbox; the others are only published."""
-
-
-def announcement_key(event: Event) -> str | None:
-    """The event's key within its match (None for a kind that is not announced)."""
-    if isinstance(event, DecisionApplied):
-        return f"decision@{event.version}"
-    if isinstance(event, ChoiceNeeded):
-        return f"choice@{event.version}"
-    if isinstance(event, RoundScored):
-        return f"round@{event.version}"
-    if isinstance(event, Reminder):
-        return f"reminder@{event.version}"
-    if isinstance(event, MatchStarted):
-        return "started"
-    if isinstance(event, MatchEnded):
-        return "ended"
-    if isinstance(event, ChallengeExpired):
-        return "expired"
-    return None
-
 
 class Outbox:
     """Turns events into announcements, publishes stored ones again, collects confirmations."""
@@ -79,10 +44,10 @@ class Outbox:
     def __init__(self, store: MatchStore, bus: EventBus) -> None:
         self._store = store
         self._bus = bus
-        self._confirmed: list[tuple[int, str]] = []
+        self._confirmed: list[Address] = []
         self._writing: asyncio.Task[None] | None = None
         self._closing = False
-        self._waiting: dict[tuple[int, str], float] = {}
+        self._waiting: dict[Address, float] = {}
         """Announcements published and not yet shown: (match, key) -> when first published
         (``time.monotonic``); oldest first, since a dict keeps its insertion order."""
         bus.tap(self._published)
@@ -95,18 +60,18 @@ class Outbox:
         return len(self._waiting), age
 
     def _published(self, event: Event) -> None:
-        key = announcement_key(event)
-        if key is not None:
-            self._waiting.setdefault((event.match_id, key), time.monotonic())
+        where = address(event)
+        if where is not None:
+            self._waiting.setdefault(where, time.monotonic())
 
     @staticmethod
     def announcements(events: Iterable[Event], at: float) -> list[Announcement]:
         """The rows to commit with the change that causes ``events``."""
         rows = []
         for event in events:
-            key = announcement_key(event)
-            if key is not None:
-                rows.append(Announcement(event.match_id, key, event_codec.encode(event), at))
+            where = address(event)
+            if where is not None:
+                rows.append(Announcement(where[0], where[1], event_codec.encode(event), at))
         return rows
 
     def publish(self, stored: Iterable[Announcement]) -> None:
@@ -115,17 +80,17 @@ class Outbox:
             try:
                 event = event_codec.decode(row.match_id, row.body)
             except event_codec.EventCodecError as error:
-                log.error("match %d: dropping announcement %r: %s", row.match_id, row.key, error)
+                log.error("match %s: dropping announcement %r: %s", row.match_id, row.key, error)
                 self._confirm((row.match_id, row.key))
                 continue
             self._bus.publish(event)
 
     def announced(self, event: Event) -> None:
         """The Discord layer showed ``event`` (or Discord refused it for good)."""
-        key = announcement_key(event)
-        if key is not None:
-            self._waiting.pop((event.match_id, key), None)
-            self._confirm((event.match_id, key))
+        where = address(event)
+        if where is not None:
+            self._waiting.pop(where, None)
+            self._confirm(where)
 
     async def close(self) -> None:
         """The store is about to close: write the confirmations collected so far, once,
@@ -139,7 +104,7 @@ class Outbox:
             self._writing = asyncio.create_task(self._write())
             await self._writing
 
-    def _confirm(self, delivered: tuple[int, str]) -> None:
+    def _confirm(self, delivered: Address) -> None:
         self._confirmed.append(delivered)
         if self._writing is None or self._writing.done():
             self._writing = asyncio.get_running_loop().create_task(self._write())
@@ -151,6 +116,10 @@ class Outbox:
             batch, self._confirmed = self._confirmed, []
             try:
                 await self._store.announced(batch)
+            except asyncio.CancelledError:
+                # close() stopped a write under way: it writes the batch again, once.
+                self._confirmed[:0] = batch
+                raise
             except Exception as error:
                 self._confirmed[:0] = batch  # kept, in order, for the next try
                 failures += 1
@@ -165,6 +134,6 @@ class Outbox:
                     )
                 if self._closing:
                     return  # shown again at the next start; the nonce makes that harmless
-                await asyncio.sleep(CONFIRM_RETRY_SECONDS)  # real time: the disk, not a game
+                await pause(CONFIRM_RETRY_SECONDS)  # real time: the disk, not a game
             else:
                 failures = 0

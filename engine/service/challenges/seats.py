@@ -1,10 +1,7 @@
-"""Open seats: a match offered to anyone in a server, taken by the first member to join.
-
-An open seat is a pending match whose seat 1 is :data:`~engine.model.OPEN_SEAT`. It
-expires, counts against its host's limits and is swept like a challenge
-(:mod:`.turns`); joining starts it, with the joiner in seat 1. Of everyone joining at
-once, in any process, exactly one gets it: the database decides
-(:meth:`MatchStore.start_match` checks the seat is still pending in its transaction).
+"""Open seats: a challenge to anyone in a server (:data:`~engine.model.OPEN_SEAT` in seat
+1), taken by the first member to join. Opening, joining and cancelling are the challenge's
+own issue, accept and cancel (:mod:`.service`), told in a seat's words; what is only a
+seat's is the list of a server's waiting ones.
 
     seat = await service.seats.open(host, guild_id, channel_id, rated=False)
     match = await service.seats.join(seat.match_id, member)   # SeatTaken for the next one
@@ -12,27 +9,20 @@ once, in any process, exactly one gets it: the database decides
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from engine.model import AI_USER_ID, OPEN_SEAT, MatchInfo, MatchStatus
+from engine.model import OPEN_SEAT, MatchInfo
 from engine.rules.state import Variant
-from engine.service.challenges.creation_limits import CreationLimits
-from engine.service.context import ServiceContext
-from engine.service.errors import (
-    CannotJoinOwnSeat,
-    InvalidRequest,
-    MatchNotActive,
-    NotYourMatch,
-    SeatAlreadyOpen,
-    SeatClosed,
-    SeatTaken,
+from engine.service.challenges.errors import (
+    ChallengeExpired,
+    ChallengeNotPending,
+    seat_no_longer_open,
 )
-from engine.service.matches.live_match import LiveMatch
-from engine.service.matches.progress import MatchProgress
-from engine.service.matches.turns import MatchTurns
-from engine.service.settings import MatchSettings
-from engine.store.errors import MatchConflict
+from engine.service.challenges.service import MatchChallenges
+from engine.service.context import ServiceContext
+from engine.service.errors import InvalidRequest
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,27 +36,26 @@ class SeatPage:
     """At least 1, even with no seat."""
 
 
+@contextmanager
+def _in_a_seats_words() -> Iterator[None]:
+    """A challenge no longer open, told as a seat: taken, or closed."""
+    try:
+        yield
+    except (ChallengeExpired, ChallengeNotPending) as error:
+        raise seat_no_longer_open(error) from None
+
+
 class SeatCommands:
     """Open, join, cancel and list open seats."""
 
-    def __init__(
-        self,
-        context: ServiceContext,
-        settings: MatchSettings,
-        progress: MatchProgress,
-        turns: MatchTurns,
-    ) -> None:
+    def __init__(self, context: ServiceContext, challenges: MatchChallenges) -> None:
         self._ctx = context
-        self._settings = settings
-        self._progress = progress
-        self._turns = turns
-        self._limits = CreationLimits(context)
+        self._challenges = challenges
 
     async def place_for(self, guild_id: int, channel_id: int) -> int:
         """The channel a seat opened in ``channel_id`` goes to: the server's lobby channel
         if it named one, else that channel."""
-        guild = await self._settings.guild_settings(guild_id)
-        return guild.lobby_channel_id or channel_id
+        return await self._challenges.place_for(guild_id, channel_id)
 
     async def open(
         self,
@@ -86,34 +75,9 @@ class SeatCommands:
         as a challenge), or :class:`SeatAlreadyOpen` (one waiting seat per member and
         channel).
         """
-        async with self._ctx.operation():
-            if host_id in (AI_USER_ID, OPEN_SEAT):
-                raise InvalidRequest(f"user {host_id} cannot open a seat")
-            settings = self._settings
-            guild = await settings.guild_settings(guild_id)
-            where = await self.place_for(guild_id, channel_id)
-            now = self._ctx.clock.now()
-            info = MatchInfo(
-                match_id=0,
-                status=MatchStatus.PENDING,
-                variant=settings.variant(variant, guild),
-                players=(host_id, OPEN_SEAT),
-                guild_id=guild_id,
-                channel_id=where,
-                turn_seconds=settings.turn_seconds(turn_seconds, guild),
-                expiry_policy=settings.expiry_policy(guild),
-                created_at=now,
-                challenge_expires_at=now + self._ctx.config.challenge_expiry_seconds,
-                rated=rated,
-            )
-            async with self._limits.starting(host_id):
-                await self._limits.check(host_id, None, rematch=False)
-                await self._check_one_per_channel(host_id, where)
-                info = await self._ctx.store.create_match(info)
-            live = LiveMatch(info)
-            self._ctx.matches.add(live)
-            self._turns.arm(live)
-            return info
+        return await self._challenges.challenge(
+            host_id, OPEN_SEAT, guild_id, channel_id, variant, turn_seconds, rated=rated
+        )
 
     async def join(self, match_id: int, user_id: int) -> MatchInfo:
         """``user_id`` takes the seat; the match starts at once (seeded deal, random first).
@@ -122,42 +86,14 @@ class SeatCommands:
         :class:`SeatClosed` (expired, cancelled, or its channel gone), or
         :class:`TooManyActiveMatches` (the joiner's open matches, as for an Accept).
         """
-        if user_id in (AI_USER_ID, OPEN_SEAT):
-            raise InvalidRequest(f"user {user_id} cannot join a seat")
-        async with self._ctx.operation(), self._limits.starting(user_id):
-            live = await self._seat(match_id)
-            async with live.lock:
-                await self._ctx.refresh(live)
-                info = self._check_open(live)
-                if user_id == info.players[0]:
-                    raise CannotJoinOwnSeat(match_id, user_id)
-                assert info.challenge_expires_at is not None
-                if self._ctx.clock.now() >= info.challenge_expires_at:
-                    await self._changed_unless(
-                        self._progress.close_challenge(live, MatchStatus.EXPIRED), live
-                    )
-                    self._turns.arm(live)
-                    raise SeatClosed(match_id, MatchStatus.EXPIRED)
-                await self._limits.check_open(user_id)
-                await self._changed_unless(self._progress.start_challenged(live, user_id), live)
-                self._turns.arm(live)
-                return live.snapshot()
+        with _in_a_seats_words():
+            return await self._challenges.accept(match_id, user_id)
 
     async def cancel(self, match_id: int, user_id: int) -> MatchInfo:
         """The host withdraws a seat nobody took yet. Raises :class:`NotYourMatch` for
         anyone else, :class:`SeatTaken` or :class:`SeatClosed` if it is no longer open."""
-        async with self._ctx.operation():
-            live = await self._seat(match_id)
-            async with live.lock:
-                await self._ctx.refresh(live)
-                info = self._check_open(live)
-                if user_id != info.players[0]:
-                    raise NotYourMatch(match_id, user_id, "only the host can cancel a seat")
-                await self._changed_unless(
-                    self._progress.close_challenge(live, MatchStatus.CANCELLED), live
-                )
-                self._turns.arm(live)
-                return live.snapshot()
+        with _in_a_seats_words():
+            return await self._challenges.cancel(match_id, user_id)
 
     async def listed(self, guild_id: int, page: int = 0, per_page: int = 5) -> SeatPage:
         """Page ``page`` (from 0) of the server's seats still waiting for someone, oldest
@@ -179,46 +115,3 @@ class SeatCommands:
             )
             pages = max(1, -(-total // per_page))
         return SeatPage(tuple(seats), min(page, pages - 1), pages)
-
-    # -- checks --------------------------------------------------------------------------
-
-    async def _check_one_per_channel(self, host_id: int, channel_id: int) -> None:
-        now = self._ctx.clock.now()
-        for m in await self._ctx.store.open_matches_of(host_id):
-            waiting = m.challenge_expires_at is not None and now < m.challenge_expires_at
-            if (
-                m.is_open_seat
-                and m.status is MatchStatus.PENDING
-                and m.channel_id == channel_id
-                and waiting
-            ):
-                raise SeatAlreadyOpen(host_id, channel_id, m.match_id)
-
-    async def _seat(self, match_id: int) -> LiveMatch:
-        try:
-            return await self._ctx.open_match(match_id)
-        except MatchNotActive as error:
-            raise self._no_longer_open(match_id, MatchStatus(error.status)) from None
-
-    @staticmethod
-    def _no_longer_open(match_id: int, status: MatchStatus) -> SeatTaken | SeatClosed:
-        if status in (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.BROKEN):
-            return SeatTaken(match_id)
-        return SeatClosed(match_id, status)
-
-    def _check_open(self, live: LiveMatch) -> MatchInfo:
-        info = live.info
-        if info.status is not MatchStatus.PENDING:
-            raise self._no_longer_open(live.match_id, info.status)
-        if not info.is_open_seat:
-            raise InvalidRequest(f"match {live.match_id} is a challenge, not an open seat")
-        return info
-
-    async def _changed_unless(self, change: Awaitable[None], live: LiveMatch) -> None:
-        """Make ``change`` to a waiting seat; if another process changed it first, refuse
-        the way a member a moment later would have been refused."""
-        try:
-            await change
-        except MatchConflict:
-            await self._ctx.refresh(live)
-            raise self._no_longer_open(live.match_id, live.info.status) from None

@@ -172,9 +172,9 @@ class MatchProgress:
     async def start_challenged(
         self, live: LiveMatch, joiner_id: int | None = None, first_player: int | None = None
     ) -> None:
-        """The accepted challenge (or the open seat ``joiner_id`` took) becomes a match: a
-        seeded deal, a random first player (or ``first_player``: a tournament's pairing says
-        who starts)."""
+        """The accepted challenge becomes a match, ``joiner_id`` (who accepted: anyone, for
+        an open seat) in seat 1: a seeded deal, a random first player (or ``first_player``:
+        a tournament's pairing says who starts)."""
         ctx = self._ctx
         now = ctx.clock.now()
         seed = ctx.rng.getrandbits(63)

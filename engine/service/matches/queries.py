@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.model import AI_USER_ID, FinishedMatch, MatchInfo, MatchStatus
-from engine.ratings import LeaderboardPage, PlayerStats, RatingChange
+from engine.ratings import AllTimePage, PlayerStats, RatingChange, ranked_page
 from engine.review.seen_match import SeenMatch, seen_match
 from engine.rules.record import MatchRecord, replay
 from engine.rules.state import GameState
@@ -156,18 +156,20 @@ class MatchQueries:
         """The player's rating and record in the guild (the starting rating before any game)."""
         return await self._store.player_stats(guild_id, user_id)
 
-    async def leaderboard(
-        self, guild_id: int, *, min_games: int, offset: int = 0, limit: int = 10
-    ) -> LeaderboardPage:
-        """The guild's players with at least ``min_games`` rated games, best rating first."""
-        if min_games < 0 or offset < 0 or not 1 <= limit <= MAX_PAGE:
+    async def leaderboard(self, guild_id: int, *, offset: int = 0, limit: int = 10) -> AllTimePage:
+        """A page of the guild's all-time ranking: the players with the configured minimum of
+        rated games (``leaderboard_min_games``), best rating first, ranked from 1
+        (:mod:`engine.ratings.leaderboard`)."""
+        if offset < 0 or not 1 <= limit <= MAX_PAGE:
             raise InvalidRequest(
-                f"leaderboard of min_games={min_games!r}, offset={offset!r}, limit={limit!r} "
-                f"(none may be negative; limit is 1 to {MAX_PAGE})"
+                f"leaderboard of offset={offset!r}, limit={limit!r} "
+                f"(offset not negative; limit 1 to {MAX_PAGE})"
             )
-        return await self._store.leaderboard(
+        min_games = self._ctx.config.leaderboard_min_games
+        rows = await self._store.leaderboard(
             guild_id, min_games=min_games, offset=offset, limit=limit
         )
+        return ranked_page(rows, min_games)
 
     async def rating_changes(self, match_id: int) -> tuple[RatingChange, RatingChange] | None:
         """How the match moved each seat's rating, or None if it is unrated or not over."""

@@ -1,10 +1,12 @@
 """Turns: the deadline of each match, its reminder, what happens when time runs out, and
 the AI playing its seat.
 
-With one process, one alarm per match in memory, re-armed after every change. With a
-shared database the alarms live in the database (:mod:`.due_alarms` claims the due ones
-for :meth:`MatchTurns.fire_due`), and the process that makes the AI's turn come plays it
-after claiming it, so that another process takes over only if this one dies.
+Every alarm rings through the service's one :class:`~engine.service.scheduling.AlarmClock`.
+With one process, one memory alarm per match, re-armed after every change from the
+deadlines the matches table keeps. With a shared database the deadlines are claimed from
+the database (:mod:`engine.service.scheduling.match_deadlines`, for
+:meth:`MatchTurns.fire_due`), and the process that makes the AI's turn come plays it after
+claiming it, so that another process takes over only if this one dies.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from engine.service.errors import MatchNotActive, MatchNotFound
 from engine.service.events import Reminder
 from engine.service.matches.live_match import LiveMatch
 from engine.service.matches.progress import MatchProgress
-from engine.service.scheduling.due_alarms import CLAIM_SECONDS, DueAlarms
-from engine.service.scheduling.timers import MatchTimers
+from engine.service.scheduling.alarm_clock import CLAIM_SECONDS
+from engine.service.scheduling.match_deadlines import MatchDeadlines
+from engine.service.scheduling.pauses import pause
 from engine.store.errors import DatabaseUnavailable, MatchConflict, StorageFull
 
 log = logging.getLogger(__name__)
@@ -39,7 +42,7 @@ timer must not play or forfeit for them the moment the bot is back."""
 
 OVERDUE_SECONDS = 10.0
 """A deadline found passed by more than this was missed by every process: they poll each
-second (:data:`engine.service.scheduling.due_alarms.POLL_SECONDS`)."""
+second (:data:`engine.service.scheduling.alarm_clock.POLL_SECONDS`)."""
 
 DISK_FULL_RETRY_SECONDS = 30.0
 """How long a timer or the AI waits before trying again when the disk is full."""
@@ -85,9 +88,10 @@ class MatchTurns:
         self._agent_executor = agent_executor
         """Where agents think: None for a thread; a process pool keeps a searching agent from
         competing with the event loop for the interpreter lock."""
-        self._timers: MatchTimers[_Alarm] = MatchTimers(context.clock, self._ring)
-        self.due_alarms = DueAlarms(context, self.fire_due)
-        """Started by the service with a shared database, instead of the in-memory alarms."""
+        self._timers = context.alarms.memory(self._ring)
+        deadlines = MatchDeadlines(context, self.fire_due)
+        # With a shared database the deadlines are claimed at each poll instead.
+        context.alarms.poll_also(deadlines.poll)
         context.settle_soon = self.settle_soon
 
     def arm(self, live: LiveMatch) -> None:
@@ -191,9 +195,10 @@ class MatchTurns:
         """Whether a deadline passed so long ago that no process was polling then (every
         one was down, or the database was), while this one started only just: as after a
         restart alone, the player then gets a grace before the timer plays or forfeits for
-        them (the claim of :mod:`.due_alarms`, :data:`CLAIM_SECONDS`, holds the match)."""
+        them (the claim of :mod:`~engine.service.scheduling.match_deadlines`,
+        :data:`CLAIM_SECONDS`, holds the match)."""
         overdue = now - deadline > OVERDUE_SECONDS
-        return overdue and now < self.due_alarms.started_at + RESTART_GRACE_SECONDS
+        return overdue and now < self._ctx.alarms.started_at + RESTART_GRACE_SECONDS
 
     def _start_ai(self, live: LiveMatch, version: int, *, claimed: bool) -> None:
         if live.ai_task is None:
@@ -301,7 +306,7 @@ class MatchTurns:
                     return
             if self._ctx.config.ai_move_delay_seconds > 0:
                 # A pause for people watching, not a game timer: real time on purpose.
-                await asyncio.sleep(self._ctx.config.ai_move_delay_seconds)
+                await pause(self._ctx.config.ai_move_delay_seconds)
             state = live.state
             if not self._is_current(live, version) or self._ctx.closed:
                 return

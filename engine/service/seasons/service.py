@@ -1,5 +1,5 @@
 """Seasons of a server: started and ended by hand or at their length's boundary, their
-standings, and the end's podium announced once across processes.
+standings, and the end's podium announced once.
 
 A season's standings are worked out from the rated matches that finished within it
 (:class:`~engine.seasons.SeasonTable`), the all-time ratings untouched. A running
@@ -7,21 +7,20 @@ season's table is kept per process and brought up to date with the matches finis
 (one query), so a leaderboard page does not replay the season; a season that ends is
 counted once more in full, and its final ranking stored with the end, in one commit.
 
-Ends fire once: every change to a server's seasons is made under its ``season:<guild>``
-key (:meth:`MatchStore.exclusive`, across processes on PostgreSQL), after reading the
-season again; a season due to end is first claimed from the database
-(:meth:`MatchStore.claim_due_seasons`), and the end keeps the claim for the process that
-made it, which tells its listeners (the bot posts the podium) and then marks the podium
-shown. A process that dies before that leaves the claim to run out; another (or the same,
-restarted) takes the podium over.
+A season with an end has a stored alarm (:data:`SEASON_END`, written with the season) that
+the service's :class:`~engine.service.scheduling.AlarmClock` claims for one process when it
+is due. Every change to a server's seasons is made under its ``season:<guild>`` key
+(:meth:`MatchStore.exclusive`, across processes on PostgreSQL), after reading the season
+again, so a season ends once. The end is a :class:`~engine.seasons.SeasonEnded` event
+committed with the end in the outbox and published on the bus: the bot posts the podium
+and confirms it (``MatchService.announced``); a process that stops before that shows it
+at its next start.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
 from engine.model import GuildSettings, SeasonLength
@@ -43,18 +42,17 @@ from engine.service.errors import (
     SeasonNotFound,
 )
 from engine.service.settings import MatchSettings
-from engine.store.errors import DatabaseUnavailable
+from engine.store.alarm import Alarm
+from engine.store.errors import StoreError
 
 log = logging.getLogger(__name__)
 
-SeasonListener = Callable[[SeasonEnded], Awaitable[None]]
+SEASON_END = "season-end"
+"""The stored alarm of a running season with an end; its subject is the server."""
+SEASON_PODIUM = "season-podium"
+"""A podium a version before the outbox left unshown (set by the migration); its subject
+is the server."""
 
-CLAIM_SECONDS = 60.0
-"""How long a claimed season is left to its process (to end it and show its podium)."""
-POLL_SECONDS = 1.0
-"""On a shared database, how often a process asks whether a season is due: another process
-may have started one that ends sooner than any this one knows of."""
-BATCH = 20
 NEVER = 1e18
 """A bound later than any finish time (a running season has no end yet)."""
 MAX_PAGE = 100
@@ -79,30 +77,12 @@ class MatchSeasons:
         self._settings = settings
         self._tables: dict[int, _Cached] = {}
         """guild id -> its running season's table."""
-        self._listeners: list[SeasonListener] = []
-        self._runner: asyncio.Task[None] | None = None
-        self._armed: float | None = None
-        """When the runner wakes (None: when re-armed)."""
-        self._polling = False
-        self._poll_again = False
-        """A wake came while a poll ran: one poll at a time (two could both claim on
-        SQLite, whose claim reads, then writes), so it polls again when it ends."""
+        context.alarms.handle(SEASON_END, self._end_due)
+        context.alarms.handle(SEASON_PODIUM, self._announce_unshown)
 
     @property
     def min_games(self) -> int:
         return self._ctx.config.season_min_games
-
-    # -- who hears of an end -------------------------------------------------------------
-
-    def on_season_ended(self, listener: SeasonListener) -> Callable[[], None]:
-        """Call ``listener`` when a season this process ended is to be announced; it must
-        call :meth:`podium_shown` once the podium is shown (or refused for good). Returns
-        a function that stops it."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
-
-    async def podium_shown(self, guild_id: int, number: int) -> None:
-        await self._store.season_podium_shown(guild_id, number)
 
     # -- commands ------------------------------------------------------------------------
 
@@ -114,8 +94,8 @@ class MatchSeasons:
             if running is not None:
                 raise SeasonAlreadyRunning(guild_id, running.number)
             season = await self._new_season(guild_id, self._ctx.clock.now())
-            await self._store.start_season(season)
-        await self._rearm()
+            await self._store.start_season(season, alarms=_end_alarms(season))
+        self._ctx.alarms.wake(season.ends_at)
         return season
 
     async def end(self, guild_id: int) -> SeasonEnded:
@@ -128,8 +108,6 @@ class MatchSeasons:
             ended = await self._end(running, self._ctx.clock.now())
             if ended is None:
                 raise NoSeasonRunning(guild_id)
-            await self._rearm()
-        self._ctx.spawn(self._announce(ended))
         return ended
 
     async def follow_length(self, guild_id: int) -> Season | None:
@@ -143,13 +121,15 @@ class MatchSeasons:
                 if length is SeasonLength.OFF:
                     return None
                 season = await self._new_season(guild_id, self._ctx.clock.now())
-                await self._store.start_season(season)
+                await self._store.start_season(season, alarms=_end_alarms(season))
             else:
                 ends_at = self._end_of(length, running.started_at, self._ctx.clock.now())
                 season = replace(running, length=length, ends_at=ends_at)
                 if season != running:
-                    await self._store.set_season_end(season)
-            await self._rearm()
+                    await self._store.set_season_end(
+                        season, alarms=_end_alarms(season), cleared_alarms=_no_end(guild_id, season)
+                    )
+        self._ctx.alarms.wake(season.ends_at)
         return season
 
     # -- queries -------------------------------------------------------------------------
@@ -196,112 +176,33 @@ class MatchSeasons:
         best = await self._store.best_season(guild_id, user_id)
         return MemberSeasons(season, standing, self.min_games, best)
 
-    # -- the alarm -----------------------------------------------------------------------
+    # -- the alarms ----------------------------------------------------------------------
 
-    def start_alarms(self) -> None:
-        """Look for due seasons now (the bot may have been down at a boundary), then at
-        each next alarm."""
-        self._arm(self._ctx.clock.now())
-
-    async def close(self) -> None:
-        if self._runner is not None:
-            self._runner.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._runner
-
-    def _arm(self, at: float | None) -> None:
-        """Wake at ``at`` (never, if None) unless already waking no later; poll at once if
-        ``at`` is due. A wake that comes too early only looks and re-arms, so the earliest
-        asked for always wins."""
-        if self._ctx.closed:
+    async def _end_due(self, alarm: Alarm) -> None:
+        """A season's end came (claimed for this process): end it if it still runs and is
+        due; a moved end sets its alarm again."""
+        guild_id = alarm.subject
+        running = await self._store.running_season(guild_id)
+        if running is None or running.ends_at is None:
+            return  # ended by hand, or its length turned off: its alarm went with that
+        if running.ends_at > self._ctx.clock.now():
+            await self._ctx.alarms.set(_end_alarms(running))
             return
-        if self._ctx.shared:
-            # Another process may start a season that ends sooner than any known here.
-            soon = self._ctx.clock.now() + POLL_SECONDS
-            at = soon if at is None else min(at, soon)
-        due = at is not None and at <= self._ctx.clock.now()
-        if self._runner is not None and not self._runner.done():
-            if not due and self._armed is not None and (at is None or self._armed <= at):
-                return
-            self._runner.cancel()
-        if due:
-            # Due already: the poll starts now, as work wait_idle() sees, rather than one
-            # hop later from a task that nothing waits for.
-            self._armed = None
-            self._runner = None
-            self._start_poll()
-            return
-        self._armed = at
-        # A task that sleeps and nothing else, so it is safe to cancel: the work it starts is
-        # background work (spawned) that wait_idle() waits for, and that arms the next wake.
-        self._runner = asyncio.create_task(self._sleep_then_poll(at))
+        await self._end(running, running.ends_at)
 
-    async def _sleep_then_poll(self, at: float | None) -> None:
-        if at is None:
-            await asyncio.Event().wait()  # until re-armed (cancelled)
-            return
-        await self._ctx.clock.sleep_until(at)
-        self._armed = None
-        self._start_poll()
-
-    async def _rearm(self) -> None:
-        """Arm the next wake from the database (after a change here, or a poll)."""
-        try:
-            at = await self._store.next_season_alarm()
-        except Exception:
-            at = self._ctx.clock.now() + POLL_SECONDS  # the failure is told by its caller
-        self._arm(at)
-
-    def _start_poll(self) -> None:
-        if self._polling:
-            self._poll_again = True
-            return
-        self._polling = True
-        self._ctx.spawn(self._poll(self._ctx.clock.now()))
-
-    async def _poll(self, now: float) -> None:
-        try:
-            await self._poll_once(now)
-        finally:
-            self._polling = False
-        if self._poll_again:
-            self._poll_again = False
-            self._arm(self._ctx.clock.now())
-
-    async def _poll_once(self, now: float) -> None:
-        try:
-            due = await self._store.claim_due_seasons(now, now + CLAIM_SECONDS, BATCH)
-        except Exception as error:
-            if not isinstance(error, DatabaseUnavailable):  # the store tells of an outage
-                log.exception("cannot ask the database for seasons due to end; trying again")
-            # Not re-armed from the database: what is due stays due, and it would be
-            # asked again at once, in a loop, for as long as the claim fails.
-            self._arm(now + POLL_SECONDS)
-            return
-        await self._handle(due)
-        if len(due) == BATCH:
-            self._arm(now)  # more are due
-        else:
-            await self._rearm()
-
-    async def _handle(self, due: list[Season]) -> None:
-        for season in due:
-            try:
-                if season.running:
-                    assert season.ends_at is not None
-                    ended = await self._end(season, season.ends_at)
-                else:
-                    ended = await self._ended(season)
-            except DatabaseUnavailable:
-                continue  # the store tells of the outage; the claim runs out, and it is retried
-            except Exception:
-                # Its claim runs out and it is tried again.
-                log.exception(
-                    "season %d of server %d could not end", season.number, season.guild_id
+    async def _announce_unshown(self, alarm: Alarm) -> None:
+        """Announce the podiums a version before the outbox ended and never showed. Under
+        the server's key: an end made meanwhile is marked shown before this reads it."""
+        async with self._store.exclusive(_key(alarm.subject)):
+            for season in await self._store.seasons_of(alarm.subject, MAX_SEASONS_LISTED):
+                if season.running or season.podium_shown:
+                    continue
+                ended = await self._ended(season)
+                await self._store.add_announcements(
+                    self._ctx.outbox.announcements([ended], self._ctx.clock.now())
                 )
-                continue
-            if ended is not None:
-                self._ctx.spawn(self._announce(ended))
+                await self._store.season_podium_shown(season.guild_id, season.number)
+                self._ctx.bus.publish(ended)
 
     # -- ending --------------------------------------------------------------------------
 
@@ -331,8 +232,24 @@ class MatchSeasons:
                     length=length,
                 )
             channel = announcement_channel(settings)
-            await self._store.end_season(ended, ranking, now + CLAIM_SECONDS, next_season)
+            news = SeasonEnded(ended, ranking[:PODIUM_PLACES], channel, next_season)
+            await self._store.end_season(
+                ended,
+                ranking,
+                next_season,
+                announcements=self._ctx.outbox.announcements([news], now),
+                alarms=_end_alarms(next_season),
+                cleared_alarms=_no_end(guild_id, next_season),
+            )
             self._tables.pop(guild_id, None)
+            try:
+                # Its podium is the outbox's now: a SEASON_PODIUM alarm left by the upgrade
+                # (or tried again after it failed) must not take it for one never shown.
+                await self._store.season_podium_shown(guild_id, ended.number)
+            except StoreError as error:
+                log.warning(
+                    "season %d of server %d: not marked shown (%s)", ended.number, guild_id, error
+                )
         log.info(
             "season %d of server %d ended: %d ranked of %d members, %d matches",
             ended.number,
@@ -341,7 +258,11 @@ class MatchSeasons:
             table.members,
             table.count,
         )
-        return SeasonEnded(ended, ranking[:PODIUM_PLACES], channel, next_season)
+        # Published once committed; shown by the bot from the outbox's row.
+        self._ctx.bus.publish(news)
+        if next_season is not None:
+            self._ctx.alarms.wake(next_season.ends_at)
+        return news
 
     async def _ended(self, season: Season) -> SeasonEnded:
         """An ended season whose podium was never shown, as it ended."""
@@ -354,22 +275,6 @@ class MatchSeasons:
         next_season = running if running is not None and running.number > season.number else None
         channel = announcement_channel(settings)
         return SeasonEnded(season, tuple(podium), channel, next_season)
-
-    async def _announce(self, ended: SeasonEnded) -> None:
-        """Tell the listeners; with nowhere to announce, or nobody listening, it is done.
-        Whatever fails here leaves the podium unshown: once the claim runs out, it is
-        announced again."""
-        season = ended.season
-        try:
-            if ended.channel_id is None or not self._listeners:
-                await self.podium_shown(season.guild_id, season.number)
-                return
-            for listener in list(self._listeners):
-                await listener(ended)
-        except DatabaseUnavailable:
-            pass  # the store tells of the outage
-        except Exception:
-            log.exception("the end of season %d could not be announced", season.number)
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -435,3 +340,17 @@ class MatchSeasons:
 
 def _key(guild_id: int) -> str:
     return f"season:{guild_id}"
+
+
+def _end_alarms(season: Season | None) -> list[Alarm]:
+    """The alarm of a season that ends by itself (none for one that ends by hand)."""
+    if season is None or season.ends_at is None:
+        return []
+    return [Alarm(SEASON_END, season.guild_id, season.ends_at)]
+
+
+def _no_end(guild_id: int, season: Season | None) -> list[tuple[str, int]]:
+    """The server's end alarm to clear when ``season`` ends only by hand, or none runs."""
+    if season is None or season.ends_at is None:
+        return [(SEASON_END, guild_id)]
+    return []

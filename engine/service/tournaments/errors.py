@@ -16,7 +16,7 @@ class BadTournamentSettings(ServiceError):
 
 
 class RegistrationClosed(ServiceError):
-    """Join or Leave on an event that started, finished or was cancelled."""
+    """Join or Leave on a tournament that started, finished or was cancelled."""
 
     def __init__(self, tournament_id: int, status: str) -> None:
         self.tournament_id = tournament_id
@@ -46,7 +46,7 @@ class TournamentFull(ServiceError):
 
 
 class OrganiserCannotLeave(ServiceError):
-    """The organiser runs the event: they cancel it rather than leave it."""
+    """The organiser runs the tournament: they cancel it rather than leave it."""
 
     def __init__(self, tournament_id: int, user_id: int) -> None:
         self.tournament_id = tournament_id
@@ -64,7 +64,7 @@ class NotOrganiser(ServiceError):
 
 
 class MayNotOrganise(ServiceError):
-    """Creating an event takes Manage Server or the server's tournament role."""
+    """Creating a tournament takes Manage Server or the server's tournament role."""
 
     def __init__(self, guild_id: int, user_id: int) -> None:
         self.guild_id = guild_id
@@ -92,8 +92,8 @@ class TournamentNotRunning(ServiceError):
 
 
 class TournamentAlreadyOpen(ServiceError):
-    """Create while the server has an event registering or running: every tournament
-    command acts on the server's one open event."""
+    """Create while the server has a tournament registering or running: every tournament
+    command acts on the server's one open tournament."""
 
     def __init__(self, guild_id: int, tournament_id: int, name: str) -> None:
         self.guild_id = guild_id

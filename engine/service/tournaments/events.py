@@ -1,4 +1,4 @@
-"""What happens in a tournament, for the Discord layer to show (in the event's thread)."""
+"""What happens in a tournament, for the Discord layer to show in the tournament's thread."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ class RoundPaired:
     tournament: Tournament
     round: int
     games: tuple[TournamentGame, ...]
-    """Each with its match once started (a bye has none)."""
+    """The tables as paired, committed before their matches start (so without match ids:
+    each match is told by its own ``MatchStarted``, and ``tournaments.games`` links it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +36,4 @@ class PlayerWithdrawn:
 class TournamentEnded:
     tournament: Tournament
     standings: tuple[Standing, ...]
-    """Final standings, best first (empty for a cancelled event)."""
-
-
-TournamentEvent = TournamentStarted | RoundPaired | PlayerWithdrawn | TournamentEnded
+    """Final standings, best first (empty for a cancelled tournament)."""

@@ -9,7 +9,7 @@ processes a decision is applied exactly once; a stale write raises
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -24,8 +24,9 @@ from engine.model import (
     UserSettings,
 )
 from engine.ratings import Standing
-from engine.seasons import Season, SeasonStanding
+from engine.seasons import Season
 from engine.store import shared_sql
+from engine.store.alarm import Alarm
 from engine.store.announcement import Announcement
 from engine.store.errors import DuplicateKey, MatchConflict
 from engine.store.identify_gate import IDENTIFY_SPACING_SECONDS
@@ -42,9 +43,11 @@ from engine.store.postgres.connection import (
 )
 from engine.store.postgres.identify_gate import take_identify_turn
 from engine.store.postgres.reads import PostgresReads
-from engine.store.postgres.sql import execute, execute_many, fetch, fetchrow
-from engine.store.shared_sql import tournaments
-from engine.store.shared_sql.tournament_records import Statement, TournamentRecords
+from engine.store.postgres.sql import execute, fetch, fetchrow
+from engine.store.shared_sql import alarms, tournaments
+from engine.store.shared_sql.season_records import SeasonRecords
+from engine.store.shared_sql.sql import Statement
+from engine.store.shared_sql.tournament_records import TournamentRecords
 from engine.store.timeouts import DatabaseTimeouts
 
 LOCK_POOL_SIZE = 4
@@ -57,7 +60,7 @@ _UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(:key, 0))"
 _LOCK_UNTIL_COMMIT = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"
 
 
-class PostgresMatchStore(TournamentRecords, PostgresReads):
+class PostgresMatchStore(TournamentRecords, SeasonRecords, PostgresReads):
     """:class:`~engine.store.match_store.MatchStore` on a PostgreSQL database at ``url``.
 
     ``origin`` names this process (``"shards 0-3"``): the announcements it writes are its
@@ -291,7 +294,7 @@ class PostgresMatchStore(TournamentRecords, PostgresReads):
         async with self._connection() as conn:
             return await claims.claim_due(conn, now, reminder_lead, until, limit)
 
-    async def announced(self, delivered: Sequence[tuple[int, str]]) -> None:
+    async def announced(self, delivered: Sequence[tuple[int | None, str]]) -> None:
         if delivered:
             async with self._transaction() as conn:
                 await outbox.delete(conn, delivered)
@@ -329,35 +332,7 @@ class PostgresMatchStore(TournamentRecords, PostgresReads):
         async with self._connection() as conn:
             await reviews.save(conn, match_id, body, at)
 
-    # -- seasons -------------------------------------------------------------------------
-
-    async def start_season(self, season: Season) -> None:
-        async with self._connection() as conn:
-            await execute(
-                conn, shared_sql.seasons.INSERT_SEASON, shared_sql.seasons.season_params(season)
-            )
-
-    async def set_season_end(self, season: Season) -> None:
-        async with self._connection() as conn:
-            await execute(
-                conn, shared_sql.seasons.SET_END, shared_sql.seasons.season_params(season)
-            )
-
-    async def end_season(
-        self,
-        season: Season,
-        ranking: Sequence[SeasonStanding],
-        claimed_until: float,
-        next_season: Season | None,
-    ) -> None:
-        async with self._transaction() as conn:
-            params = shared_sql.seasons.end_params(season, claimed_until)
-            await execute(conn, shared_sql.seasons.END_SEASON, params)
-            ranked = shared_sql.seasons.ranked_params(season, ranking)
-            await execute_many(conn, shared_sql.seasons.INSERT_STANDING, ranked)
-            if next_season is not None:
-                next_params = shared_sql.seasons.season_params(next_season)
-                await execute(conn, shared_sql.seasons.INSERT_SEASON, next_params)
+    # -- seasons and alarms --------------------------------------------------------------
 
     async def season_podium_shown(self, guild_id: int, number: int) -> None:
         params = {"guild_id": guild_id, "number": number, "shown": True}
@@ -371,7 +346,15 @@ class PostgresMatchStore(TournamentRecords, PostgresReads):
         due = [shared_sql.seasons.season_from_row(row) for row in rows]
         return sorted(due, key=lambda s: (s.guild_id, s.number))
 
-    # -- the hooks of TournamentRecords ---------------------------------------------------
+    async def claim_due_alarms(self, now: float, until: float, limit: int) -> list[Alarm]:
+        params = {"now": now, "until": until, "limit": limit}
+        async with self._connection() as conn:
+            rows = await fetch(conn, _CLAIM_DUE_ALARMS, params)
+        # RETURNING keeps no order: earliest due first again.
+        due = [alarms.alarm_from_row(row) for row in rows]
+        return sorted(due, key=lambda a: (a.due_at, a.kind, a.subject))
+
+    # -- the hooks of the shared writes (AlarmRecords and those built on it) ---------------
 
     async def _write_all(self, statements: Sequence[Statement], what: str) -> None:
         try:
@@ -390,10 +373,18 @@ class PostgresMatchStore(TournamentRecords, PostgresReads):
                 await execute(conn, sql, params)
         return True
 
-    async def _insert_tournament(self, params: dict[str, object]) -> int:
+    def _announcement_inserts(self, announcements: Sequence[Announcement]) -> list[Statement]:
+        return outbox.inserts(announcements, self.origin)
+
+    async def _insert_tournament(
+        self, params: dict[str, object], then: Callable[[int], list[Statement]]
+    ) -> int:
         async with self._transaction() as conn:
             row = await fetchrow(conn, tournaments.INSERT_WITHOUT_ID + " RETURNING id", params)
-        return int(row["id"])
+            tournament_id = int(row["id"])
+            for sql, statement_params in then(tournament_id):
+                await execute(conn, sql, statement_params)
+        return tournament_id
 
 
 # Seasons another process is claiming right now are locked: SKIP LOCKED passes them by.
@@ -405,6 +396,16 @@ _CLAIM_DUE_SEASONS = (
     " WHERE s.guild_id = due.guild_id AND s.number = due.number"
     " RETURNING "
     + ", ".join(f"s.{column} AS {column}" for column in shared_sql.seasons.SEASON_COLUMNS)
+)
+
+# Alarms another process is claiming right now are locked: SKIP LOCKED passes them by.
+_CLAIM_DUE_ALARMS = (
+    "WITH due AS ("
+    f" SELECT kind, subject FROM alarms WHERE {alarms.DUE_WHERE}"
+    " ORDER BY due_at, kind, subject LIMIT :limit FOR UPDATE SKIP LOCKED)"
+    " UPDATE alarms a SET claimed_until = :until FROM due"
+    " WHERE a.kind = due.kind AND a.subject = due.subject"
+    " RETURNING a.kind AS kind, a.subject AS subject, a.due_at AS due_at, a.attempt AS attempt"
 )
 
 

@@ -42,9 +42,13 @@ SET_END = (
     "UPDATE seasons SET ends_at = :ends_at, length = :length"
     " WHERE guild_id = :guild_id AND number = :number AND ended_at IS NULL"
 )
-# The end holds the season's claim: the process that ended it shows its podium.
 END_SEASON = (
-    "UPDATE seasons SET ended_at = :ended_at, claimed_until = :claimed_until"
+    "UPDATE seasons SET ended_at = :ended_at"
+    " WHERE guild_id = :guild_id AND number = :number AND ended_at IS NULL"
+)
+# What a change to a running season checks first (the season may have ended meanwhile).
+SELECT_STILL_RUNNING = (
+    "SELECT number FROM seasons"
     " WHERE guild_id = :guild_id AND number = :number AND ended_at IS NULL"
 )
 PODIUM_SHOWN = (
@@ -177,13 +181,8 @@ def best_from_row(row: Row) -> BestSeason:
     return BestSeason(number=row["number"], rank=row["rank"], rating=row["rating"])
 
 
-def end_params(season: Season, claimed_until: float) -> dict[str, Any]:
-    return {
-        "guild_id": season.guild_id,
-        "number": season.number,
-        "ended_at": season.ended_at,
-        "claimed_until": claimed_until,
-    }
+def end_params(season: Season) -> dict[str, Any]:
+    return {"guild_id": season.guild_id, "number": season.number, "ended_at": season.ended_at}
 
 
 def ranked_params(season: Season, ranking: Sequence[SeasonStanding]) -> list[dict[str, Any]]:

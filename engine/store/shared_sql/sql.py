@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
+
+Statement = tuple[str, Mapping[str, Any]]
+"""One statement and its named parameters (``:match_id`` in the SQL, ``"match_id"`` here)."""
 
 
 class Row(Protocol):

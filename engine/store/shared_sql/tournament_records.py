@@ -1,46 +1,51 @@
-"""The tournament half of both stores, alike in each: a store supplies how a query runs
-(``_fetch``, from :class:`OneQueryReads`), how several statements commit as one
-(``_write_all``), how they commit only if a row is found (``_write_if``) and how a new
-event gets its id (``_insert_tournament``)."""
+"""The tournament half of both stores, alike in each, on the hooks of
+:class:`AlarmRecords` and one more: how a new event gets its id (``_insert_tournament``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from engine.model import Tournament, TournamentEntry, TournamentGame, TournamentStatus
+from engine.store.alarm import Alarm
+from engine.store.announcement import Announcement
 from engine.store.errors import DuplicateKey
 from engine.store.shared_sql import tournaments as sql
-from engine.store.shared_sql.reads import OneQueryReads
+from engine.store.shared_sql.alarm_records import AlarmRecords
+from engine.store.shared_sql.sql import Statement
 from engine.tournaments import Result
 
-Statement = tuple[str, Mapping[str, Any]]
 
+class TournamentRecords(AlarmRecords):
+    """:class:`~engine.store.tournament_store.TournamentStore` over the store hooks."""
 
-class TournamentRecords(OneQueryReads):
-    """:class:`~engine.store.tournament_store.TournamentStore` over three store hooks."""
-
-    async def _write_all(self, statements: Sequence[Statement], what: str) -> None:
-        """Commit ``statements`` as one transaction; :class:`DuplicateKey` (naming ``what``),
-        writing nothing, if one of them breaks a unique key."""
-        raise NotImplementedError
-
-    async def _write_if(self, check: Statement, statements: Sequence[Statement]) -> bool:
-        """Commit ``statements`` only if the query ``check`` finds a row, atomically;
-        whether they were committed."""
-        raise NotImplementedError
-
-    async def _insert_tournament(self, params: dict[str, Any]) -> int:
-        """Insert the event's row (``params`` without an id) and return its new id."""
+    async def _insert_tournament(
+        self, params: dict[str, Any], then: Callable[[int], list[Statement]]
+    ) -> int:
+        """Insert the tournament's row (``params`` without an id) and the statements ``then``
+        makes of its new id, in one commit; return the id."""
         raise NotImplementedError
 
     # -- writes --------------------------------------------------------------------------
 
-    async def create_tournament(self, tournament: Tournament) -> Tournament:
+    async def create_tournament(
+        self,
+        tournament: Tournament,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
+    ) -> Tournament:
         params = sql.tournament_params(tournament)
         del params["id"]
-        return replace(tournament, tournament_id=await self._insert_tournament(params))
+
+        def then(tournament_id: int) -> list[Statement]:
+            # Its start alarm could not know the id: subject 0 stands for it.
+            own = [replace(a, subject=tournament_id) if a.subject == 0 else a for a in alarms]
+            return self._outbox_and_alarms(announcements, own, cleared_alarms)
+
+        return replace(tournament, tournament_id=await self._insert_tournament(params, then))
 
     async def set_tournament_location(
         self, tournament_id: int, thread_id: int | None, message_id: int | None
@@ -65,11 +70,15 @@ class TournamentRecords(OneQueryReads):
         await self._write_all([(sql.DELETE_ENTRY, params)], "entry")
 
     async def start_tournament(
-        self, tournament_id: int, entries: Sequence[TournamentEntry], at: float
+        self,
+        tournament_id: int,
+        entries: Sequence[TournamentEntry],
+        at: float,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
     ) -> None:
-        found = await self._fetch(sql.SELECT_TOURNAMENT, {"tournament_id": tournament_id})
-        if not found or found[0]["status"] != str(TournamentStatus.REGISTERING):
-            raise DuplicateKey(f"the start of tournament {tournament_id}")
         kept = {entry.user_id for entry in entries}
         statements: list[Statement] = [
             (sql.START, {"tournament_id": tournament_id, "started_at": at})
@@ -86,14 +95,28 @@ class TournamentRecords(OneQueryReads):
                 "rating": entry.rating,
             }
             statements.append((sql.SEED_ENTRY, params))
-        await self._write_all(statements, f"the start of tournament {tournament_id}")
+        statements += self._outbox_and_alarms(announcements, alarms, cleared_alarms)
+        # Checked in the write's own transaction: of two processes starting it, one does
+        # (and only its announcements and alarms are written).
+        check = (sql.SELECT_REGISTERING, {"tournament_id": tournament_id})
+        if not await self._write_if(check, statements):
+            raise DuplicateKey(f"the start of tournament {tournament_id}")
 
     async def pair_round(
-        self, tournament_id: int, round_number: int, games: Sequence[TournamentGame], at: float
+        self,
+        tournament_id: int,
+        round_number: int,
+        games: Sequence[TournamentGame],
+        at: float,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
     ) -> None:
         round_params = {"tournament_id": tournament_id, "round": round_number, "paired_at": at}
         statements: list[Statement] = [(sql.INSERT_ROUND, round_params)]
         statements += [(sql.INSERT_GAME, sql.game_params(tournament_id, g)) for g in games]
+        statements += self._outbox_and_alarms(announcements, alarms, cleared_alarms)
         await self._write_all(statements, f"round {round_number} of tournament {tournament_id}")
 
     async def attach_match(
@@ -129,13 +152,35 @@ class TournamentRecords(OneQueryReads):
         }
         await self._write_all([(sql.RECORD_RESULT, params)], "result")
 
-    async def withdraw_entry(self, tournament_id: int, user_id: int, at: float) -> None:
+    async def withdraw_entry(
+        self,
+        tournament_id: int,
+        user_id: int,
+        at: float,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
+    ) -> None:
         params = {"tournament_id": tournament_id, "user_id": user_id, "withdrawn_at": at}
-        await self._write_all([(sql.WITHDRAW_ENTRY, params)], "withdrawal")
+        statements: list[Statement] = [(sql.WITHDRAW_ENTRY, params)]
+        statements += self._outbox_and_alarms(announcements, alarms, cleared_alarms)
+        await self._write_if((sql.SELECT_UNWITHDRAWN, params), statements)
 
-    async def end_tournament(self, tournament_id: int, status: TournamentStatus, at: float) -> bool:
+    async def end_tournament(
+        self,
+        tournament_id: int,
+        status: TournamentStatus,
+        at: float,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+        cleared_alarms: Sequence[tuple[str, int]] = (),
+    ) -> bool:
         params = {"tournament_id": tournament_id, "status": str(status), "ended_at": at}
-        return await self._write_if((sql.SELECT_OPEN_ONE, params), [(sql.END, params)])
+        statements: list[Statement] = [(sql.END, params)]
+        statements += self._outbox_and_alarms(announcements, alarms, cleared_alarms)
+        return await self._write_if((sql.SELECT_OPEN_ONE, params), statements)
 
     async def round_shown(self, tournament_id: int, round_number: int, at: float) -> None:
         params = {"tournament_id": tournament_id, "round": round_number, "shown_at": at}

@@ -58,11 +58,15 @@ START = (
     "UPDATE tournaments SET status = 'running', started_at = :started_at"
     " WHERE id = :tournament_id AND status = 'registering'"
 )
+# The end's news is in the outbox (written with it), so its legacy shown mark is set too.
 END = (
-    "UPDATE tournaments SET status = :status, ended_at = :ended_at"
+    "UPDATE tournaments SET status = :status, ended_at = :ended_at, end_shown_at = :ended_at"
     " WHERE id = :tournament_id AND status IN ('registering', 'running')"
 )
 
+SELECT_REGISTERING = (
+    "SELECT id FROM tournaments WHERE id = :tournament_id AND status = 'registering'"
+)
 SELECT_OPEN_ONE = (
     "SELECT id FROM tournaments WHERE id = :tournament_id AND status IN ('registering', 'running')"
 )
@@ -79,12 +83,20 @@ WITHDRAW_ENTRY = (
     "UPDATE tournament_entries SET withdrawn_at = :withdrawn_at"
     " WHERE tournament_id = :tournament_id AND user_id = :user_id AND withdrawn_at IS NULL"
 )
+SELECT_UNWITHDRAWN = (
+    "SELECT user_id FROM tournament_entries WHERE tournament_id = :tournament_id"
+    " AND user_id = :user_id AND withdrawn_at IS NULL"
+)
 SELECT_ENTRIES = (
     f"{select('tournament_entries', ENTRY_COLUMNS)} WHERE tournament_id = :tournament_id"
     " ORDER BY seed, joined_at, user_id"
 )
 
-INSERT_ROUND = insert("tournament_rounds", ("tournament_id", "round", "paired_at"))
+# A round's pairings are in the outbox (written with it): marked shown for the legacy read.
+INSERT_ROUND = (
+    "INSERT INTO tournament_rounds (tournament_id, round, paired_at, shown_at)"
+    " VALUES (:tournament_id, :round, :paired_at, :paired_at)"
+)
 SELECT_UNSHOWN_ROUNDS = (
     "SELECT round FROM tournament_rounds WHERE tournament_id = :tournament_id"
     " AND shown_at IS NULL ORDER BY round"

@@ -8,13 +8,15 @@ from collections.abc import Iterable, Sequence
 from engine.store.announcement import Announcement
 from engine.store.sqlite.writer import Statement
 
-# A key is unique per match, so recording the same announcement again (a write retried
-# after its batch failed) replaces it rather than failing the commit it belongs to.
+# A key is unique per match (or among those of no match), so recording the same
+# announcement again (a write retried after its batch failed) replaces it rather than
+# failing the commit it belongs to.
 INSERT = (
     "INSERT OR REPLACE INTO announcements (match_id, key, body, created_at)"
     " VALUES (:match_id, :key, :body, :created_at)"
 )
-DELETE = "DELETE FROM announcements WHERE match_id = :match_id AND key = :key"
+# IS: an announcement of no match has a NULL match id, which = never matches.
+DELETE = "DELETE FROM announcements WHERE match_id IS :match_id AND key = :key"
 SELECT_UNDELIVERED = "SELECT match_id, key, body, created_at FROM announcements ORDER BY id"
 SELECT_UNDELIVERED_OF_MATCH = (
     "SELECT match_id, key, body, created_at FROM announcements"
@@ -38,7 +40,7 @@ def inserts(announcements: Iterable[Announcement], match_id: int | None = None) 
     ]
 
 
-def deletes(delivered: Sequence[tuple[int, str]]) -> list[Statement]:
+def deletes(delivered: Sequence[tuple[int | None, str]]) -> list[Statement]:
     return [(DELETE, {"match_id": match_id, "key": key}) for match_id, key in delivered]
 
 

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,13 +30,15 @@ from engine.model import (
     UserSettings,
 )
 from engine.ratings import LeaderboardPage, PlayerStats, Standing
-from engine.seasons import Season, SeasonStanding
+from engine.seasons import Season
 from engine.store import shared_sql
+from engine.store.alarm import Alarm
 from engine.store.announcement import Announcement
 from engine.store.errors import DuplicateKey, MatchConflict, StoreError
 from engine.store.match_store import Rater
 from engine.store.outage import OutageLog
-from engine.store.shared_sql import tournaments
+from engine.store.shared_sql import alarms, tournaments
+from engine.store.shared_sql.season_records import SeasonRecords
 from engine.store.shared_sql.tournament_records import TournamentRecords
 from engine.store.sqlite import announcements as outbox
 from engine.store.sqlite import matches, rematches, results, reviews, settings
@@ -55,7 +57,7 @@ class _Held:
     users: int = 0
 
 
-class SqliteMatchStore(TournamentRecords):
+class SqliteMatchStore(TournamentRecords, SeasonRecords):
     """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``).
 
     A write waits at most ``timeouts.busy_seconds`` for a lock another connection holds,
@@ -385,7 +387,7 @@ class SqliteMatchStore(TournamentRecords):
             return False
         return True
 
-    async def announced(self, delivered: Sequence[tuple[int, str]]) -> None:
+    async def announced(self, delivered: Sequence[tuple[int | None, str]]) -> None:
         if delivered:
             await self._write(outbox.deletes(delivered))
 
@@ -416,35 +418,7 @@ class SqliteMatchStore(TournamentRecords):
     async def save_review(self, match_id: int, body: str, at: float) -> None:
         await self._write([reviews.save(match_id, body, at)])
 
-    # -- seasons (the writer is the only writer: a read then a write is not raced) --------
-
-    async def start_season(self, season: Season) -> None:
-        await self._write(
-            [(shared_sql.seasons.INSERT_SEASON, shared_sql.seasons.season_params(season))]
-        )
-
-    async def set_season_end(self, season: Season) -> None:
-        await self._write([(shared_sql.seasons.SET_END, shared_sql.seasons.season_params(season))])
-
-    async def end_season(
-        self,
-        season: Season,
-        ranking: Sequence[SeasonStanding],
-        claimed_until: float,
-        next_season: Season | None,
-    ) -> None:
-        statements: list[Statement] = [
-            (shared_sql.seasons.END_SEASON, shared_sql.seasons.end_params(season, claimed_until))
-        ]
-        statements += [
-            (shared_sql.seasons.INSERT_STANDING, params)
-            for params in shared_sql.seasons.ranked_params(season, ranking)
-        ]
-        if next_season is not None:
-            statements.append(
-                (shared_sql.seasons.INSERT_SEASON, shared_sql.seasons.season_params(next_season))
-            )
-        await self._write(statements)
+    # -- seasons and alarms (the writer is the only writer: a read then a write is not raced)
 
     async def season_podium_shown(self, guild_id: int, number: int) -> None:
         params = {"guild_id": guild_id, "number": number, "shown": True}
@@ -464,7 +438,21 @@ class SqliteMatchStore(TournamentRecords):
             await self._write(claims)
         return due
 
-    # -- the hooks of TournamentRecords ---------------------------------------------------
+    async def claim_due_alarms(self, now: float, until: float, limit: int) -> list[Alarm]:
+        due: list[Alarm] = []
+
+        async def claim(conn: aiosqlite.Connection) -> list[Statement]:
+            # In the write's own transaction: no other claim comes between the read and it.
+            nonlocal due
+            params = {"now": now, "limit": limit}
+            async with conn.execute(alarms.SELECT_DUE, params) as cursor:
+                due = [alarms.alarm_from_row(row) for row in await cursor.fetchall()]
+            return [(alarms.CLAIM, {**alarms.key_params(a.key), "until": until}) for a in due]
+
+        await self._write([], claim)
+        return due
+
+    # -- the hooks of the shared writes (AlarmRecords and those built on it) ---------------
 
     async def _write_all(self, statements: Sequence[Statement], what: str) -> None:
         try:
@@ -487,7 +475,12 @@ class SqliteMatchStore(TournamentRecords):
         await self._write([], prepare)
         return found
 
-    async def _insert_tournament(self, params: dict[str, object]) -> int:
+    def _announcement_inserts(self, announcements: Sequence[Announcement]) -> list[Statement]:
+        return outbox.inserts(announcements)
+
+    async def _insert_tournament(
+        self, params: dict[str, object], then: Callable[[int], list[Statement]]
+    ) -> int:
         # One process owns the file: ids from a counter, as for matches.
         async with self.exclusive("tournament-ids"):
             if self._next_tournament_id is None:
@@ -495,7 +488,8 @@ class SqliteMatchStore(TournamentRecords):
                 self._next_tournament_id = int(row["max_id"]) + 1
             tournament_id = self._next_tournament_id
             self._next_tournament_id += 1
-        await self._write([(tournaments.INSERT_TOURNAMENT, {**params, "id": tournament_id})])
+        insert = (tournaments.INSERT_TOURNAMENT, {**params, "id": tournament_id})
+        await self._write([insert, *then(tournament_id)])
         return tournament_id
 
     # -- reads (those of one query come from OneQueryReads) -------------------------------

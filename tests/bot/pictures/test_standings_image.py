@@ -17,12 +17,12 @@ from bot.pictures.standings_image import (
 )
 from engine.tournaments import (
     Entrant,
-    EventPlan,
     Format,
     Game,
     Result,
     Round,
     Standing,
+    TournamentPlan,
     final_standings,
     next_round,
     seeded,
@@ -35,7 +35,7 @@ LONG = "Gonzalo de la Vega Hernández y Fernández"
 def swiss_standings(players: int, withdrawn: frozenset[int] = frozenset()) -> tuple[Standing, ...]:
     rng = random.Random(players)
     entrants = seeded([Entrant(p, rng.uniform(1300, 1700)) for p in range(1, players + 1)])
-    plan = EventPlan(Format.SWISS)
+    plan = TournamentPlan(Format.SWISS)
     games: list[Game] = []
     while isinstance(step := next_round(plan, entrants, games, withdrawn=withdrawn), Round):
         for pairing in step.pairings:

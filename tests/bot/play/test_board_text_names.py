@@ -3,7 +3,7 @@ markdown gives way to the arrows the legend explains, and the legend shows it as
 
 from __future__ import annotations
 
-from bot.play.board_text import LEFT_MARK, RIGHT_MARK, board_text, geisha_grid
+from bot.play.words import LEFT_MARK, RIGHT_MARK, board_text, geisha_grid
 from bot.words.player_names import markdown_safe
 from engine.rules import new_game, public_view
 

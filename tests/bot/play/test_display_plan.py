@@ -38,10 +38,10 @@ from engine.service.events import (
     ChallengeIssued,
     ChoiceNeeded,
     DecisionApplied,
-    Event,
     MatchAbandoned,
     MatchBroken,
     MatchEnded,
+    MatchEvent,
     MatchResumed,
     MatchStarted,
     NextTurn,
@@ -214,4 +214,4 @@ def test_every_kind_of_event_has_its_plan_pinned_here():
         Reminder,
         MatchEnded,
     }
-    assert pinned == set(typing.get_args(Event))
+    assert pinned == set(typing.get_args(MatchEvent))

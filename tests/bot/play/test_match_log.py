@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from bot.play.board_text import board_text
-from bot.play.move_lines import match_log, recent_moves
+from bot.play.words import board_text
+from bot.words.move_lines import match_log, recent_moves
 from engine.rules import GameState, Gift, GiftChoice, Variant, new_game, public_view
 from engine.rules.notation import HiddenAction
 

@@ -1,5 +1,5 @@
-"""A match's events are shown in order and confirmed once shown; one that Discord could not
-take yet is tried again, and confirmed only when it is shown; several events queued
+"""A match's events are shown in order and announced once shown; one that Discord could not
+take yet is tried again, and announced only when it is shown; several events queued
 together cost one read of the match and one board edit."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class Thread:
         self.edits = 0
         self.edited_through: list[object] = []
         """Per board edit, the press it was to go through (None: as usual)."""
-        self.confirmed: list[object] = []
+        self.announced: list[object] = []
         self.posting = asyncio.Event()
         info = match_info(7, (11, 12), MatchStatus.ACTIVE, placement=Placement(1, 2))
         self.now = MatchNow(info, replace(TABLES[0], version=3))
@@ -96,7 +96,7 @@ class Thread:
             Presence(),
             notify=panel,
             retire_panel=panel,
-            confirm=self.confirmed.append,
+            announced=self.announced.append,
             ready=ready,
         )
         shown._posts.post = self.post  # type: ignore[method-assign]
@@ -104,7 +104,7 @@ class Thread:
         return shown
 
     async def next_post(self, presenters: MatchPresenters) -> None:
-        """Until something is posted (again), and the presenter has confirmed it."""
+        """Until something is posted (again), and the presenter has announced it."""
         self.posting.clear()
         async with asyncio.timeout(HANG_GUARD_SECONDS):
             await self.posting.wait()
@@ -154,7 +154,7 @@ async def test_a_board_edit_still_waiting_for_the_pace_gives_way_to_the_next_mov
     await presenters.wait_idle()
     assert thread.edits == 1, "one edit shows both moves"
     assert pacer.withdrawn == 1
-    assert thread.confirmed == moves
+    assert thread.announced == moves
 
 
 async def test_the_edit_that_replaces_a_withdrawn_one_goes_before_boards_asked_after_it():
@@ -189,7 +189,7 @@ async def test_the_edit_that_replaces_a_withdrawn_one_goes_before_boards_asked_a
     await presenters.wait_idle()
 
 
-async def test_events_shown_are_confirmed_once_in_order():
+async def test_events_shown_are_announced_once_in_order():
     thread = Thread()
     presenters = thread.presenters()
     second = replace(REMINDER, deadline=60.0)
@@ -197,7 +197,7 @@ async def test_events_shown_are_confirmed_once_in_order():
     await presenters.on_event(second)
     await presenters.wait_idle()
     assert [step.lines[0].deadline for step in thread.posts] == [0.0, 60.0]
-    assert thread.confirmed == [REMINDER, second]
+    assert thread.announced == [REMINDER, second]
 
 
 async def test_moves_queued_together_cost_one_read_and_one_board_edit():
@@ -212,7 +212,7 @@ async def test_moves_queued_together_cost_one_read_and_one_board_edit():
         await presenters.on_event(move)
     await presenters.wait_idle()
     assert (thread.reads, thread.edits) == (1, 1)
-    assert thread.confirmed == moves
+    assert thread.announced == moves
 
 
 def take_event(version: int) -> DecisionApplied:
@@ -298,18 +298,18 @@ async def test_a_refused_press_leaves_the_board_edit_as_usual():
 
 
 @pytest.mark.parametrize("failure", [server_error(), aiohttp.ClientConnectionError("reset")])
-async def test_one_discord_could_not_take_is_tried_again_and_then_confirmed(monkeypatch, failure):
+async def test_one_discord_could_not_take_is_tried_again_and_then_announced(monkeypatch, failure):
     monkeypatch.setattr(match_presenter, "SHOW_AGAIN_SECONDS", 0.01)
     thread = Thread(failure)
     presenters = thread.presenters()
     await presenters.on_event(REMINDER)
     await presenters.wait_idle()
-    assert thread.confirmed == [], "not shown: not confirmed (a restart shows it too)"
+    assert thread.announced == [], "not shown: not announced (a restart shows it too)"
     await thread.next_post(presenters)
-    assert len(thread.posts) == 1 and thread.confirmed == [REMINDER]
+    assert len(thread.posts) == 1 and thread.announced == [REMINDER]
 
 
-async def test_one_discord_refuses_for_good_is_confirmed_and_not_tried_again(monkeypatch):
+async def test_one_discord_refuses_for_good_is_announced_and_not_tried_again(monkeypatch):
     monkeypatch.setattr(match_presenter, "SHOW_AGAIN_SECONDS", 0.01)
     thread = Thread(refused())
     presenters = thread.presenters()
@@ -323,7 +323,7 @@ async def test_one_discord_refuses_for_good_is_confirmed_and_not_tried_again(mon
     loop.call_later(pause, lambda: loop.create_task(presenters.on_event(later)))
     await thread.next_post(presenters)
     assert [step.lines[0].deadline for step in thread.posts] == [60.0]
-    assert thread.confirmed == [REMINDER, later]
+    assert thread.announced == [REMINDER, later]
 
 
 async def test_an_event_the_database_could_not_serve_is_shown_later_without_a_log_line(
@@ -334,8 +334,8 @@ async def test_an_event_the_database_could_not_serve_is_shown_later_without_a_lo
     presenters = thread.presenters()
     await presenters.on_event(REMINDER)
     await presenters.wait_idle()
-    assert thread.confirmed == []
+    assert thread.announced == []
     await thread.next_post(presenters)
-    assert len(thread.posts) == 1 and thread.confirmed == [REMINDER]
+    assert len(thread.posts) == 1 and thread.announced == [REMINDER]
     # The store says once that the database is not answering; the presenter adds nothing.
     assert not [r for r in caplog.records if r.name.startswith("bot")], caplog.text

@@ -15,7 +15,7 @@ from bot.pictures.board_image import board_image
 from bot.pictures.board_layout import COLUMN, COUNT_Y, PANELS, column_x
 from bot.pictures.lettering import Written
 from bot.pictures.palette import CARD_BACK
-from bot.play.board_text import FAVOR_MARK, ITEM_MARK, NEUTRAL_MARK, board_text
+from bot.play.words import FAVOR_MARK, ITEM_MARK, NEUTRAL_MARK, board_text
 from bot.words.i18n import text
 from bot.words.names import action_name
 from engine.rules import Action, PublicView, Variant, new_game, public_view

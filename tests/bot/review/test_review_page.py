@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
+from bot.custom_ids import Turn, step_id
 from bot.pictures import render_board_async
 from bot.review.review_page import BoardLook, ReviewScene, review_page
-from bot.review.step_ids import Turn, step_id
 from bot.words.i18n import text
 from engine.review.judgement import MatchReview, Verdict
 from engine.review.seen_match import seen_match
@@ -44,7 +44,7 @@ def scene_of(
         viewer_seat=viewer_seat,
         review=review,
     )
-    look = BoardLook(board_lang, NAMES, RAW_NAMES, ai_seat=None)
+    look = BoardLook(board_lang, RAW_NAMES)
     return ReviewScene(7, seen, NAMES, look)
 
 

@@ -3,8 +3,8 @@ in English and Spanish."""
 
 from __future__ import annotations
 
-from bot.seasons._commands import ended_text
-from bot.stats.season_text import member_seasons_text, season_leaderboard_text
+from bot.seasons.commands import ended_text
+from bot.stats.words import member_seasons_text, season_leaderboard_text
 from engine.model import SeasonLength
 from engine.ratings import Glicko2Rating
 from engine.seasons import BestSeason, MemberSeasons, Season, SeasonEnded, SeasonPage

@@ -1,42 +1,11 @@
-"""The words of stats, leaderboard, history and the rating line, in English and Spanish."""
+"""The words of stats, leaderboard and history (:mod:`bot.stats.words`), in English and
+Spanish."""
 
 from __future__ import annotations
 
-from bot.stats.stats_text import (
-    leaderboard_text,
-    rating_changes_text,
-    signed_change,
-    stats_text,
-)
-from engine.ratings import Glicko2Rating, LeaderboardPage, PlayerStats, RatingChange, Standing
+from bot.stats.words import leaderboard_text, stats_text
+from engine.ratings import Glicko2Rating, LeaderboardPage, PlayerStats, Standing, ranked_page
 from engine.rules.outcome import Termination
-
-
-def test_changes_are_signed_with_a_real_minus_and_rounded_like_the_rating():
-    assert [signed_change(x) for x in (12.4, -12.6, 0.3)] == ["+12", "\N{MINUS SIGN}13", "±0"]
-
-
-def test_the_rating_line_names_both_players_seat_zero_first():
-    changes = (
-        RatingChange(7, 1, 202, 1, 0.0, 1500.0, 1337.69),
-        RatingChange(7, 1, 101, 0, 1.0, 1500.0, 1662.31),
-    )
-    line = rating_changes_text("en", (changes[0], changes[1]), ("ana", "ben"))
-    assert line == "Ratings: ana 1662 (+162) · ben 1338 (\N{MINUS SIGN}162)"
-    assert rating_changes_text("es", changes, ("ana", "ben")).startswith("Valoraciones: ana 1662")
-
-
-def test_the_rating_line_marks_a_provisional_rating_and_explains_the_mark():
-    changes = (
-        RatingChange(7, 1, 101, 0, 1.0, 1500.0, 1662.31),
-        RatingChange(7, 1, 202, 1, 0.0, 1700.0, 1690.0),
-    )
-    line = rating_changes_text("en", changes, ("ana", "ben"), provisional=(True, False))
-    first, legend = line.split("\n")
-    assert first == "Ratings: ana 1662? (+162) · ben 1690 (\N{MINUS SIGN}10)"
-    assert legend.startswith("? after a rating: provisional")
-    spanish = rating_changes_text("es", changes, ("ana", "ben"), provisional=(True, False))
-    assert "ana 1662? (+162)" in spanish and "\n? tras una valoración: provisional" in spanish
 
 
 def test_stats_list_charm_and_geishas_always_and_other_ways_once_seen():
@@ -53,9 +22,14 @@ def test_stats_list_charm_and_geishas_always_and_other_ways_once_seen():
     )
 
 
-def test_a_leaderboard_page_numbers_ranks_from_its_offset():
-    page = LeaderboardPage((Standing(1, 5, Glicko2Rating(1600, 80), games=3, wins=3),), 10, 11)
-    shown = leaderboard_text("en", page, min_games=3, page_size=10)
+def ranked(entries: tuple[Standing, ...], offset: int, total: int):
+    """The page as the engine ranks it, with the default minimum of 3 rated matches."""
+    return ranked_page(LeaderboardPage(entries, offset, total), min_games=3)
+
+
+def test_a_leaderboard_page_shows_the_engines_ranks_and_minimum():
+    page = ranked((Standing(1, 5, Glicko2Rating(1600, 80), games=3, wins=3),), 10, 11)
+    shown = leaderboard_text("en", page, page_size=10)
     assert shown.startswith("**11.** <@5> — **1600** · 3 matches, 100% won")
     assert shown.endswith("Page 2 of 2 · players with at least 3 rated matches")
 
@@ -77,7 +51,7 @@ def test_a_settled_rating_has_no_mark_and_no_legend():
 
 
 def test_the_leaderboard_marks_provisional_ratings_and_explains_them_once():
-    page = LeaderboardPage(
+    page = ranked(
         (
             Standing(1, 5, Glicko2Rating(1720, 70), games=20, wins=15),
             Standing(1, 6, Glicko2Rating(1650, 180), games=3, wins=3),
@@ -85,8 +59,13 @@ def test_the_leaderboard_marks_provisional_ratings_and_explains_them_once():
         0,
         2,
     )
-    shown = leaderboard_text("en", page, min_games=3, page_size=10)
+    shown = leaderboard_text("en", page, page_size=10)
     assert "**1.** <@5> — **1720** ·" in shown and "**2.** <@6> — **1650?** ·" in shown
     assert shown.count("provisional") == 1 and shown.endswith("rated matches.")
-    settled_only = LeaderboardPage(page.entries[:1], 0, 1)
-    assert "provisional" not in leaderboard_text("en", settled_only, min_games=3, page_size=10)
+    settled_only = ranked((page.entries[0].standing,), 0, 1)
+    assert "provisional" not in leaderboard_text("en", settled_only, page_size=10)
+
+
+def test_an_empty_leaderboard_says_the_engines_minimum():
+    empty = ranked_page(LeaderboardPage((), 0, 0), min_games=5)
+    assert "5" in leaderboard_text("en", empty, page_size=10)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.tournaments._words import pairings_parts, started_parts, tournament_refusal
+from bot.tournaments.words import pairings_parts, started_parts, tournament_refusal
 from bot.words.i18n import text
 from engine.model import TournamentGame
 from engine.service.tournaments.errors import TournamentAlreadyOpen

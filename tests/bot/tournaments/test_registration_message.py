@@ -5,8 +5,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from bot.tournaments._buttons import show_registration
-from bot.tournaments._words import MOST_LISTED
+from bot.tournaments.buttons import show_registration
+from bot.tournaments.words import MOST_LISTED
 from engine.model import Tournament, TournamentEntry, TournamentStatus
 from engine.tournaments import Format
 

@@ -3,7 +3,8 @@
 import pytest
 
 from bot.words.refusals import refusal_text
-from engine.service.errors import ChallengeCooldown, TooManyNewMatches
+from engine.service.challenges.errors import ChallengeCooldown
+from engine.service.errors import TooManyNewMatches
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

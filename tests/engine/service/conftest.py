@@ -129,8 +129,8 @@ async def service(make_service: ServiceFactory) -> MatchService:
 
 async def new_match(service: MatchService, challenger: int = 101, opponent: int = 202) -> MatchInfo:
     """A started match between two humans."""
-    challenge = await service.commands.challenge(challenger, opponent, guild_id=1, channel_id=2)
-    return await service.commands.accept(challenge.match_id, opponent)
+    challenge = await service.challenges.challenge(challenger, opponent, guild_id=1, channel_id=2)
+    return await service.challenges.accept(challenge.match_id, opponent)
 
 
 async def play_one(service: MatchService, match_id: int, rng: random.Random) -> SubmitResult:

@@ -35,10 +35,10 @@ async def play_pair(service: MatchService, a: int, b: int, rng: random.Random) -
         if open_matches:
             match = open_matches[0]
             if match.status is MatchStatus.PENDING:  # killed between challenge and accept
-                match = await service.commands.accept(match.match_id, b)
+                match = await service.challenges.accept(match.match_id, b)
         else:
-            challenge = await service.commands.challenge(a, b, guild_id=1, channel_id=2)
-            match = await service.commands.accept(challenge.match_id, b)
+            challenge = await service.challenges.challenge(a, b, guild_id=1, channel_id=2)
+            match = await service.challenges.accept(challenge.match_id, b)
         await play_match(service, match.match_id, (a, b), rng)
 
 

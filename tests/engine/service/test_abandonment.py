@@ -25,8 +25,8 @@ async def test_a_deleted_channel_ends_its_matches_and_challenges_and_no_other(ma
     service = await make_service(recorder=heard, turn_timer_seconds=60.0)
     here = await new_match(service)  # guild 1, channel 2
     await play_one(service, here.match_id, random.Random(1))
-    challenge = await service.commands.challenge(303, 404, guild_id=1, channel_id=2)
-    elsewhere = await service.commands.challenge(505, 606, guild_id=1, channel_id=9)
+    challenge = await service.challenges.challenge(303, 404, guild_id=1, channel_id=2)
+    elsewhere = await service.challenges.challenge(505, 606, guild_id=1, channel_id=9)
 
     ended = await service.abandonment.abandon_channel(1, 2)
 

@@ -17,7 +17,7 @@ async def test_a_server_that_saved_only_its_language_follows_the_configured_defa
 
     assert service.settings.three_rounds(saved) is True
     assert service.settings.thread_per_match(saved) is False
-    challenge = await service.commands.challenge(101, 202, guild_id=GUILD, channel_id=2)
+    challenge = await service.challenges.challenge(101, 202, guild_id=GUILD, channel_id=2)
     assert challenge.variant is Variant.THREE_ROUNDS
 
 
@@ -29,15 +29,15 @@ async def test_a_server_choice_wins_over_the_configured_default(make_service):
     saved = await service.settings.guild_settings(GUILD)
 
     assert service.settings.thread_per_match(saved) is True
-    challenge = await service.commands.challenge(101, 202, guild_id=GUILD, channel_id=2)
+    challenge = await service.challenges.challenge(101, 202, guild_id=GUILD, channel_id=2)
     assert challenge.variant is Variant.STANDARD
 
 
 async def test_a_server_that_never_chose_follows_the_config_as_it_changes(make_service):
     standard = await make_service()
-    first = await standard.commands.challenge(101, 202, guild_id=GUILD, channel_id=2)
+    first = await standard.challenges.challenge(101, 202, guild_id=GUILD, channel_id=2)
     await standard.close()
     three = await make_service(three_rounds=True)
-    second = await three.commands.challenge(303, 404, guild_id=GUILD, channel_id=2)
+    second = await three.challenges.challenge(303, 404, guild_id=GUILD, channel_id=2)
 
     assert (first.variant, second.variant) == (Variant.STANDARD, Variant.THREE_ROUNDS)

@@ -175,7 +175,7 @@ async def test_a_rematch_of_a_hint_match_has_hints_too(service):
     match = await hint_match(service)
     await service.commands.resign(match.match_id, PLAYER)
 
-    rematch = await service.commands.rematch(match.match_id, PLAYER)
+    rematch = await service.challenges.rematch(match.match_id, PLAYER)
 
     assert rematch.started is not None and rematch.started.hints
 

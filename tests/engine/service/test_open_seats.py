@@ -1,9 +1,11 @@
-"""Open seats: opened for anyone in a server, taken once, expiring, limited like challenges."""
+"""Open seats: challenges to anyone in a server, taken once, expiring, limited like challenges,
+and answered on the challenge's own path."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -12,6 +14,8 @@ from engine.rules.state import Variant
 from engine.service import (
     CannotJoinOwnSeat,
     ChallengeAccepted,
+    ChallengeCancelled,
+    ChallengeIssued,
     InvalidRequest,
     MatchStarted,
     MatchStatus,
@@ -158,7 +162,7 @@ async def test_the_list_holds_the_servers_waiting_seats_oldest_first(service, cl
     second = await posted(service, 202)
     await posted(service, 303, GUILD + 1)  # another server
     await service.seats.open(404, GUILD, CHANNEL)  # not posted yet
-    await service.commands.challenge(404, 505, GUILD, CHANNEL)  # a named challenge
+    await service.challenges.challenge(404, 505, GUILD, CHANNEL)  # a named challenge
     assert [s.match_id for s in await listed(service)] == [
         first.match_id,
         second.match_id,
@@ -167,10 +171,52 @@ async def test_the_list_holds_the_servers_waiting_seats_oldest_first(service, cl
     assert [s.match_id for s in await listed(service)] == [second.match_id]
 
 
-async def test_join_on_a_named_challenge_is_refused(service):
-    challenge = await service.commands.challenge(HOST, 202, GUILD, CHANNEL)
-    with pytest.raises(InvalidRequest, match="not an open seat"):
+async def test_join_on_a_challenge_to_someone_else_is_refused(service):
+    challenge = await service.challenges.challenge(HOST, 202, GUILD, CHANNEL)
+    with pytest.raises(NotYourMatch, match="for someone else"):
         await service.seats.join(challenge.match_id, 303)
+    assert (await service.queries.match_info(challenge.match_id)).status is MatchStatus.PENDING
+
+
+async def test_a_seat_joined_is_a_challenge_accepted_with_the_same_events_and_match(make_service):
+    """An open seat is a challenge whose opponent is anyone: the same deal comes of joining
+    one as of accepting a challenge, announced by the same events."""
+    accepting = Recorder()
+    first = await make_service(recorder=accepting)
+    challenge = await first.challenges.challenge(HOST, 202, GUILD, CHANNEL)
+    accepted = await first.challenges.accept(challenge.match_id, 202)
+    await first.wait_idle()
+    await first.close()
+
+    joining = Recorder()
+    second = await make_service(recorder=joining)  # the same seed: the same deal
+    seat = await second.seats.open(HOST, GUILD, CHANNEL)
+    joined = await second.seats.join(seat.match_id, 202)
+    await second.wait_idle()
+
+    assert replace(joined, match_id=0) == replace(accepted, match_id=0)
+    assert [type(e) for e in joining.events] == [ChallengeIssued, ChallengeAccepted, MatchStarted]
+    issued, *answered = joining.events
+    assert isinstance(issued, ChallengeIssued) and issued.opponent_id == OPEN_SEAT
+    assert [replace(e, match_id=0) for e in answered] == [
+        replace(e, match_id=0) for e in accepting.events[1:]
+    ]
+
+
+async def test_a_cancelled_seat_is_a_withdrawn_challenge(make_service):
+    recorder = Recorder()
+    service = await make_service(recorder=recorder)
+    seat = await service.seats.open(HOST, GUILD, CHANNEL)
+    challenge = await service.challenges.challenge(HOST, 202, GUILD, CHANNEL)
+    await service.seats.cancel(seat.match_id, HOST)
+    await service.challenges.cancel(challenge.match_id, HOST)
+    await service.wait_idle()
+    assert recorder.of(ChallengeCancelled) == [
+        ChallengeCancelled(seat.match_id, HOST, OPEN_SEAT),
+        ChallengeCancelled(challenge.match_id, HOST, 202),
+    ]
+    with pytest.raises(SeatClosed, match="cancelled"):
+        await service.seats.cancel(seat.match_id, HOST)
 
 
 async def test_an_unrated_seat_leaves_ratings_alone_and_a_rated_one_moves_them(service):

@@ -13,9 +13,10 @@ import pytest
 from engine.rules.decisions import Action
 from engine.rules.outcome import MatchOutcome, Termination
 from engine.service.announcing import outbox as outbox_module
+from engine.service.announcing.addresses import announcement_key
 from engine.service.announcing.event_bus import EventBus
 from engine.service.announcing.event_codec import EventCodecError, decode, encode
-from engine.service.announcing.outbox import Outbox, announcement_key
+from engine.service.announcing.outbox import Outbox
 from engine.service.events import (
     ChallengeExpired,
     ChallengeIssued,
@@ -48,7 +49,7 @@ async def test_every_event_of_whole_matches_reads_back_as_it_was(make_service, c
     rng = random.Random(5)
     for n in range(3):
         await play_out(service, await new_match(service, 101 + n, 202 + n), rng)
-    await service.commands.challenge(401, 402, guild_id=1, channel_id=2)
+    await service.challenges.challenge(401, 402, guild_id=1, channel_id=2)
     await new_match(service, 501, 502)
     await clock.advance(900, settle=service.wait_idle)  # a reminder, a timeout, an expiry
     await service.commands.resign((await new_match(service, 601, 602)).match_id, 601)

@@ -189,11 +189,11 @@ async def test_a_match_that_is_over_can_still_be_placed(service):
 async def test_a_challenge_accepted_before_its_message_is_known_keeps_a_clear_board(service):
     """A quick Accept can come before the bot has learnt its challenge message's id: that
     late id must not become the started match's board (it would get no thread of its own)."""
-    challenge = await service.commands.challenge(101, 202, guild_id=1, channel_id=2)
+    challenge = await service.challenges.challenge(101, 202, guild_id=1, channel_id=2)
     await service.placements.set_challenge_message(challenge.match_id, 98)
     pending = await service.queries.match_info(challenge.match_id)
     assert pending.placement.board_message_id == 98
-    await service.commands.accept(challenge.match_id, 202)
+    await service.challenges.accept(challenge.match_id, 202)
     await service.placements.set_challenge_message(challenge.match_id, 99)
     started = await service.queries.match_info(challenge.match_id)
     assert started.placement.board_message_id is None

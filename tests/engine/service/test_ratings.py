@@ -136,42 +136,57 @@ async def test_a_failed_rating_write_leaves_the_match_unfinished(service, db_pat
     assert (await service.queries.match_info(match.match_id)).status == "active"
 
 
-async def test_the_leaderboard_ranks_by_rating_and_pages_without_gaps(service):
+async def test_the_leaderboard_ranks_by_rating_and_pages_without_gaps(make_service):
+    service = await make_service(leaderboard_min_games=1)
     # Player k beats every player after them once: the ranking must be 1, 2, 3, ...
     players = [1000 + k for k in range(7)]
     for i, winner in enumerate(players):
         for loser in players[i + 1 :]:
             await _resigned(service, winner, loser)
 
-    whole = await service.queries.leaderboard(GUILD, min_games=0, offset=0, limit=100)
-    assert [s.user_id for s in whole.entries] == players
-    ratings = [s.rating.rating for s in whole.entries]
+    whole = await service.queries.leaderboard(GUILD, offset=0, limit=100)
+    assert [(e.rank, e.standing.user_id) for e in whole.entries] == list(
+        enumerate(players, start=1)
+    )
+    ratings = [e.standing.rating.rating for e in whole.entries]
     assert ratings == sorted(ratings, reverse=True)
 
-    pages = [
-        await service.queries.leaderboard(GUILD, min_games=0, offset=o, limit=3) for o in (0, 3, 6)
-    ]
+    pages = [await service.queries.leaderboard(GUILD, offset=o, limit=3) for o in (0, 3, 6)]
     assert [len(p.entries) for p in pages] == [3, 3, 1]
-    assert [s for p in pages for s in p.entries] == list(whole.entries)
+    # The ranks run on across pages: page 3 starts at rank 7, not 1.
+    assert [e for p in pages for e in p.entries] == list(whole.entries)
     assert {p.total for p in pages} == {7}
 
 
-async def test_the_leaderboard_leaves_out_players_with_too_few_games(service):
+async def test_the_leaderboard_ranks_only_players_with_the_minimum_of_games(make_service):
+    service = await make_service(leaderboard_min_games=2)
     await _resigned(service, ANA, BEN)
     await _resigned(service, ANA, CARA)
 
-    board = await service.queries.leaderboard(GUILD, min_games=2, offset=0, limit=10)
+    board = await service.queries.leaderboard(GUILD, offset=0, limit=10)
 
-    assert [s.user_id for s in board.entries] == [ANA]
-    assert board.total == 1
-    assert (
-        await service.queries.leaderboard(GUILD + 1, min_games=0, offset=0, limit=10)
-    ).total == 0
+    assert [(e.rank, e.standing.user_id) for e in board.entries] == [(1, ANA)]
+    assert (board.total, board.min_games) == (1, 2)
+    other = await service.queries.leaderboard(GUILD + 1, offset=0, limit=10)
+    assert (other.entries, other.total, other.min_games) == ((), 0, 2)
 
 
-@pytest.mark.parametrize("bad", [{"offset": -1}, {"limit": 0}, {"limit": 101}, {"min_games": -2}])
+async def test_the_leaderboard_needs_three_rated_games_by_default(service):
+    # One lucky first win is not a ranking.
+    for _ in range(2):
+        await _resigned(service, ANA, BEN)
+    assert (await service.queries.leaderboard(GUILD)).entries == ()
+    await _resigned(service, BEN, ANA)
+
+    board = await service.queries.leaderboard(GUILD)
+
+    assert sorted(e.standing.user_id for e in board.entries) == [ANA, BEN]
+    assert ([e.rank for e in board.entries], board.min_games) == ([1, 2], 3)
+
+
+@pytest.mark.parametrize("bad", [{"offset": -1}, {"limit": 0}, {"limit": 101}])
 async def test_a_leaderboard_request_out_of_range_is_refused_and_quoted(service, bad):
-    args = {"min_games": 0, "offset": 0, "limit": 10, **bad}
+    args = {"offset": 0, "limit": 10, **bad}
     name, value = next(iter(bad.items()))
     with pytest.raises(InvalidRequest, match=f"{name}={value}"):
         await service.queries.leaderboard(GUILD, **args)
@@ -200,11 +215,11 @@ async def test_an_exported_record_replays_to_the_same_result(service, tmp_path):
 
 
 async def test_a_match_still_in_progress_cannot_be_exported(service):
-    challenge = await service.commands.challenge(ANA, BEN, guild_id=GUILD, channel_id=2)
+    challenge = await service.challenges.challenge(ANA, BEN, guild_id=GUILD, channel_id=2)
     with pytest.raises(MatchNotFinished, match=f"match {challenge.match_id} is pending"):
         await service.queries.match_record(challenge.match_id, GUILD, ANA)
 
-    await service.commands.accept(challenge.match_id, BEN)
+    await service.challenges.accept(challenge.match_id, BEN)
     with pytest.raises(MatchNotFinished, match="is active; its record is available once it ends"):
         await service.queries.match_record(challenge.match_id, GUILD, ANA)
 

@@ -135,7 +135,7 @@ async def test_sigkill_at_random_points_loses_no_acknowledged_decision(tmp_path)
         for user in (1, 3, 5, 9):
             for match in await service.queries.open_matches_for(user):
                 if match.status is MatchStatus.PENDING:  # killed between challenge and accept
-                    await service.commands.accept(match.match_id, match.players[1])
+                    await service.challenges.accept(match.match_id, match.players[1])
                 await play_to_end(service, match.match_id, play)
         for user in (1, 2, 3, 4, 5, 6, 9):
             assert await service.queries.open_matches_for(user) == []

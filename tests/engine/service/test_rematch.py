@@ -20,10 +20,10 @@ from .conftest import new_match
 
 
 async def _finished(service, challenger: int = 101, opponent: int = 202, **kwargs):
-    challenge = await service.commands.challenge(
+    challenge = await service.challenges.challenge(
         challenger, opponent, guild_id=1, channel_id=2, **kwargs
     )
-    match = await service.commands.accept(challenge.match_id, opponent)
+    match = await service.challenges.accept(challenge.match_id, opponent)
     await service.commands.resign(match.match_id, challenger)
     return await service.queries.match_info(match.match_id)
 
@@ -31,9 +31,9 @@ async def _finished(service, challenger: int = 101, opponent: int = 202, **kwarg
 async def test_both_presses_start_a_match_in_the_same_channel_with_the_seats_swapped(service):
     old = await _finished(service, variant=Variant.THREE_ROUNDS, turn_seconds=120.0)
 
-    first = await service.commands.rematch(old.match_id, 202)
+    first = await service.challenges.rematch(old.match_id, 202)
     assert first == Rematch(started=None, waiting_for=101)
-    second = await service.commands.rematch(old.match_id, 101)
+    second = await service.challenges.rematch(old.match_id, 101)
 
     assert second.waiting_for is None and second.started is not None
     new = second.started
@@ -46,8 +46,8 @@ async def test_both_presses_start_a_match_in_the_same_channel_with_the_seats_swa
 
 async def test_pressing_twice_still_waits_for_the_other_player(service):
     old = await _finished(service)
-    await service.commands.rematch(old.match_id, 101)
-    assert await service.commands.rematch(old.match_id, 101) == Rematch(None, waiting_for=202)
+    await service.challenges.rematch(old.match_id, 101)
+    assert await service.challenges.rematch(old.match_id, 101) == Rematch(None, waiting_for=202)
     assert await service.queries.open_matches_for(101) == []
 
 
@@ -57,7 +57,7 @@ async def test_against_the_ai_one_press_starts_a_match_at_the_same_level(service
     )
     await service.commands.resign(ai_match.match_id, 303)
 
-    rematch = await service.commands.rematch(ai_match.match_id, 303)
+    rematch = await service.challenges.rematch(ai_match.match_id, 303)
 
     new = rematch.started
     assert new is not None and rematch.waiting_for is None
@@ -68,44 +68,44 @@ async def test_against_the_ai_one_press_starts_a_match_at_the_same_level(service
 async def test_a_match_still_being_played_has_no_rematch(service):
     match = await new_match(service)
     with pytest.raises(MatchNotFinished, match=f"match {match.match_id} is active"):
-        await service.commands.rematch(match.match_id, 101)
+        await service.challenges.rematch(match.match_id, 101)
 
 
 async def test_only_its_players_may_ask_for_a_rematch(service):
     old = await _finished(service)
     with pytest.raises(NotYourMatch, match=f"user 999 cannot act in match {old.match_id}"):
-        await service.commands.rematch(old.match_id, 999)
+        await service.challenges.rematch(old.match_id, 999)
 
 
 async def test_pressing_after_the_rematch_started_is_refused_even_after_a_restart(make_service):
     first = await make_service()
     old = await _finished(first)
-    await first.commands.rematch(old.match_id, 101)
-    started = (await first.commands.rematch(old.match_id, 202)).started
+    await first.challenges.rematch(old.match_id, 101)
+    started = (await first.challenges.rematch(old.match_id, 202)).started
     assert started is not None
     await first.close()
 
     second = await make_service()
     with pytest.raises(RematchAlreadyStarted, match=f"match {started.match_id}") as refused:
-        await second.commands.rematch(old.match_id, 101)
+        await second.challenges.rematch(old.match_id, 101)
     assert refused.value.rematch_id == started.match_id
 
 
 async def test_a_press_survives_a_restart(make_service):
     first = await make_service()
     old = await _finished(first)
-    assert (await first.commands.rematch(old.match_id, 101)).waiting_for == 202
+    assert (await first.challenges.rematch(old.match_id, 101)).waiting_for == 202
     await first.close()
 
     second = await make_service()
-    rematch = await second.commands.rematch(old.match_id, 202)
+    rematch = await second.challenges.rematch(old.match_id, 202)
 
     assert rematch.started is not None and rematch.started.players == (202, 101)
 
 
 async def test_a_failure_while_starting_does_not_block_the_rematch(service, monkeypatch):
     old = await _finished(service)
-    await service.commands.rematch(old.match_id, 101)
+    await service.challenges.rematch(old.match_id, 101)
     start_match = service.store.start_match
 
     async def fail_once(*args, **kwargs):
@@ -114,9 +114,9 @@ async def test_a_failure_while_starting_does_not_block_the_rematch(service, monk
 
     monkeypatch.setattr(service.store, "start_match", fail_once)
     with pytest.raises(OSError):
-        await service.commands.rematch(old.match_id, 202)
+        await service.challenges.rematch(old.match_id, 202)
 
-    retried = await service.commands.rematch(old.match_id, 202)
+    retried = await service.challenges.rematch(old.match_id, 202)
 
     assert retried.started is not None and retried.started.status is MatchStatus.ACTIVE
     assert [m.match_id for m in await service.queries.open_matches_for(101)] == [
@@ -128,9 +128,9 @@ async def test_two_simultaneous_last_presses_start_exactly_one_match(service):
     old = await _finished(service)
 
     results = await asyncio.gather(
-        service.commands.rematch(old.match_id, 101),
-        service.commands.rematch(old.match_id, 202),
-        service.commands.rematch(old.match_id, 202),
+        service.challenges.rematch(old.match_id, 101),
+        service.challenges.rematch(old.match_id, 202),
+        service.challenges.rematch(old.match_id, 202),
         return_exceptions=True,
     )
 

@@ -187,7 +187,7 @@ async def test_a_corrupt_stored_review_is_redone(service, worker):
 async def test_a_match_not_finished_or_unknown_has_no_review(service, worker):
     playing = await new_match(service)
     await play_one(service, playing.match_id, random.Random(1))
-    challenge = await service.commands.challenge(303, 404, guild_id=1, channel_id=2)
+    challenge = await service.challenges.challenge(303, 404, guild_id=1, channel_id=2)
 
     for match_id, why in [
         (playing.match_id, "it is active, not finished"),

@@ -1,14 +1,18 @@
 """Seasons through the match service: started and ended by hand or by their length, the
-end fired once (also across a restart at the boundary), standings that start anew."""
+end fired once (also across a restart at the boundary, and by one of two processes), its
+podium a :class:`SeasonEnded` on the bus kept in the outbox until shown, standings that
+start anew."""
 
 from __future__ import annotations
 
 import asyncio
+import random
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
 
-from engine.model import SeasonLength
+from engine.model import GuildSettings, SeasonLength
 from engine.ratings import rate_finished_match
 from engine.seasons import Season, SeasonEnded
 from engine.service import (
@@ -17,42 +21,34 @@ from engine.service import (
     NoSeasonRunning,
     SeasonAlreadyRunning,
     SeasonNotFound,
+    ServiceConfig,
 )
+from engine.service.seasons.service import SEASON_END, SEASON_PODIUM
+from engine.store.alarm import Alarm
 from engine.store.errors import StorageFull
+from engine.store.postgres import PostgresMatchStore
+from engine.store.sqlite import SqliteMatchStore
 from tests.builders import match_info, match_result
-from tests.engine.service.conftest import ServiceFactory, new_match
+from tests.engine.service.conftest import START, Recorder, ServiceFactory, new_match
 
 GUILD = 1  # new_match's server
 CHANNEL = 77
 SEASON = 600.0  # the test-only length of a season with a length
 
 
-class Podiums:
-    """A listener like the bot: keeps each end it hears of and, unless told not to
-    (a process that dies before posting), marks the podium shown."""
-
-    def __init__(self, service: MatchService, *, shows: bool = True) -> None:
-        self.heard: list[SeasonEnded] = []
-        self.service = service
-        self.shows = shows
-        service.seasons.on_season_ended(self)
-
-    async def __call__(self, ended: SeasonEnded) -> None:
-        self.heard.append(ended)
-        if self.shows:
-            await self.service.seasons.podium_shown(ended.season.guild_id, ended.season.number)
-
-    @property
-    def numbers(self) -> list[int]:
-        return [e.season.number for e in self.heard]
+def podiums(recorder: Recorder) -> list[int]:
+    """The numbers of the seasons whose end the subscriber heard, in order."""
+    return [ended.season.number for ended in recorder.of(SeasonEnded)]
 
 
-async def with_length(service: MatchService, length: SeasonLength = SeasonLength.MONTHLY):
-    settings = await service.settings.guild_settings(GUILD)
+async def with_length(
+    service: MatchService, length: SeasonLength = SeasonLength.MONTHLY, guild: int = GUILD
+) -> Season | None:
+    settings = await service.settings.guild_settings(guild)
     await service.settings.set_guild_settings(
         replace(settings, season_length=length, season_channel_id=CHANNEL)
     )
-    return await service.seasons.follow_length(GUILD)
+    return await service.seasons.follow_length(guild)
 
 
 async def win(service: MatchService, winner: int, loser: int) -> None:
@@ -61,8 +57,16 @@ async def win(service: MatchService, winner: int, loser: int) -> None:
     await service.wait_idle()
 
 
-async def test_a_season_started_and_ended_by_hand_is_announced_once(service: MatchService):
-    podiums = Podiums(service)
+async def undelivered_podiums(service: MatchService) -> list[str]:
+    """The season announcements still waiting in the outbox to be shown."""
+    return [row.key for row in await service.store.undelivered() if row.key.startswith("season@")]
+
+
+async def test_a_season_started_and_ended_by_hand_is_announced_once(
+    make_service: ServiceFactory,
+):
+    heard = Recorder()
+    service = await make_service(recorder=heard)
     season = await service.seasons.start(GUILD)
     assert (season.number, season.ends_at) == (1, None)  # no length: it ends by hand
     with pytest.raises(SeasonAlreadyRunning, match="season 1 is already running"):
@@ -74,9 +78,14 @@ async def test_a_season_started_and_ended_by_hand_is_announced_once(service: Mat
     assert ended.next_season is None and ended.season.ended_at is not None
     with pytest.raises(NoSeasonRunning, match="no season is running in server 1"):
         await service.seasons.end(GUILD)
-    # Nowhere to announce it (no channel named): nobody hears of it, and it is done.
-    assert podiums.heard == []
-    assert (await service.store.season(GUILD, 1)).podium_shown  # type: ignore[union-attr]
+    # Nowhere to announce it (no channel named): subscribers hear the fact, once, and
+    # nothing is kept to be shown again.
+    assert heard.of(SeasonEnded) == [ended] and ended.channel_id is None
+    assert await undelivered_podiums(service) == []
+    await service.close()
+    again = Recorder()
+    await make_service(recorder=again)
+    assert again.of(SeasonEnded) == []
 
 
 async def test_season_standings_start_anew_and_rank_after_the_minimum_of_games(
@@ -104,16 +113,16 @@ async def test_season_standings_start_anew_and_rank_after_the_minimum_of_games(
 async def test_a_season_with_a_length_ends_at_its_boundary_and_the_next_starts(
     make_service: ServiceFactory, clock: ManualClock
 ):
-    service = await make_service(season_min_games=1, season_seconds=SEASON)
-    podiums = Podiums(service)
+    heard = Recorder()
+    service = await make_service(recorder=heard, season_min_games=1, season_seconds=SEASON)
     first = await with_length(service)
     assert first is not None and first.ends_at == clock.now() + SEASON
     await win(service, 101, 202)
 
     await clock.advance(SEASON, settle=service.wait_idle)
 
-    assert podiums.numbers == [1]
-    [ended] = podiums.heard
+    assert podiums(heard) == [1]
+    [ended] = heard.of(SeasonEnded)
     assert ended.channel_id == CHANNEL
     assert [(s.user_id, s.rank) for s in ended.podium] == [(101, 1), (202, 2)]
     assert ended.next_season is not None and ended.next_season.number == 2
@@ -123,7 +132,9 @@ async def test_a_season_with_a_length_ends_at_its_boundary_and_the_next_starts(
     best = (await service.seasons.member(GUILD, 101)).best
     assert best is not None and (best.number, best.rank) == (1, 1)
     await clock.advance(SEASON / 2, settle=service.wait_idle)
-    assert podiums.numbers == [1]  # once
+    assert podiums(heard) == [1]  # once
+    await clock.advance(SEASON / 2, settle=service.wait_idle)
+    assert podiums(heard) == [1, 2]  # the next ends at its own boundary
 
 
 async def test_a_restart_across_the_boundary_ends_the_season_once(
@@ -134,76 +145,149 @@ async def test_a_restart_across_the_boundary_ends_the_season_once(
     await before.close()
     await clock.advance(SEASON * 1.5)  # the bot is down at the boundary
 
-    after = await make_service(season_seconds=SEASON)
-    podiums = Podiums(after)
+    heard = Recorder()
+    after = await make_service(recorder=heard, season_seconds=SEASON)
     await clock.advance(1.0, settle=after.wait_idle)
 
-    assert podiums.numbers == [1]
-    ended = podiums.heard[0]
+    assert podiums(heard) == [1]
+    ended = heard.of(SeasonEnded)[0]
     assert ended.season.ended_at == ended.season.ends_at  # at the boundary, not at restart
     running = await after.seasons.current(GUILD)
     # The next runs from the boundary, to a boundary still ahead.
-    assert running is not None and running.number == 2 and running.ends_at > clock.now()
+    assert running is not None and running.number == 2
+    assert running.ends_at is not None and running.ends_at > clock.now()
 
 
-async def test_a_podium_never_shown_is_shown_after_a_restart(
+async def test_a_podium_nobody_confirmed_is_shown_once_after_a_restart(
     make_service: ServiceFactory, clock: ManualClock
 ):
-    dying = await make_service(season_seconds=SEASON)
-    lost = Podiums(dying, shows=False)  # it dies before posting
+    lost = Recorder(confirms=False)  # the bot dies before posting
+    dying = await make_service(recorder=lost, season_seconds=SEASON)
     await with_length(dying)
     await clock.advance(SEASON, settle=dying.wait_idle)
-    assert lost.numbers == [1]
+    assert podiums(lost) == [1]
     await dying.close()
 
-    restarted = await make_service(season_seconds=SEASON)
-    podiums = Podiums(restarted)
-    await clock.advance(120.0, settle=restarted.wait_idle)  # its claim ran out
-
-    assert podiums.numbers == [1]
+    heard = Recorder()
+    restarted = await make_service(recorder=heard, season_seconds=SEASON)
+    await restarted.wait_idle()
+    assert heard.of(SeasonEnded) == lost.of(SeasonEnded)  # at start, as it was
     await clock.advance(SEASON / 2, settle=restarted.wait_idle)
-    assert podiums.numbers == [1]
+    assert podiums(heard) == [1]
+    await restarted.close()
+
+    again = Recorder()
+    await make_service(recorder=again, season_seconds=SEASON)
+    assert again.of(SeasonEnded) == []  # confirmed: never shown again
+
+
+async def test_a_podium_left_unshown_before_the_upgrade_is_shown_once(
+    make_service: ServiceFactory, db_path, clock: ManualClock
+):
+    # A version before the outbox ended season 1 and died before posting its podium; the
+    # upgrade left a "season-podium" alarm for the server, due at once.
+    store = SqliteMatchStore(str(db_path))
+    await store.open()
+    await store.save_guild_settings(GuildSettings(GUILD, season_channel_id=CHANNEL))
+    season = Season(GUILD, 1, START - 7200, None)
+    await store.start_season(season)
+    await store.end_season(replace(season, ended_at=START - 3600), [], None)
+    await store.set_alarms([Alarm(SEASON_PODIUM, GUILD, 0.0)])
+    await store.close()
+
+    heard = Recorder()
+    service = await make_service(recorder=heard)
+    await service.wait_idle()
+
+    [ended] = heard.of(SeasonEnded)
+    assert (ended.season.number, ended.season.ended_at, ended.channel_id) == (
+        1,
+        START - 3600,
+        CHANNEL,
+    )
+    await service.close()
+    again = Recorder()
+    await make_service(recorder=again)
+    assert again.of(SeasonEnded) == []
+
+
+async def test_an_upgrade_s_podium_tried_again_after_a_new_end_shows_that_end_once(
+    make_service: ServiceFactory, db_path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+):
+    # The upgrade left season 1's podium unshown and season 2 due to end while the bot was
+    # down. At start both alarms ring; the podium's first try fails and comes again after
+    # season 2 ended through the outbox, which it must not announce a second time.
+    store = SqliteMatchStore(str(db_path))
+    await store.open()
+    await store.save_guild_settings(
+        GuildSettings(GUILD, season_length=SeasonLength.MONTHLY, season_channel_id=CHANNEL)
+    )
+    first = Season(GUILD, 1, START - 7200, None)
+    await store.start_season(first)
+    await store.end_season(replace(first, ended_at=START - 3600), [], None)
+    await store.start_season(Season(GUILD, 2, START - 3600, START - 60, SeasonLength.MONTHLY))
+    await store.set_alarms([Alarm(SEASON_PODIUM, GUILD, 0.0), Alarm(SEASON_END, GUILD, START - 60)])
+    await store.close()
+    seasons_of = SqliteMatchStore.seasons_of
+    asked: list[int] = []
+
+    async def first_try_fails(self: SqliteMatchStore, guild_id: int, limit: int) -> list[Season]:
+        asked.append(guild_id)
+        if len(asked) == 1:
+            raise StorageFull("matches.sqlite3")
+        return await seasons_of(self, guild_id, limit)
+
+    monkeypatch.setattr(SqliteMatchStore, "seasons_of", first_try_fails)
+    heard = Recorder()
+    service = await make_service(recorder=heard, season_seconds=SEASON)
+    await service.wait_idle()
+    assert podiums(heard) == [2]  # the end, at start
+    await clock.advance(60.0, settle=service.wait_idle)  # the podium's alarm tried again
+
+    assert podiums(heard) == [2, 1]
+    assert len(asked) >= 2
 
 
 async def test_a_claim_the_database_refuses_is_asked_again_each_second_not_in_a_loop(
     make_service: ServiceFactory, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ):
-    service = await make_service(season_seconds=SEASON)
-    podiums = Podiums(service)
+    heard = Recorder()
+    service = await make_service(recorder=heard, season_seconds=SEASON)
     await with_length(service)
-    claim = service.store.claim_due_seasons
+    claim = service.store.claim_due_alarms
     asked: list[float] = []
 
-    async def refused(now: float, until: float, limit: int) -> list[Season]:
+    async def refused(now: float, until: float, limit: int) -> list[Alarm]:
         asked.append(now)
         if len(asked) > 50:  # a loop: let it end, so the test fails rather than hangs
             return await claim(now, until, limit)
         raise StorageFull("matches.sqlite3")
 
-    monkeypatch.setattr(service.store, "claim_due_seasons", refused)
+    monkeypatch.setattr(service.store, "claim_due_alarms", refused)
     await clock.advance(SEASON + 5.0, settle=service.wait_idle)
 
     assert asked == [clock.now() - 5.0 + n for n in range(6)]  # at the end, then each second
-    monkeypatch.setattr(service.store, "claim_due_seasons", claim)
+    assert podiums(heard) == []
+    monkeypatch.setattr(service.store, "claim_due_alarms", claim)
     await clock.advance(1.0, settle=service.wait_idle)
-    assert podiums.numbers == [1]
+    assert podiums(heard) == [1]
 
 
-async def test_wakes_during_a_poll_wait_for_it_so_nothing_is_claimed_twice(
+async def test_an_end_due_while_a_poll_waits_is_claimed_after_it_each_once(
     make_service: ServiceFactory, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ):
-    # On SQLite a claim reads, then writes: two polls at once could both claim a podium.
-    service = await make_service(season_seconds=SEASON)
-    lost = Podiums(service, shows=False)
-    await with_length(service)
-    await clock.advance(SEASON, settle=service.wait_idle)
-    assert lost.numbers == [1]  # ended, its podium unshown: due again once the claim ends
-    claim = service.store.claim_due_seasons
+    # On SQLite a claim reads, then writes: two polls at once could both claim an end.
+    heard = Recorder()
+    service = await make_service(recorder=heard, season_seconds=SEASON)
+    await with_length(service, guild=GUILD)
+    await clock.advance(2.0, settle=service.wait_idle)
+    await with_length(service, guild=GUILD + 1)  # ends two seconds after the first
+    claim = service.store.claim_due_alarms
     gate = asyncio.Event()
     running: list[float] = []
     most = 0
 
-    async def held(now: float, until: float, limit: int) -> list[Season]:
+    async def held(now: float, until: float, limit: int) -> list[Alarm]:
         nonlocal most
         running.append(now)
         most = max(most, len(running))
@@ -213,29 +297,34 @@ async def test_wakes_during_a_poll_wait_for_it_so_nothing_is_claimed_twice(
         finally:
             running.remove(now)
 
-    monkeypatch.setattr(service.store, "claim_due_seasons", held)
-    await clock.advance(60.0)  # the claim ran out: a poll starts and waits at the gate
-    service.seasons.start_alarms()  # more wakes, due at once
-    service.seasons.start_alarms()
+    monkeypatch.setattr(service.store, "claim_due_alarms", held)
+    await clock.advance(SEASON - 2.0)  # the first end is due: a poll waits at the gate
+    assert running == [clock.now()]
+    await clock.advance(5.0)  # the second falls due meanwhile ...
+    await with_length(service, guild=GUILD + 2)  # ... and a new end wakes the clock
     gate.set()
     await service.wait_idle()
+    await clock.advance(1.0, settle=service.wait_idle)
 
     assert most == 1
-    assert lost.numbers == [1, 1]  # announced again once, not once per wake
+    ends = sorted((e.season.guild_id, e.season.number) for e in heard.of(SeasonEnded))
+    assert ends == [(GUILD, 1), (GUILD + 1, 1)]
+    assert all(e.season.ended_at == e.season.ends_at for e in heard.of(SeasonEnded))
 
 
 async def test_turning_the_length_off_leaves_the_season_to_end_by_hand(
     make_service: ServiceFactory, clock: ManualClock
 ):
-    service = await make_service(season_seconds=SEASON)
-    podiums = Podiums(service)
+    heard = Recorder()
+    service = await make_service(recorder=heard, season_seconds=SEASON)
     await with_length(service)
     running = await with_length(service, SeasonLength.OFF)
     assert running is not None and running.ends_at is None
     await clock.advance(SEASON * 2, settle=service.wait_idle)
-    assert podiums.heard == []
+    assert heard.of(SeasonEnded) == []
     ended = await service.seasons.end(GUILD)
-    assert ended.next_season is None
+    await service.wait_idle()
+    assert ended.next_season is None and heard.of(SeasonEnded) == [ended]
 
 
 async def test_an_unknown_season_is_refused_clearly(service: MatchService):
@@ -287,3 +376,49 @@ async def test_readers_at_once_count_each_match_once(
     pages = await asyncio.gather(*(service.seasons.leaderboard(GUILD) for _ in range(5)))
 
     assert {(p.total, p.entries[0].games) for p in pages} == {(2, 1)}
+
+
+@pytest.fixture
+async def two_processes(
+    postgres_url: str, clock: ManualClock
+) -> AsyncIterator[list[tuple[MatchService, Recorder]]]:
+    """Two services on one PostgreSQL database, as two bot processes, on one clock."""
+    processes = []
+    for name in ("one", "two"):
+        service = MatchService(
+            PostgresMatchStore(postgres_url, origin=name),
+            ServiceConfig(ai_move_delay_seconds=0.0, season_seconds=SEASON),
+            clock=clock,
+            rng=random.Random(name),
+        )
+        heard = Recorder()
+        heard.service = service
+        service.subscribe(heard)
+        await service.start()
+        processes.append((service, heard))
+    yield processes
+    for service, _ in processes:
+        await service.close()
+
+
+async def test_of_two_processes_one_ends_a_due_season_and_announces_it_once(
+    two_processes: list[tuple[MatchService, Recorder]], clock: ManualClock
+):
+    (one, heard_by_one), (two, heard_by_two) = two_processes
+
+    async def settle() -> None:
+        for _ in range(2):
+            await one.wait_idle()
+            await two.wait_idle()
+
+    await with_length(one)
+    await settle()
+    await clock.advance(SEASON + 3.0, settle=settle)  # both poll each second meanwhile
+    await clock.advance(120.0, settle=settle)  # past any claim's end
+
+    ends = heard_by_one.of(SeasonEnded) + heard_by_two.of(SeasonEnded)
+    assert [(e.season.number, e.season.ended_at) for e in ends] == [(1, START + SEASON)]
+    running = await two.seasons.current(GUILD)
+    assert running is not None and running.number == 2
+    assert [s.number for s in await one.seasons.past(GUILD)] == [1]
+    assert await one.store.next_alarm_due() == START + 2 * SEASON  # the next end only

@@ -30,7 +30,7 @@ from engine.service import (
     TooManyActiveMatches,
 )
 from engine.service.matches.turns import SETTLE_SECONDS
-from engine.service.scheduling.due_alarms import CLAIM_SECONDS
+from engine.service.scheduling.alarm_clock import CLAIM_SECONDS
 from engine.store.errors import DatabaseUnavailable
 from engine.store.postgres import PostgresMatchStore
 
@@ -85,8 +85,8 @@ async def settle(*services: MatchService) -> None:
 async def test_a_match_is_played_through_either_process(process):
     one, heard_by_one = await process("one")
     two, heard_by_two = await process("two")
-    challenge = await one.commands.challenge(101, 202, guild_id=1, channel_id=2)
-    match = await two.commands.accept(challenge.match_id, 202)
+    challenge = await one.challenges.challenge(101, 202, guild_id=1, channel_id=2)
+    match = await two.challenges.accept(challenge.match_id, 202)
     rng = random.Random(5)
 
     decisions = 0
@@ -149,13 +149,13 @@ async def test_a_deadline_fires_once_across_processes_and_a_reminder_goes_out_on
 async def test_a_challenge_answered_in_one_process_cannot_be_answered_in_the_other(process):
     one, _ = await process("one")
     two, _ = await process("two")
-    challenge = await one.commands.challenge(101, 202, guild_id=1, channel_id=2)
+    challenge = await one.challenges.challenge(101, 202, guild_id=1, channel_id=2)
     await one.queries.match_info(challenge.match_id)  # cached in "one" while pending
 
-    await two.commands.decline(challenge.match_id, 202)
+    await two.challenges.decline(challenge.match_id, 202)
 
     with pytest.raises(ChallengeNotPending, match="declined"):
-        await one.commands.accept(challenge.match_id, 202)
+        await one.challenges.accept(challenge.match_id, 202)
 
 
 async def test_the_open_match_limit_holds_across_processes(process):
@@ -164,7 +164,7 @@ async def test_the_open_match_limit_holds_across_processes(process):
 
     results = await asyncio.gather(
         *(
-            (one if i % 2 else two).commands.challenge(101, 300 + i, guild_id=1, channel_id=2)
+            (one if i % 2 else two).challenges.challenge(101, 300 + i, guild_id=1, channel_id=2)
             for i in range(6)
         ),
         return_exceptions=True,
@@ -219,17 +219,17 @@ async def test_the_ai_move_of_a_process_that_stops_is_taken_over(process):
 async def test_a_decline_that_loses_the_race_to_an_accept_is_refused_politely(process):
     one, _ = await process("one")
     two, _ = await process("two")
-    challenge = await one.commands.challenge(101, 202, guild_id=1, channel_id=2)
+    challenge = await one.challenges.challenge(101, 202, guild_id=1, channel_id=2)
     close_challenge = one.store.close_challenge
 
     async def accepted_meanwhile(*args, **kwargs):
         # Between "one" reading the challenge and writing the decline, "two" accepts it.
-        await two.commands.accept(challenge.match_id, 202)
+        await two.challenges.accept(challenge.match_id, 202)
         return await close_challenge(*args, **kwargs)
 
     one.store.close_challenge = accepted_meanwhile  # type: ignore[method-assign]
     with pytest.raises(ChallengeNotPending, match="active"):
-        await one.commands.decline(challenge.match_id, 202)
+        await one.challenges.decline(challenge.match_id, 202)
     assert (await two.queries.match_info(challenge.match_id)).status.value == "active"
 
 

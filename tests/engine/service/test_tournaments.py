@@ -6,15 +6,24 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from engine.model import ExpiryPolicy, TournamentGame, TournamentStatus
 from engine.rules.outcome import Termination
-from engine.service import ManualClock, MatchService, ServiceConfig
+from engine.service import Event, ManualClock, MatchService, ServiceConfig
+from engine.service.events import (
+    PlayerWithdrawn,
+    RoundPaired,
+    TournamentEnded,
+    TournamentEvent,
+    TournamentStarted,
+)
 from engine.service.tournaments.errors import (
     AlreadyRegistered,
     BadTournamentSettings,
@@ -26,32 +35,37 @@ from engine.service.tournaments.errors import (
     TournamentAlreadyOpen,
     TournamentFull,
 )
-from engine.service.tournaments.events import (
-    PlayerWithdrawn,
-    RoundPaired,
-    TournamentEnded,
-    TournamentEvent,
-    TournamentStarted,
-)
-from engine.service.tournaments.service import ADVANCE_RETRY_SECONDS, MOST_PLAYERS
+from engine.service.tournaments.rounds import ADVANCE_RETRY_SECONDS, TOURNAMENT_ADVANCE
+from engine.service.tournaments.service import MOST_PLAYERS
+from engine.service.tournaments.unshown import TOURNAMENT_UNSHOWN
+from engine.store.alarm import Alarm
 from engine.store.errors import DatabaseUnavailable
 from engine.store.postgres import PostgresMatchStore
+from engine.store.sqlite import SqliteMatchStore
 from engine.tournaments import Format, shown_points
 
-from .conftest import START, ServiceFactory
+from .conftest import START, Recorder, ServiceFactory
 
 GUILD, CHANNEL, ORGANISER = 1, 2, 900
 PLAYERS = list(range(101, 109))
 
 
+TOURNAMENT_KINDS = (TournamentStarted, RoundPaired, PlayerWithdrawn, TournamentEnded)
+
+
 class Heard:
-    """The tournament events a subscriber (the Discord layer) receives."""
+    """The tournament events a subscriber of the bus (the Discord layer) receives; like the
+    bot, it confirms each once it has it."""
 
-    def __init__(self) -> None:
+    def __init__(self, service: MatchService) -> None:
         self.events: list[TournamentEvent] = []
+        self.service = service
+        service.subscribe(self)
 
-    async def __call__(self, event: TournamentEvent) -> None:
-        self.events.append(event)
+    async def __call__(self, event: Event) -> None:
+        if isinstance(event, TOURNAMENT_KINDS):
+            self.events.append(event)
+            self.service.announced(event)
 
     def of(self, kind: type) -> list:
         return [e for e in self.events if isinstance(e, kind)]
@@ -81,12 +95,22 @@ async def open_games(service: MatchService, tournament_id: int) -> list[Tourname
     ]
 
 
+async def round_of(service: MatchService, tournament_id: int, number: int) -> list[TournamentGame]:
+    """The round's tables as stored, each with its match once started."""
+    return [g for g in await service.tournaments.games(tournament_id) if g.round == number]
+
+
+def pairings(games: Iterable[TournamentGame]) -> list[tuple[int, int, int | None]]:
+    """Who plays whom at which table."""
+    return sorted((g.table, g.first, g.second) for g in games)
+
+
 async def test_registration_refuses_what_it_must(service: MatchService) -> None:
     with pytest.raises(BadTournamentSettings, match="1 to 100 characters"):
         await service.tournaments.create(
             ORGANISER, GUILD, CHANNEL, "   ", Format.SWISS, moderator=True
         )
-    with pytest.raises(BadTournamentSettings, match="only a Swiss event takes"):
+    with pytest.raises(BadTournamentSettings, match="only a Swiss tournament takes"):
         await service.tournaments.create(
             ORGANISER, GUILD, CHANNEL, "K", Format.KNOCKOUT, rounds=3, moderator=True
         )
@@ -99,7 +123,7 @@ async def test_registration_refuses_what_it_must(service: MatchService) -> None:
     with pytest.raises(AlreadyRegistered):
         await service.tournaments.join(tid, 101)
     with pytest.raises(NotEnoughPlayers, match="has 1 player"):
-        await service.tournaments.start_event(tid, ORGANISER)
+        await service.tournaments.start_now(tid, ORGANISER)
     await service.tournaments.join(tid, ORGANISER)
     with pytest.raises(OrganiserCannotLeave):
         await service.tournaments.leave(tid, ORGANISER)
@@ -108,8 +132,8 @@ async def test_registration_refuses_what_it_must(service: MatchService) -> None:
         await service.tournaments.join(tid, 103)
     await service.tournaments.leave(tid, 102)
     with pytest.raises(NotOrganiser):
-        await service.tournaments.start_event(tid, 101)
-    await service.tournaments.start_event(tid, ORGANISER)
+        await service.tournaments.start_now(tid, 101)
+    await service.tournaments.start_now(tid, ORGANISER)
     with pytest.raises(RegistrationClosed, match="running"):
         await service.tournaments.join(tid, 104)
 
@@ -131,20 +155,21 @@ async def test_a_swiss_event_runs_from_registration_to_podium_through_a_restart(
 ) -> None:
     rng = random.Random(28)
     service = await make_service(expiry_policy=ExpiryPolicy.FORFEIT, turn_timer_seconds=300.0)
-    heard = Heard()
-    service.tournaments.subscribe(heard)
+    heard = Heard(service)
     tid = await open_event(service, rounds=3)
     for player in PLAYERS:
         await service.tournaments.join(tid, player)
-    await service.tournaments.start_event(tid, ORGANISER)
+    await service.tournaments.start_now(tid, ORGANISER)
     await service.wait_idle()
     [started] = heard.of(TournamentStarted)
     assert sorted(started.players) == PLAYERS
     [round_1] = heard.of(RoundPaired)
     assert round_1.round == 1 and len(round_1.games) == 4
-    assert all(game.match_id is not None for game in round_1.games)
-    info = await service.queries.match_info(round_1.games[0].match_id)
-    assert info.players == (round_1.games[0].first, round_1.games[0].second)
+    tables = await round_of(service, tid, 1)
+    assert pairings(tables) == pairings(round_1.games)
+    assert all(game.match_id is not None for game in tables)  # each table's match started
+    info = await service.queries.match_info(tables[0].match_id)
+    assert info.players == (tables[0].first, tables[0].second)
     assert info.first_player == 0  # the pairing's first player starts
 
     # Round 1: three tables resign; the fourth runs out of time (the server forfeits).
@@ -167,8 +192,7 @@ async def test_a_swiss_event_runs_from_registration_to_podium_through_a_restart(
     # A restart between rounds 2 and 3: the new process picks the event up from the store.
     await service.close()
     service = await make_service(expiry_policy=ExpiryPolicy.FORFEIT, turn_timer_seconds=300.0)
-    heard_again = Heard()
-    service.tournaments.subscribe(heard_again)
+    heard_again = Heard(service)
     await service.wait_idle()
     games = await service.tournaments.games(tid)
     round_3 = [g for g in games if g.round == 3]
@@ -196,12 +220,11 @@ async def test_a_swiss_event_runs_from_registration_to_podium_through_a_restart(
 
 
 async def test_a_knockout_of_four_crowns_the_winner_of_the_final(service: MatchService) -> None:
-    heard = Heard()
-    service.tournaments.subscribe(heard)
+    heard = Heard(service)
     tid = await open_event(service, Format.KNOCKOUT)
     for player in PLAYERS[:4]:
         await service.tournaments.join(tid, player)
-    await service.tournaments.start_event(tid, ORGANISER)
+    await service.tournaments.start_now(tid, ORGANISER)
     await service.wait_idle()
     # Ratings are all new (1500): seeds go by joining order, 1 v 4 and 2 v 3.
     [semis] = heard.of(RoundPaired)
@@ -209,12 +232,13 @@ async def test_a_knockout_of_four_crowns_the_winner_of_the_final(service: MatchS
         frozenset((101, 104)),
         frozenset((102, 103)),
     }
-    for game in semis.games:  # the lower seed wins both semi-finals
+    for game in await round_of(service, tid, 1):  # the lower seed wins both semi-finals
         assert game.match_id is not None and game.second is not None
         await service.commands.resign(game.match_id, min(game.first, game.second))
     await service.wait_idle()
     final = heard.of(RoundPaired)[1]
-    [game] = final.games
+    assert pairings(final.games) == pairings(await round_of(service, tid, 2))
+    [game] = await round_of(service, tid, 2)
     assert {game.first, game.second} == {103, 104}
     assert game.match_id is not None
     await service.commands.resign(game.match_id, 104)
@@ -235,8 +259,7 @@ async def test_a_knockout_of_four_crowns_the_winner_of_the_final(service: MatchS
 async def test_a_start_time_starts_the_event_by_itself(
     service: MatchService, clock: ManualClock
 ) -> None:
-    heard = Heard()
-    service.tournaments.subscribe(heard)
+    heard = Heard(service)
     tid = await open_event(service, starts_at=START + 3600.0)
     for player in PLAYERS[:3]:
         await service.tournaments.join(tid, player)
@@ -271,7 +294,7 @@ async def test_two_processes_pair_each_round_once_and_start_each_match_once(
     tid = await open_event(one, rounds=2)
     for player in PLAYERS[:6]:
         await (one if player % 2 else two).tournaments.join(tid, player)
-    await one.tournaments.start_event(tid, ORGANISER)
+    await one.tournaments.start_now(tid, ORGANISER)
     # Both processes bring the event up to date at once (as after a restart of each).
     await asyncio.gather(one.tournaments.advance(tid), two.tournaments.advance(tid))
     await asyncio.gather(one.wait_idle(), two.wait_idle())
@@ -300,15 +323,15 @@ async def test_an_unrated_event_leaves_ratings_alone_and_a_rated_one_moves_them(
     service: MatchService,
 ) -> None:
     for rated in (False, True):
-        heard = Heard()
-        service.tournaments.subscribe(heard)
+        heard = Heard(service)
         tid = await open_event(service, Format.KNOCKOUT, rated=rated)
         for player in PLAYERS[:2]:
             await service.tournaments.join(tid, player)
-        await service.tournaments.start_event(tid, ORGANISER)
+        await service.tournaments.start_now(tid, ORGANISER)
         await service.wait_idle()
-        [game] = heard.of(RoundPaired)[0].games
-        assert game.match_id is not None
+        [paired] = heard.of(RoundPaired)[0].games
+        [game] = await round_of(service, tid, 1)
+        assert pairings([game]) == pairings([paired]) and game.match_id is not None
         await service.commands.resign(game.match_id, PLAYERS[1])
         await service.wait_idle()
         changes = await service.store.rating_changes(game.match_id)
@@ -318,12 +341,11 @@ async def test_an_unrated_event_leaves_ratings_alone_and_a_rated_one_moves_them(
 async def test_a_round_robin_of_three_plays_everyone_once_with_a_bye_each(
     service: MatchService,
 ) -> None:
-    heard = Heard()
-    service.tournaments.subscribe(heard)
+    heard = Heard(service)
     tid = await open_event(service, Format.ROUND_ROBIN)
     for player in PLAYERS[:3]:
         await service.tournaments.join(tid, player)
-    await service.tournaments.start_event(tid, ORGANISER)
+    await service.tournaments.start_now(tid, ORGANISER)
     await service.wait_idle()
     rng = random.Random(9)
     while not heard.of(TournamentEnded):
@@ -351,26 +373,31 @@ async def test_manage_server_or_the_servers_tournament_role_may_create(
     assert made.organiser_id == 101
 
 
-async def test_pairings_nobody_confirmed_showing_are_shown_again_after_a_restart(
+async def test_pairings_nobody_confirmed_showing_are_shown_once_after_a_restart(
     make_service: ServiceFactory,
 ) -> None:
-    service = await make_service()
+    service = await make_service(recorder=Recorder(confirms=False))  # dies before posting
     tid = await open_event(service)
     for player in PLAYERS[:4]:
         await service.tournaments.join(tid, player)
-    await service.tournaments.start_event(tid, ORGANISER)  # nobody listens: not shown
+    await service.tournaments.start_now(tid, ORGANISER)
     await service.wait_idle()
     await service.close()
-    service = await make_service()
-    heard = Heard()
-    service.tournaments.subscribe(heard)
-    await service.tournaments.resume()  # as at start-up, now with a listener
+
+    heard = Recorder()
+    service = await make_service(recorder=heard)
+    await service.wait_idle()
     [again] = heard.of(RoundPaired)
     assert again.round == 1 and len(again.games) == 2
-    await service.tournaments.shown(again)
-    heard.events.clear()
-    await service.tournaments.resume()
-    assert heard.of(RoundPaired) == []
+    assert len(heard.of(TournamentStarted)) == 1
+    await service.tournaments.resume()  # moving on again says nothing again
+    await service.wait_idle()
+    assert len(heard.of(RoundPaired)) == 1
+    await service.close()
+
+    shown = Recorder()
+    await make_service(recorder=shown)
+    assert shown.of(RoundPaired) == [] and shown.of(TournamentStarted) == []
 
 
 async def test_a_table_never_adopts_a_casual_challenge_between_its_players(
@@ -381,10 +408,10 @@ async def test_a_table_never_adopts_a_casual_challenge_between_its_players(
     tid = await open_event(service, Format.KNOCKOUT)
     for player in PLAYERS[:4]:
         await service.tournaments.join(tid, player)
-    casual = await service.commands.challenge(101, 104, GUILD, CHANNEL)
-    await service.tournaments.start_event(tid, ORGANISER)
+    casual = await service.challenges.challenge(101, 104, GUILD, CHANNEL)
+    await service.tournaments.start_now(tid, ORGANISER)
     await service.wait_idle()
-    await service.commands.decline(casual.match_id, 104)
+    await service.challenges.decline(casual.match_id, 104)
     await service.wait_idle()
     semis = await open_games(service, tid)
     assert {(g.first, g.second) for g in semis} == {(101, 104), (102, 103)}
@@ -401,7 +428,7 @@ async def test_nobody_is_removed_from_an_event_that_is_over(service: MatchServic
     tid = await open_event(service, Format.KNOCKOUT)
     for player in PLAYERS[:2]:
         await service.tournaments.join(tid, player)
-    await service.tournaments.start_event(tid, ORGANISER)
+    await service.tournaments.start_now(tid, ORGANISER)
     [final] = await open_games(service, tid)
     assert final.match_id is not None
     await service.commands.resign(final.match_id, 102)
@@ -421,8 +448,7 @@ async def test_nobody_is_removed_from_an_event_that_is_over(service: MatchServic
 
 
 async def test_two_cancels_at_once_end_the_event_once(service: MatchService) -> None:
-    heard = Heard()
-    service.tournaments.subscribe(heard)
+    heard = Heard(service)
     tid = await open_event(service)
     await service.tournaments.join(tid, 101)
     outcomes = await asyncio.gather(
@@ -438,12 +464,11 @@ async def test_two_cancels_at_once_end_the_event_once(service: MatchService) -> 
 async def test_an_advance_the_database_refused_is_tried_again_later(
     service: MatchService, clock: ManualClock
 ) -> None:
-    heard = Heard()
-    service.tournaments.subscribe(heard)
+    heard = Heard(service)
     tid = await open_event(service, Format.KNOCKOUT)
     for player in PLAYERS[:2]:
         await service.tournaments.join(tid, player)
-    await service.tournaments.start_event(tid, ORGANISER)
+    await service.tournaments.start_now(tid, ORGANISER)
     [final] = await open_games(service, tid)
     assert final.match_id is not None
     real = service.store.record_game_result
@@ -475,14 +500,13 @@ async def test_a_slow_read_for_one_match_end_holds_no_other_event_back(
     """Two servers' finals end; the database is slow to say which event the first belongs
     to. The second event still ends meanwhile: match ends are not handled one by one."""
     ended = asyncio.Event()
-    heard = Heard()
+    heard = Heard(service)
 
-    async def hear(event: TournamentEvent) -> None:
-        await heard(event)
+    async def hear(event: Event) -> None:
         if isinstance(event, TournamentEnded):
             ended.set()
 
-    service.tournaments.subscribe(hear)
+    service.subscribe(hear)
     finals = []
     for guild in (GUILD, GUILD + 1):
         created = await service.tournaments.create(
@@ -490,7 +514,7 @@ async def test_a_slow_read_for_one_match_end_holds_no_other_event_back(
         )
         for player in (guild * 1000 + 1, guild * 1000 + 2):
             await service.tournaments.join(created.tournament_id, player)
-        await service.tournaments.start_event(created.tournament_id, ORGANISER)
+        await service.tournaments.start_now(created.tournament_id, ORGANISER)
         [final] = await open_games(service, created.tournament_id)
         assert final.match_id is not None
         finals.append((created.tournament_id, final.match_id, final.first))
@@ -537,3 +561,54 @@ async def test_a_server_has_one_open_event_at_a_time(service: MatchService) -> N
         ORGANISER, GUILD, CHANNEL, "Winter Cup", Format.KNOCKOUT, moderator=True
     )
     assert (await service.tournaments.latest_in(GUILD)) == winter
+
+
+async def test_an_upgrade_s_unshown_round_tried_again_after_a_new_round_shows_that_round_once(
+    make_service: ServiceFactory,
+    db_path: Path,
+    clock: ManualClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Before the upgrade: a knockout's semi-finals were paired and never shown, and both
+    # ended while the bot was down. The upgrade left a "tournament-unshown" alarm. At start
+    # the final is paired through the outbox; the old news's first try fails and comes
+    # again after, and must not announce the final a second time.
+    service = await make_service()
+    tid = await open_event(service, Format.KNOCKOUT)
+    for player in PLAYERS[:4]:
+        await service.tournaments.join(tid, player)
+    await service.tournaments.start_now(tid, ORGANISER)
+    pair_round = service.store.pair_round
+
+    async def down(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise DatabaseUnavailable("test.sqlite3", "no answer")
+
+    service.store.pair_round = down  # type: ignore[method-assign]
+    for game in await round_of(service, tid, 1):
+        assert game.match_id is not None
+        await service.commands.resign(game.match_id, max(game.first, game.second or 0))
+    await service.wait_idle()
+    service.store.pair_round = pair_round  # type: ignore[method-assign]
+    await service.store.clear_alarms([(TOURNAMENT_ADVANCE, tid)])
+    await service.store.set_alarms([Alarm(TOURNAMENT_UNSHOWN, tid, 0.0)])
+    await service.close()
+    with sqlite3.connect(db_path) as conn:  # as the version before kept it: never shown
+        conn.execute("UPDATE tournament_rounds SET shown_at = NULL")
+    conn.close()
+    unshown_rounds = SqliteMatchStore.unshown_rounds
+    asked: list[int] = []
+
+    async def first_try_fails(self: SqliteMatchStore, tournament_id: int) -> list[int]:
+        asked.append(tournament_id)
+        if len(asked) == 1:
+            raise DatabaseUnavailable("test.sqlite3", "no answer")
+        return await unshown_rounds(self, tournament_id)
+
+    monkeypatch.setattr(SqliteMatchStore, "unshown_rounds", first_try_fails)
+    heard = Recorder()
+    service = await make_service(recorder=heard)
+    await service.wait_idle()
+    await clock.advance(60.0, settle=service.wait_idle)  # the old news tried again
+
+    assert sorted(event.round for event in heard.of(RoundPaired)) == [1, 2]
+    assert len(asked) >= 2

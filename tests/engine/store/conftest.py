@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.model import DecisionRow, FinishedMatch, MatchInfo
+from engine.store.announcement import Announcement
 from engine.store.match_store import MatchStore
 from engine.store.postgres import PostgresMatchStore
 from engine.store.sqlite import SqliteMatchStore
@@ -41,6 +42,11 @@ def result_of(match_id: int, *, players=(1, 2), guild_id=5, finished_at=500.0) -
     return match_result(
         match_id, players, guild_id=guild_id, started_at=110.0, finished_at=finished_at
     )
+
+
+def notice(key: str, body: str = '{"kind":"test"}', at: float = 150.0) -> Announcement:
+    """An announcement of no match (a server-level feature's: a podium, a round's pairings)."""
+    return Announcement(None, key, body, created_at=at)
 
 
 @pytest.fixture

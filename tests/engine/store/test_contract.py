@@ -41,7 +41,13 @@ from engine.store.postgres.connection import MIGRATIONS as POSTGRES_MIGRATIONS
 from engine.store.postgres.connection import masked, quiet_floor_restore, storage_errors
 from engine.store.sqlite import SqliteMatchStore
 from engine.store.timeouts import DatabaseTimeouts
-from tests.engine.store.conftest import active_match, decision_row, pending_match, result_of
+from tests.engine.store.conftest import (
+    active_match,
+    decision_row,
+    notice,
+    pending_match,
+    result_of,
+)
 
 HANG_GUARD_SECONDS = 120.0
 """Only to fail rather than hang: what a test waits for comes at once, however busy the
@@ -630,6 +636,45 @@ async def test_an_announcement_written_again_replaces_the_first(store: MatchStor
     ]
 
 
+async def test_announcements_of_no_match_wait_in_order_with_the_matches_ones(store: MatchStore):
+    match_id = await active_match(store)
+    await store.add_announcements([notice("season@5:1")])
+    await store.append_decision(match_id, decision_row(1), [announcement("decision@1", match_id)])
+    await store.add_announcements([notice("tournament@9:round@1"), announcement("x", match_id)])
+    assert await store.undelivered() == [
+        notice("season@5:1"),
+        announcement("decision@1", match_id),
+        notice("tournament@9:round@1"),
+        announcement("x", match_id),
+    ]
+    assert await store.undelivered(match_id) == [
+        announcement("decision@1", match_id),
+        announcement("x", match_id),
+    ]
+    await store.announced([(None, "season@5:1"), (match_id, "x")])
+    assert await store.undelivered() == [
+        announcement("decision@1", match_id),
+        notice("tournament@9:round@1"),
+    ]
+    # A match's key is not the same announcement as that key without a match.
+    await store.announced([(None, "decision@1"), (match_id, "tournament@9:round@1")])
+    assert len(await store.undelivered()) == 2
+
+
+async def test_an_announcement_of_no_match_written_again_replaces_the_first(store: MatchStore):
+    match_id = await active_match(store)
+    await store.add_announcements([notice("season@5:1", body="old"), notice("other")])
+    await store.set_reminded(match_id, 0, [announcement("season@5:1", match_id)])
+    await store.add_announcements([notice("season@5:1", body="new")])
+    assert await store.undelivered() == [
+        notice("other"),
+        announcement("season@5:1", match_id),  # the same key of a match is another one
+        notice("season@5:1", body="new"),
+    ]
+    await store.add_announcements([])
+    assert len(await store.undelivered()) == 3
+
+
 async def test_rematch_presses_and_the_rematches_of_a_match(store: MatchStore):
     match_id = await active_match(store)
     await store.finish_match(result_of(match_id), None, version=0)
@@ -955,6 +1000,11 @@ async def test_postgres_each_process_shows_its_own_announcements(postgres_url: s
         assert await a.undelivered(theirs.match_id) == []
         assert await b.undelivered(theirs.match_id) == [announcement("challenge", theirs.match_id)]
         await a.announced([(theirs.match_id, "challenge")])  # by any process
+        assert await b.undelivered() == []
+        await b.add_announcements([notice("season@5:1")])
+        assert await a.undelivered() == [announcement("challenge", mine.match_id)]
+        assert await b.undelivered() == [notice("season@5:1")]
+        await a.announced([(None, "season@5:1")])
         assert await b.undelivered() == []
 
 

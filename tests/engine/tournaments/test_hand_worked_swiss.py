@@ -7,13 +7,13 @@ from fractions import Fraction
 
 from engine.tournaments import (
     Entrant,
-    EventPlan,
     Finished,
     Format,
     Game,
     Pairing,
     Result,
     Round,
+    TournamentPlan,
     next_round,
     seeded,
     standings,
@@ -23,7 +23,7 @@ ANA, BEN, CAI, DEV = 1, 2, 3, 4
 ENTRANTS = seeded(
     [Entrant(ANA, 1800.0), Entrant(BEN, 1700.0), Entrant(CAI, 1600.0), Entrant(DEV, 1500.0)]
 )
-PLAN = EventPlan(Format.SWISS, rounds=3)
+PLAN = TournamentPlan(Format.SWISS, rounds=3)
 half = Fraction(1, 2)
 
 

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 
 from engine.tournaments import (
     Entrant,
-    EventPlan,
     Finished,
     Format,
     Game,
     Pairing,
     Result,
     Round,
+    TournamentPlan,
     bracket,
     bracket_order,
     default_rounds,
@@ -184,7 +184,7 @@ def test_knockout_byes_go_to_the_top_seeds_and_the_favourites_meet_last(
     players = entrants(count, rng)
     seed_of = {entrant.player: index + 1 for index, entrant in enumerate(players)}
     size = 1 << (count - 1).bit_length()
-    plan = EventPlan(Format.KNOCKOUT)
+    plan = TournamentPlan(Format.KNOCKOUT)
     games: list[Game] = []
     step = next_round(plan, players, games)
     assert isinstance(step, Round)
@@ -214,7 +214,7 @@ def test_knockout_byes_go_to_the_top_seeds_and_the_favourites_meet_last(
 
 def test_a_drawn_knockout_game_is_replayed_with_the_other_player_starting() -> None:
     players = seeded([Entrant(player, 2000.0 - player) for player in range(1, 5)])
-    plan = EventPlan(Format.KNOCKOUT)
+    plan = TournamentPlan(Format.KNOCKOUT)
     first = next_round(plan, players, [])
     assert isinstance(first, Round)
     assert first.pairings == (Pairing(1, 1, 4), Pairing(2, 2, 3))
