@@ -1,9 +1,9 @@
 """Seasons on two `python -m bot` processes sharing one PostgreSQL database: each process
-looks for due seasons every second, so both see a season's end; the claim in the database
-decides which one ends it and posts its podium, exactly once.
+looks for due alarms every second, so both see a season's end come; the claim of its alarm
+in the database decides which one ends it, and that one posts its podium, exactly once.
 
 The processes run on the real clock, so the test does not wait for a season to run out: it
-moves the season's end to the present in the database (the boundary arriving), as the
+moves the season's end and its alarm to the present in the database (the boundary arriving), as the
 emulator's clock would in a process of the test's own."""
 
 from __future__ import annotations
@@ -43,14 +43,21 @@ def podiums(running: DiscordEmulator, number: int) -> list:
 
 async def boundary_arrives(watching: Observer, guild_id: int, number: int) -> None:
     """The running season's end is now (in the database's own time: the processes compare
-    it with theirs, which is the same machine's)."""
+    it with theirs, which is the same machine's): the season's end and its alarm."""
     moved = await watching.value(
         "UPDATE seasons SET ends_at = EXTRACT(EPOCH FROM clock_timestamp())"
-        " WHERE guild_id = $1 AND number = $2 AND ended_at IS NULL RETURNING number",
+        " WHERE guild_id = $1 AND number = $2 AND ended_at IS NULL RETURNING ends_at",
         guild_id,
         number,
     )
-    assert moved == number, f"season {number} is not running"
+    assert moved is not None, f"season {number} is not running"
+    alarm = await watching.value(
+        "UPDATE alarms SET due_at = $2 WHERE kind = 'season-end' AND subject = $1"
+        " RETURNING subject",
+        guild_id,
+        moved,
+    )
+    assert alarm == guild_id, f"season {number} has no end alarm"
 
 
 async def test_two_processes_post_each_podium_once(emulator, observer, cluster):  # noqa: F811
