@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.service import MatchService
-from engine.service.errors import StaleVersion
+from engine.service.matches.errors import StaleVersion
 
 Message = tuple[str, int, int, int]
 """``(kind, table, match_id, user)``: ``create`` (``user`` challenges their partner),

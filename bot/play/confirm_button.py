@@ -17,7 +17,7 @@ from bot.words.names import action_name, decision_label, offer_text
 from engine.model import MatchInfo
 from engine.rules import Competition, Decision
 from engine.rules.decisions import ActionDecision, CompetitionChoice, GiftChoice
-from engine.service.errors import StaleVersion
+from engine.service.matches.errors import StaleVersion
 
 
 class ConfirmButton(PlayButton, template=template(Verb.DO)):

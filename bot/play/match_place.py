@@ -9,9 +9,9 @@ from typing import Any
 
 import discord
 
+from bot.discord_plumbing.announcement_nonces import NONCE_TRUSTED_SECONDS, next_nonce, with_nonce
 from bot.discord_plumbing.channel_permissions import can_send, fit_message
 from bot.discord_plumbing.places import Places
-from bot.play.announcement_nonces import NONCE_TRUSTED_SECONDS, next_nonce, with_nonce
 from bot.words.player_names import PlayerNames
 from bot.words.server_language import ServerLanguages
 from engine.model import MatchInfo, MatchStatus

@@ -28,9 +28,9 @@ from typing import Any
 
 import discord
 
+from bot.discord_plumbing.announcement_nonces import announcing, outside_announcement
 from bot.discord_plumbing.places import Places
 from bot.discord_plumbing.retrier import worth_showing_later
-from bot.play.announcement_nonces import announcing, outside_announcement
 from bot.play.announcements import Announcements
 from bot.play.board_editor import BoardEditor, ChannelGone, TellPlayer
 from bot.play.board_interactions import BoardInteractions

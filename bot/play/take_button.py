@@ -25,7 +25,7 @@ from engine.rules import (
     GiftChoice,
 )
 from engine.rules.legal import legal_choices
-from engine.service.errors import NotYourTurn, StaleVersion
+from engine.service.matches.errors import NotYourTurn, StaleVersion
 
 Choice = GiftChoice | CompetitionChoice
 

@@ -27,12 +27,9 @@ from engine.model import MatchInfo, MatchStatus
 from engine.review.judgement import MatchReview
 from engine.rules.errors import RecordError
 from engine.service import DatabaseUnavailable, StoreError
-from engine.service.errors import (
-    MatchNotFinished,
-    MatchNotFound,
-    ReviewUnavailable,
-    ServiceError,
-)
+from engine.service.errors import ServiceError
+from engine.service.matches.errors import MatchNotFinished, MatchNotFound
+from engine.service.reviews.errors import ReviewUnavailable
 
 log = logging.getLogger(__name__)
 

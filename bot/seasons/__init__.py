@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bot.features import AnyBot, Feature, command_group, shared_parts
 from bot.seasons.commands import season_group
+from bot.seasons.deps import SeasonDeps
 from bot.seasons.podium import PodiumPoster
 
 
@@ -22,9 +23,13 @@ class Seasons(Feature):
 async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
     service = parts.service
-    poster = PodiumPoster(
-        service.seasons, parts.places, parts.names, parts.languages, service.announced
+    deps = SeasonDeps(
+        seasons=service.seasons,
+        places=parts.places,
+        names=parts.names,
+        languages=parts.languages,
+        announced=service.announced,
     )
-    unsubscribe = service.subscribe(poster.on_event)
-    await bot.add_cog(Seasons(poster, unsubscribe=unsubscribe))
-    command_group(bot).add_command(season_group(parts.service.seasons))
+    poster = PodiumPoster(deps)
+    await bot.add_cog(Seasons(deps, unsubscribe=service.subscribe(poster.on_event)))
+    command_group(bot).add_command(season_group(deps))

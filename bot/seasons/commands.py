@@ -13,13 +13,15 @@ from discord import app_commands
 
 from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.translator import localised
+from bot.seasons.deps import SeasonDeps
+from bot.seasons.words import ended_text, ends_text
 from bot.words.i18n import language_of, text
-from engine.seasons import Season, SeasonEnded
-from engine.service import MatchSeasons, NoSeasonRunning, SeasonAlreadyRunning
+from engine.service import NoSeasonRunning, SeasonAlreadyRunning
 
 
-def season_group(seasons: MatchSeasons) -> app_commands.Group:
+def season_group(deps: SeasonDeps) -> app_commands.Group:
     """`/hanamikoji season`, bound to the service's seasons."""
+    seasons = deps.seasons
     group = app_commands.Group(
         name=localised("names.season"), description=localised("slash.season")
     )
@@ -38,7 +40,7 @@ def season_group(seasons: MatchSeasons) -> app_commands.Group:
                 interaction, content=text(lang, "seasons.already_running", number=running.number)
             )
             return
-        ends = _ends_text(lang, season)
+        ends = ends_text(lang, season)
         await send_private(
             interaction, content=text(lang, "seasons.started", number=season.number, ends=ends)
         )
@@ -69,24 +71,3 @@ async def _allowed(interaction: discord.Interaction[Any], lang: str) -> int | No
         await interaction.response.send_message(text(lang, "seasons.forbidden"), ephemeral=True)
         return None
     return interaction.guild_id
-
-
-def _ends_text(lang: str, season: Season) -> str:
-    if season.ends_at is None:
-        return text(lang, "seasons.ends_by_hand")
-    return text(lang, "seasons.ends_on", when=f"<t:{int(season.ends_at)}:f>")
-
-
-def ended_text(lang: str, ended: SeasonEnded) -> str:
-    """What the member who ended a season is told: where its podium goes, what comes next."""
-    following = ended.next_season
-    if following is None or following.ends_at is None:
-        next_text = text(lang, "seasons.no_next")
-    else:
-        when = f"<t:{int(following.ends_at)}:f>"
-        next_text = text(lang, "seasons.next_started", number=following.number, when=when)
-    number = ended.season.number
-    if ended.channel_id is None:
-        return text(lang, "seasons.ended_nowhere", number=number, next=next_text)
-    channel = f"<#{ended.channel_id}>"
-    return text(lang, "seasons.ended", number=number, channel=channel, next=next_text)

@@ -11,45 +11,42 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable
 
 import discord
 
-from bot.discord_plumbing.places import Places
+from bot.discord_plumbing.announcement_nonces import (
+    NONCE_TRUSTED_SECONDS,
+    announcing,
+    next_nonce,
+    with_nonce,
+)
 from bot.pictures.podium_image import PODIUM_FILE, podium_alt_text, render_podium_async
+from bot.seasons.deps import SeasonDeps
+from bot.seasons.words import podium_text
 from bot.words.i18n import text
-from bot.words.player_names import PlayerNames, mention
-from bot.words.ratings import rating_number
-from bot.words.server_language import ServerLanguages
 from engine.seasons import SeasonEnded
-from engine.service import Event, MatchSeasons
+from engine.service import Event
+from engine.service.announcing.addresses import announcement_key
 
 log = logging.getLogger(__name__)
-
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
 class PodiumPoster:
     """Posts the podium of each season that ends (see the module docstring)."""
 
-    def __init__(
-        self,
-        seasons: MatchSeasons,
-        places: Places,
-        names: PlayerNames,
-        languages: ServerLanguages,
-        announced: Callable[[Event], None],
-    ) -> None:
-        self._seasons = seasons
-        self._announced = announced
-        self._places = places
-        self._names = names
-        self._languages = languages
+    def __init__(self, deps: SeasonDeps) -> None:
+        self._seasons = deps.seasons
+        self._announced = deps.announced
+        self._places = deps.places
+        self._names = deps.names
+        self._languages = deps.languages
 
     async def on_event(self, event: Event) -> None:
         """The service's subscriber: post the podium of a season that ended."""
         if isinstance(event, SeasonEnded) and event.channel_id is not None:
-            await self.post(event)
+            # A nonce per message: shown again after a restart, it is not posted twice.
+            with announcing(None, announcement_key(event) or "season"):
+                await self.post(event)
             self._announced(event)
 
     async def post(self, ended: SeasonEnded) -> None:
@@ -81,26 +78,17 @@ class PodiumPoster:
                 number=number,
                 min_games=self._seasons.min_games,
             )
+            nonce = next_nonce()
             await self._places.retrier.until_accepted(
                 f"season {number}: its end",
-                lambda: channel.send(content=f"{content}\n{more}", allowed_mentions=_NOBODY),
+                lambda: channel.send(
+                    content=f"{content}\n{more}", allowed_mentions=_NOBODY, **with_nonce(nonce)
+                ),
                 creates=True,
+                deduplicated_for=None if nonce is None else NONCE_TRUSTED_SECONDS,
             )
             return
-        lines = [
-            text(
-                lang,
-                "seasons.announcement_place",
-                medal=MEDALS.get(s.rank or 0, ""),
-                rank=s.rank,
-                player=mention(s.user_id),
-                rating=rating_number(s.rating.rating),
-                wins=s.wins,
-                games=s.games,
-            )
-            for s in ended.podium
-        ]
-        content = text(lang, "seasons.announcement", number=number, places="\n".join(lines))
+        content = podium_text(lang, ended)
         podium = [
             (s, await self._names.raw_name(s.user_id, None, lang, guild_id=ended.season.guild_id))
             for s in ended.podium
@@ -108,15 +96,23 @@ class PodiumPoster:
         picture = await render_podium_async(lang, number, podium)
         description = podium_alt_text(lang, number, podium)
 
+        nonce = next_nonce()
+
         async def send() -> discord.Message:
             # Built afresh on each try: discord.py closes a file it sent.
             file = discord.File(io.BytesIO(picture), filename=PODIUM_FILE, description=description)
             return await channel.send(
-                content=f"{content}\n{more}", file=file, allowed_mentions=_NOBODY
+                content=f"{content}\n{more}",
+                file=file,
+                allowed_mentions=_NOBODY,
+                **with_nonce(nonce),
             )
 
         await self._places.retrier.until_accepted(
-            f"season {number}: its podium", send, creates=True
+            f"season {number}: its podium",
+            send,
+            creates=True,
+            deduplicated_for=None if nonce is None else NONCE_TRUSTED_SECONDS,
         )
 
 

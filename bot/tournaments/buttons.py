@@ -19,6 +19,7 @@ from bot.custom_ids import (
     tournament_id,
     tournament_template,
 )
+from bot.discord_plumbing.link_button import LinkButton
 from bot.features import feature_deps
 from bot.tournaments.deps import TournamentDeps
 from bot.tournaments.words import MOST_LISTED, registration_embed, tournament_refusal
@@ -30,9 +31,7 @@ from engine.service.errors import ServiceError
 log = logging.getLogger(__name__)
 
 
-class _RegistrationButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=ANY_TOURNAMENT_ITEM
-):
+class _RegistrationButton(LinkButton, template=ANY_TOURNAMENT_ITEM):
     verb: ClassVar[str] = ""
     style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
 
@@ -52,11 +51,11 @@ class _RegistrationButton(
     ) -> Self:
         return cls(int(match["tournament"]))
 
+    def readable(self) -> bool:
+        return is_id(self.tournament)
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         lang = language_of(interaction.locale)
-        if not is_id(self.tournament):
-            await interaction.response.send_message(text(lang, "refusal.wrong"), ephemeral=True)
-            return
         deps = feature_deps(interaction.client, TournamentDeps)
         deps.names.remember(interaction.user, interaction.locale)
         await interaction.response.defer()  # the answer edits the registration message

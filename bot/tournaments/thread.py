@@ -12,6 +12,7 @@ from typing import Literal
 
 import discord
 
+from bot.discord_plumbing.announcement_nonces import announcing, next_nonce, with_nonce
 from bot.pictures.standings_image import STANDINGS_FILE, render_standings, standings_alt_text
 from bot.tournaments.buttons import show_registration
 from bot.tournaments.deps import TournamentDeps
@@ -24,6 +25,7 @@ from bot.tournaments.words import (
 )
 from bot.words.i18n import text
 from engine.model import Tournament
+from engine.service.announcing.addresses import announcement_key
 from engine.service.events import Event, TournamentEvent
 from engine.service.tournaments.events import (
     PlayerWithdrawn,
@@ -52,7 +54,9 @@ class TournamentThread:
         if not isinstance(event, _KINDS):
             return
         try:
-            await self._show(event)
+            # A nonce per message: shown again after a restart, it is not posted twice.
+            with announcing(None, announcement_key(event) or type(event).__name__):
+                await self._show(event)
         except discord.HTTPException as error:
             # Refused for good (the retrier waits out rate limits and outages first).
             log.warning(
@@ -106,6 +110,7 @@ class TournamentThread:
                 + "\n\n"
                 + standings_text(lang, event.standings, names),
                 file=discord.File(io.BytesIO(picture), STANDINGS_FILE, description=alt),
+                **with_nonce(next_nonce()),
             )
 
     async def _open_thread(
@@ -143,8 +148,12 @@ class TournamentThread:
             return
         for part in parts:
             users = [discord.Object(user) for user in part.users]
-            await place.send(part.content, allowed_mentions=discord.AllowedMentions(users=users))
+            await place.send(
+                part.content,
+                allowed_mentions=discord.AllowedMentions(users=users),
+                **with_nonce(next_nonce()),
+            )
 
     async def _say(self, place: discord.abc.Messageable | None, said: str) -> None:
         if place is not None:
-            await place.send(said)
+            await place.send(said, **with_nonce(next_nonce()))

@@ -21,19 +21,17 @@ from engine.service.challenges.errors import (
     SeatAlreadyOpen,
     SeatClosed,
     SeatTaken,
+    TooManyActiveMatches,
+    TooManyNewMatches,
 )
-from engine.service.errors import (
-    InvalidRequest,
+from engine.service.errors import InvalidRequest, ServiceClosed, ServiceError
+from engine.service.matches.errors import (
     MatchNotActive,
     MatchNotFinished,
     MatchNotFound,
     NotYourMatch,
     NotYourTurn,
-    ServiceClosed,
-    ServiceError,
     StaleVersion,
-    TooManyActiveMatches,
-    TooManyNewMatches,
 )
 
 

@@ -35,30 +35,13 @@ from engine.service.challenges.errors import (
     SeatAlreadyOpen,
     SeatClosed,
     SeatTaken,
+    TooManyActiveMatches,
 )
 from engine.service.challenges.seats import SeatCommands, SeatPage
 from engine.service.challenges.service import Challenge, MatchChallenges, Rematch
 from engine.service.clock import Clock, ManualClock, SystemClock
 from engine.service.config import ServiceConfig
-from engine.service.errors import (
-    HiddenFromViewer,
-    HintFailed,
-    InvalidRequest,
-    MatchNotActive,
-    MatchNotFinished,
-    MatchNotFound,
-    NoSeasonRunning,
-    NotYourMatch,
-    NotYourTurn,
-    ReviewFailed,
-    ReviewUnavailable,
-    SeasonAlreadyRunning,
-    SeasonNotFound,
-    ServiceClosed,
-    ServiceError,
-    StaleVersion,
-    TooManyActiveMatches,
-)
+from engine.service.errors import InvalidRequest, ServiceClosed, ServiceError
 from engine.service.events import (
     ChallengeAccepted,
     ChallengeCancelled,
@@ -78,13 +61,24 @@ from engine.service.events import (
 from engine.service.match_service import MatchService
 from engine.service.matches.abandonment import MatchAbandonment
 from engine.service.matches.commands import MatchCommands
+from engine.service.matches.errors import (
+    HiddenFromViewer,
+    MatchNotActive,
+    MatchNotFinished,
+    MatchNotFound,
+    NotYourMatch,
+    NotYourTurn,
+    StaleVersion,
+)
 from engine.service.matches.placements import MatchPlacements
 from engine.service.matches.progress import SubmitResult
 from engine.service.matches.queries import MatchNow, MatchQueries
 from engine.service.matches.turns import AgentFactory, random_agent_factory
+from engine.service.reviews.errors import HintFailed, ReviewFailed, ReviewUnavailable
 from engine.service.reviews.hints import MatchHints
 from engine.service.reviews.service import MatchReviews, ReviewProgress
 from engine.service.reviews.sight import Sight
+from engine.service.seasons.errors import NoSeasonRunning, SeasonAlreadyRunning, SeasonNotFound
 from engine.service.seasons.service import MatchSeasons
 from engine.service.settings import MatchSettings
 from engine.store.errors import DatabaseUnavailable, StorageFull, StoreError

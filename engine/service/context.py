@@ -18,8 +18,9 @@ from engine.service.announcing.event_bus import EventBus
 from engine.service.announcing.outbox import Outbox
 from engine.service.clock import Clock
 from engine.service.config import ServiceConfig
-from engine.service.errors import InvalidRequest, MatchNotActive, MatchNotFound, ServiceClosed
+from engine.service.errors import InvalidRequest, ServiceClosed
 from engine.service.events import MatchBroken
+from engine.service.matches.errors import MatchNotActive, MatchNotFound
 from engine.service.matches.live_match import LiveMatch, ReplayError, catch_up
 from engine.service.matches.open_matches import OpenMatches
 from engine.service.scheduling.alarm_clock import AlarmClock

@@ -85,4 +85,4 @@ MatchEvent = (
 TournamentEvent = TournamentStarted | RoundPaired | PlayerWithdrawn | TournamentEnded
 
 Event = MatchEvent | SeasonEnded | TournamentEvent
-"""Every kind the bus carries; tests/engine/service/test_events.py lists them."""
+"""Every kind the bus carries; tests/engine/service/test_one_shape.py lists them."""

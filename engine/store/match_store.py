@@ -337,12 +337,10 @@ class MatchStore(TournamentStore, Protocol):
         set again meanwhile (by that very work: the next season's end), which is kept."""
         ...
 
-    async def retry_alarm(self, alarm: Alarm, due_at: float) -> None:
-        """The work of the claimed ``alarm`` failed: it is due again at ``due_at``, its
-        attempt counted and its claim dropped; unless it was set again meanwhile.
-
-        Told no claim's end, the store takes an alarm at its due time and attempt to be
-        the claim's: one whose claim ran out and was taken over is moved too."""
+    async def retry_alarm(self, alarm: Alarm, until: float, due_at: float) -> None:
+        """The work of ``alarm``, claimed until ``until``, failed: it is due again at
+        ``due_at``, its attempt counted and its claim dropped; unless it was set again
+        meanwhile, or its claim ran out and another process took it over."""
         ...
 
     # -- seasons (issue 27) --------------------------------------------------------------
@@ -392,17 +390,6 @@ class MatchStore(TournamentStore, Protocol):
 
     async def season_podium_shown(self, guild_id: int, number: int) -> None:
         """The season's end was announced (or had nowhere to go): never shown again."""
-        ...
-
-    async def claim_due_seasons(self, now: float, until: float, limit: int) -> list[Season]:
-        """Claim up to ``limit`` seasons with work due at ``now`` until ``until``, skipping
-        those another process holds: a running season whose ``ends_at`` passed, and an
-        ended one whose podium was not shown and whose claim ran out."""
-        ...
-
-    async def next_season_alarm(self) -> float | None:
-        """When :meth:`claim_due_seasons` next has something (None: no season will end by
-        itself and every podium was shown)."""
         ...
 
     async def running_season(self, guild_id: int) -> Season | None: ...

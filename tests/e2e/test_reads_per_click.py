@@ -54,7 +54,6 @@ READS = (
     "count_season_results",
     "season_ranking",
     "best_season",
-    "next_season_alarm",
     # alarms
     "next_alarm_due",
     # tournaments
@@ -126,7 +125,6 @@ def test_every_read_of_the_store_is_counted():
         "set_season_end",
         "end_season",
         "season_podium_shown",
-        "claim_due_seasons",
         # tournaments
         "create_tournament",
         "add_entry",

@@ -14,9 +14,12 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from engine.model import MatchInfo, MatchStatus
-from engine.service.challenges.errors import ChallengeCooldown
+from engine.service.challenges.errors import (
+    ChallengeCooldown,
+    TooManyActiveMatches,
+    TooManyNewMatches,
+)
 from engine.service.context import ServiceContext
-from engine.service.errors import TooManyActiveMatches, TooManyNewMatches
 
 HOUR = 3600.0
 UNANSWERED = frozenset({MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED})

@@ -111,3 +111,23 @@ def seat_no_longer_open(error: ChallengeExpired | ChallengeNotPending) -> SeatTa
     if error.status in STARTED:
         return SeatTaken(error.match_id)
     return SeatClosed(error.match_id, error.status)
+
+
+class TooManyActiveMatches(ServiceError):
+    def __init__(self, user_id: int, limit: int) -> None:
+        self.user_id = user_id
+        self.limit = limit
+        super().__init__(f"user {user_id} already has {limit} open matches, the most allowed")
+
+
+class TooManyNewMatches(ServiceError):
+    """The user started the most matches an hour allows (pending challenges included)."""
+
+    def __init__(self, user_id: int, limit: int, retry_at: float) -> None:
+        self.user_id = user_id
+        self.limit = limit
+        self.retry_at = retry_at
+        super().__init__(
+            f"user {user_id} already started {limit} matches in the last hour, the most "
+            f"allowed; the next may start at {retry_at:.0f}"
+        )

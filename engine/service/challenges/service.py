@@ -33,14 +33,14 @@ from engine.service.challenges.errors import (
 )
 from engine.service.challenges.events import ChallengeIssued
 from engine.service.context import ServiceContext
-from engine.service.errors import (
-    InvalidRequest,
+from engine.service.errors import InvalidRequest
+from engine.service.matches.commands import MatchCommands
+from engine.service.matches.errors import (
     MatchNotActive,
     MatchNotFinished,
     MatchNotFound,
     NotYourMatch,
 )
-from engine.service.matches.commands import MatchCommands
 from engine.service.matches.live_match import LiveMatch
 from engine.service.matches.progress import MatchProgress
 from engine.service.matches.turns import MatchTurns

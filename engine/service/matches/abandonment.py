@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from engine.model import MatchInfo, MatchStatus
 from engine.service.context import OPEN, ServiceContext
-from engine.service.errors import MatchNotActive, MatchNotFound
 from engine.service.events import MatchAbandoned, PlaceLost
+from engine.service.matches.errors import MatchNotActive, MatchNotFound
 from engine.service.matches.live_match import LiveMatch
 from engine.service.matches.turns import MatchTurns
 from engine.store.errors import DatabaseUnavailable, MatchConflict

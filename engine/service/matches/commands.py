@@ -16,13 +16,8 @@ from engine.rules.outcome import MatchOutcome
 from engine.rules.state import GameState, Variant
 from engine.service.challenges.creation_limits import CreationLimits
 from engine.service.context import ServiceContext
-from engine.service.errors import (
-    InvalidRequest,
-    MatchNotActive,
-    NotYourMatch,
-    NotYourTurn,
-    StaleVersion,
-)
+from engine.service.errors import InvalidRequest
+from engine.service.matches.errors import MatchNotActive, NotYourMatch, NotYourTurn, StaleVersion
 from engine.service.matches.live_match import LiveMatch
 from engine.service.matches.progress import MatchProgress, SubmitResult
 from engine.service.matches.turns import MatchTurns

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from engine.model import MatchInfo, MatchStatus, Placement
 from engine.service.context import ServiceContext
-from engine.service.errors import MatchNotFound
+from engine.service.matches.errors import MatchNotFound
 
 
 class MatchPlacements:

@@ -16,9 +16,9 @@ from engine.rules.record import MatchRecord, replay
 from engine.rules.state import GameState
 from engine.rules.views import PlayerView, PublicView, public_view, view
 from engine.service.context import ServiceContext
-from engine.service.errors import (
+from engine.service.errors import InvalidRequest
+from engine.service.matches.errors import (
     HiddenFromViewer,
-    InvalidRequest,
     MatchNotActive,
     MatchNotFinished,
     MatchNotFound,

@@ -24,8 +24,8 @@ from engine.model import ExpiryPolicy, MatchStatus
 from engine.rules.decisions import Decision
 from engine.rules.views import PlayerView, view
 from engine.service.context import ServiceContext
-from engine.service.errors import MatchNotActive, MatchNotFound
 from engine.service.events import Reminder
+from engine.service.matches.errors import MatchNotActive, MatchNotFound
 from engine.service.matches.live_match import LiveMatch
 from engine.service.matches.progress import MatchProgress
 from engine.service.scheduling.alarm_clock import CLAIM_SECONDS

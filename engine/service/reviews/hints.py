@@ -18,8 +18,9 @@ from engine.model import AI_USER_ID, MatchStatus
 from engine.review.hint import Suggestion, suggest
 from engine.rules.views import PlayerView
 from engine.service.context import ServiceContext
-from engine.service.errors import HintFailed, ServiceClosed, ServiceError
+from engine.service.errors import ServiceClosed, ServiceError
 from engine.service.matches.queries import MatchQueries
+from engine.service.reviews.errors import HintFailed
 
 log = logging.getLogger(__name__)
 

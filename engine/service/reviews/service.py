@@ -29,15 +29,10 @@ from engine.review.steps import step_count
 from engine.rules.errors import RecordError
 from engine.rules.record import MatchRecord
 from engine.service.context import ServiceContext
-from engine.service.errors import (
-    HiddenFromViewer,
-    MatchNotFinished,
-    MatchNotFound,
-    ReviewFailed,
-    ReviewUnavailable,
-    ServiceClosed,
-)
+from engine.service.errors import ServiceClosed
+from engine.service.matches.errors import HiddenFromViewer, MatchNotFinished, MatchNotFound
 from engine.service.matches.queries import MatchQueries
+from engine.service.reviews.errors import ReviewFailed, ReviewUnavailable
 from engine.store.errors import StoreError
 
 log = logging.getLogger(__name__)

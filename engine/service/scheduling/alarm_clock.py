@@ -317,7 +317,7 @@ class AlarmClock:
                     exc_info=not isinstance(error, LookupError),
                 )
             try:
-                await store.retry_alarm(alarm, later)
+                await store.retry_alarm(alarm, until, later)
             except Exception:
                 return  # its claim runs out and it is tried again then
             self.wake(later)

@@ -35,12 +35,8 @@ from engine.seasons import (
     season_end,
 )
 from engine.service.context import ServiceContext
-from engine.service.errors import (
-    InvalidRequest,
-    NoSeasonRunning,
-    SeasonAlreadyRunning,
-    SeasonNotFound,
-)
+from engine.service.errors import InvalidRequest
+from engine.service.seasons.errors import NoSeasonRunning, SeasonAlreadyRunning, SeasonNotFound
 from engine.service.settings import MatchSettings
 from engine.store.alarm import Alarm
 from engine.store.errors import StoreError

@@ -24,7 +24,6 @@ from engine.model import (
     UserSettings,
 )
 from engine.ratings import Standing
-from engine.seasons import Season
 from engine.store import shared_sql
 from engine.store.alarm import Alarm
 from engine.store.announcement import Announcement
@@ -339,13 +338,6 @@ class PostgresMatchStore(TournamentRecords, SeasonRecords, PostgresReads):
         async with self._connection() as conn:
             await execute(conn, shared_sql.seasons.PODIUM_SHOWN, params)
 
-    async def claim_due_seasons(self, now: float, until: float, limit: int) -> list[Season]:
-        params = {"now": now, "until": until, "limit": limit}
-        async with self._connection() as conn:
-            rows = await fetch(conn, _CLAIM_DUE_SEASONS, params)
-        due = [shared_sql.seasons.season_from_row(row) for row in rows]
-        return sorted(due, key=lambda s: (s.guild_id, s.number))
-
     async def claim_due_alarms(self, now: float, until: float, limit: int) -> list[Alarm]:
         params = {"now": now, "until": until, "limit": limit}
         async with self._connection() as conn:
@@ -386,17 +378,6 @@ class PostgresMatchStore(TournamentRecords, SeasonRecords, PostgresReads):
                 await execute(conn, sql, statement_params)
         return tournament_id
 
-
-# Seasons another process is claiming right now are locked: SKIP LOCKED passes them by.
-_CLAIM_DUE_SEASONS = (
-    "WITH due AS ("
-    f" SELECT guild_id, number FROM seasons WHERE {shared_sql.seasons.DUE_WHERE}"
-    " ORDER BY guild_id, number LIMIT :limit FOR UPDATE SKIP LOCKED)"
-    " UPDATE seasons s SET claimed_until = :until FROM due"
-    " WHERE s.guild_id = due.guild_id AND s.number = due.number"
-    " RETURNING "
-    + ", ".join(f"s.{column} AS {column}" for column in shared_sql.seasons.SEASON_COLUMNS)
-)
 
 # Alarms another process is claiming right now are locked: SKIP LOCKED passes them by.
 _CLAIM_DUE_ALARMS = (

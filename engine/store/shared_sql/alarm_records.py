@@ -63,8 +63,8 @@ class AlarmRecords(OneQueryReads):
     async def release_alarm(self, alarm: Alarm, until: float) -> None:
         await self._write_all([(sql.RELEASE, sql.release_params(alarm, until))], "alarm")
 
-    async def retry_alarm(self, alarm: Alarm, due_at: float) -> None:
-        await self._write_all([(sql.RETRY, sql.retry_params(alarm, due_at))], "alarm")
+    async def retry_alarm(self, alarm: Alarm, until: float, due_at: float) -> None:
+        await self._write_all([(sql.RETRY, sql.retry_params(alarm, until, due_at))], "alarm")
 
     # -- reads ---------------------------------------------------------------------------
 

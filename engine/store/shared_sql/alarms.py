@@ -35,12 +35,12 @@ RELEASE = (
     "DELETE FROM alarms WHERE kind = :kind AND subject = :subject AND due_at = :due_at"
     " AND claimed_until = :until"
 )
-# retry_alarm is not told the claim's end: the due time and attempt stand for it (a set
-# changes the due time or attempt, or drops the claim).
+# Only the same claim (its due time and its end): an alarm set again meanwhile, or whose
+# claim ran out and was taken over by another process, is left alone.
 RETRY = (
     "UPDATE alarms SET due_at = :next_due_at, attempt = :next_attempt, claimed_until = NULL"
-    " WHERE kind = :kind AND subject = :subject AND due_at = :due_at AND attempt = :attempt"
-    " AND claimed_until IS NOT NULL"
+    " WHERE kind = :kind AND subject = :subject AND due_at = :due_at"
+    " AND claimed_until = :until"
 )
 
 # A claimed alarm can be taken again only when its claim runs out: a process whose work
@@ -77,11 +77,11 @@ def release_params(alarm: Alarm, until: float) -> dict[str, Any]:
     return {**key_params(alarm.key), "due_at": alarm.due_at, "until": until}
 
 
-def retry_params(alarm: Alarm, due_at: float) -> dict[str, Any]:
+def retry_params(alarm: Alarm, until: float, due_at: float) -> dict[str, Any]:
     return {
         **key_params(alarm.key),
         "due_at": alarm.due_at,
-        "attempt": alarm.attempt,
+        "until": until,
         "next_due_at": due_at,
         "next_attempt": alarm.attempt + 1,
     }

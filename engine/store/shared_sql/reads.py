@@ -154,11 +154,3 @@ class OneQueryReads:
         params = {"guild_id": guild_id, "user_id": user_id}
         row = await self._fetch_one(seasons.SELECT_BEST, params)
         return None if row is None else seasons.best_from_row(row)
-
-    async def next_season_alarm(self) -> float | None:
-        ending = await self._fetch_one(seasons.NEXT_ENDING)
-        unshown = await self._fetch_one(seasons.NEXT_UNSHOWN)
-        times = [
-            row["at"] for row in (ending, unshown) if row is not None and row["at"] is not None
-        ]
-        return min(times) if times else None

@@ -52,35 +52,9 @@ SELECT_STILL_RUNNING = (
     " WHERE guild_id = :guild_id AND number = :number AND ended_at IS NULL"
 )
 PODIUM_SHOWN = (
-    "UPDATE seasons SET podium_shown = :shown, claimed_until = NULL"
-    " WHERE guild_id = :guild_id AND number = :number"
+    "UPDATE seasons SET podium_shown = :shown WHERE guild_id = :guild_id AND number = :number"
 )
 INSERT_STANDING = insert("season_standings", STANDING_COLUMNS)
-
-_FREE = "(claimed_until IS NULL OR claimed_until <= :now)"
-# Due: a running season whose end passed, or an ended one whose podium was not shown
-# (its process died before showing it, or never got to).
-DUE_WHERE = (
-    f"((ended_at IS NULL AND ends_at <= :now) OR (ended_at IS NOT NULL AND NOT podium_shown))"
-    f" AND {_FREE}"
-)
-SELECT_DUE = f"{_SELECT_SEASON} WHERE {DUE_WHERE} ORDER BY guild_id, number LIMIT :limit"
-CLAIM = (
-    "UPDATE seasons SET claimed_until = :until"
-    f" WHERE guild_id = :guild_id AND number = :number AND {_FREE}"
-)
-# The next time the alarm has something to do: the earliest end of a running season (or,
-# once claimed, when its claim runs out: a process whose end failed, or another process
-# ending it, is not to be polled in a loop), or when the claim on an unannounced ended one
-# runs out (now, if it has none).
-NEXT_ENDING = (
-    "SELECT MIN(CASE WHEN claimed_until > ends_at THEN claimed_until ELSE ends_at END) AS at"
-    " FROM seasons WHERE ended_at IS NULL"
-)
-NEXT_UNSHOWN = (
-    "SELECT MIN(COALESCE(claimed_until, ended_at)) AS at FROM seasons WHERE NOT podium_shown"
-    " AND ended_at IS NOT NULL"
-)
 
 # A season's rated matches: rated ones alone have rating changes. Read in the order they
 # are counted; the (guild_id, finished_at) index of results serves it.

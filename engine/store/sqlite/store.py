@@ -30,7 +30,6 @@ from engine.model import (
     UserSettings,
 )
 from engine.ratings import LeaderboardPage, PlayerStats, Standing
-from engine.seasons import Season
 from engine.store import shared_sql
 from engine.store.alarm import Alarm
 from engine.store.announcement import Announcement
@@ -423,20 +422,6 @@ class SqliteMatchStore(TournamentRecords, SeasonRecords):
     async def season_podium_shown(self, guild_id: int, number: int) -> None:
         params = {"guild_id": guild_id, "number": number, "shown": True}
         await self._write([(shared_sql.seasons.PODIUM_SHOWN, params)])
-
-    async def claim_due_seasons(self, now: float, until: float, limit: int) -> list[Season]:
-        rows = await self._fetch(shared_sql.seasons.SELECT_DUE, {"now": now, "limit": limit})
-        due = [shared_sql.seasons.season_from_row(row) for row in rows]
-        claims: list[Statement] = [
-            (
-                shared_sql.seasons.CLAIM,
-                {"guild_id": s.guild_id, "number": s.number, "until": until, "now": now},
-            )
-            for s in due
-        ]
-        if claims:
-            await self._write(claims)
-        return due
 
     async def claim_due_alarms(self, now: float, until: float, limit: int) -> list[Alarm]:
         due: list[Alarm] = []

@@ -15,7 +15,8 @@ from engine.model import MatchStatus
 from engine.review.judgement import MatchReview
 from engine.review.seen_match import SeenMatch, seen_match
 from engine.rules.record import MatchRecord
-from engine.service.errors import MatchNotFinished, MatchNotFound, ReviewFailed
+from engine.service.matches.errors import MatchNotFinished, MatchNotFound
+from engine.service.reviews.errors import ReviewFailed
 from engine.store.errors import StoreError
 from tests.bot.fakes import FakeInteraction, FakeLanguages, FakeNames, FakeQueries, FakeSettings
 from tests.builders import judged, match_info, played_match

@@ -3,7 +3,7 @@ in English and Spanish."""
 
 from __future__ import annotations
 
-from bot.seasons.commands import ended_text
+from bot.seasons.words import ended_text
 from bot.stats.words import member_seasons_text, season_leaderboard_text
 from engine.model import SeasonLength
 from engine.ratings import Glicko2Rating

@@ -3,8 +3,7 @@
 import pytest
 
 from bot.words.refusals import refusal_text
-from engine.service.challenges.errors import ChallengeCooldown
-from engine.service.errors import TooManyNewMatches
+from engine.service.challenges.errors import ChallengeCooldown, TooManyNewMatches
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

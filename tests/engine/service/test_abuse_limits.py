@@ -8,8 +8,7 @@ import asyncio
 import pytest
 
 from engine.service import MatchStatus
-from engine.service.challenges.errors import ChallengeCooldown
-from engine.service.errors import TooManyNewMatches
+from engine.service.challenges.errors import ChallengeCooldown, TooManyNewMatches
 
 from .conftest import START
 

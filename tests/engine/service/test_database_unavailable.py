@@ -13,8 +13,8 @@ import pytest
 from engine.model import MatchInfo
 from engine.rules import PublicView
 from engine.service import MatchService
-from engine.service.errors import StaleVersion
 from engine.service.events import DecisionApplied, MatchEnded
+from engine.service.matches.errors import StaleVersion
 from engine.service.matches.turns import DATABASE_RETRY_SECONDS, SETTLE_SECONDS
 from engine.store.errors import DatabaseUnavailable
 

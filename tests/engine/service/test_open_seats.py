@@ -25,7 +25,7 @@ from engine.service import (
     SeatTaken,
     TooManyActiveMatches,
 )
-from engine.service.errors import TooManyNewMatches
+from engine.service.challenges.errors import TooManyNewMatches
 from engine.service.events import ChallengeExpired as ExpiredEvent
 
 from .conftest import Recorder, play_to_end

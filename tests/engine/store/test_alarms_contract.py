@@ -118,21 +118,33 @@ async def test_release_keeps_an_alarm_another_process_took_over(store: MatchStor
 async def test_a_retried_alarm_comes_back_later_with_its_attempt_counted(store: MatchStore):
     await store.set_alarms([Alarm("tournament-advance", 9, 100.0)])
     [claimed] = await store.claim_due_alarms(100.0, 160.0, limit=10)
-    await store.retry_alarm(claimed, 105.0)
+    await store.retry_alarm(claimed, 160.0, 105.0)
     # Its claim is dropped: due at the retry's time, not when the claim would run out.
     assert await store.next_alarm_due() == 105.0
     assert await store.claim_due_alarms(104.0, 164.0, limit=10) == []
     [again] = await store.claim_due_alarms(105.0, 165.0, limit=10)
     assert again == Alarm("tournament-advance", 9, 105.0, attempt=1)
-    await store.retry_alarm(again, 115.0)
+    await store.retry_alarm(again, 165.0, 115.0)
     assert await all_due(store) == [Alarm("tournament-advance", 9, 115.0, attempt=2)]
+
+
+async def test_a_retry_of_a_claim_that_ran_out_leaves_the_new_holder_s_alarm(
+    store: MatchStore,
+):
+    await store.set_alarms([Alarm("tournament-advance", 9, 100.0)])
+    [late] = await store.claim_due_alarms(100.0, 160.0, limit=10)
+    [taken] = await store.claim_due_alarms(170.0, 230.0, limit=10)  # the first claim ran out
+    await store.retry_alarm(late, 160.0, 175.0)  # too late: not its claim any more
+    assert await store.next_alarm_due() == 230.0  # still the new holder's, not moved
+    await store.retry_alarm(taken, 230.0, 240.0)
+    assert await all_due(store) == [Alarm("tournament-advance", 9, 240.0, attempt=1)]
 
 
 async def test_a_retry_leaves_an_alarm_set_again_meanwhile(store: MatchStore):
     await store.set_alarms([Alarm("season-end", GUILD, 100.0)])
     [claimed] = await store.claim_due_alarms(100.0, 160.0, limit=10)
     await store.set_alarms([Alarm("season-end", GUILD, 2000.0)])
-    await store.retry_alarm(claimed, 110.0)
+    await store.retry_alarm(claimed, 160.0, 110.0)
     assert await all_due(store) == [Alarm("season-end", GUILD, 2000.0)]
 
 

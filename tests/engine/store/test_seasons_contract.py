@@ -77,30 +77,15 @@ async def test_ending_keeps_the_ranking_and_starts_the_next_in_one_commit(
     assert await store.best_season(GUILD, 99) is None
 
 
-async def test_a_due_season_is_claimed_by_one_caller_until_its_claim_runs_out(
-    store: MatchStore,  # noqa: F811
-):
-    await store.start_season(season())
-    assert await store.claim_due_seasons(999.0, 1059.0, 10) == []  # not yet due
-    assert await store.next_season_alarm() == 1000.0
-    assert await store.claim_due_seasons(1000.0, 1060.0, 10) == [season()]
-    assert await store.claim_due_seasons(1001.0, 1061.0, 10) == []  # held
-    # Nothing to do until the claim runs out: a process whose end failed (or that waits
-    # on another's) does not poll in a loop.
-    assert await store.next_season_alarm() == 1060.0
-    # The claim ran out (its process died): another takes it over.
-    assert await store.claim_due_seasons(1060.0, 1120.0, 10) == [season()]
-
-
-async def test_an_ended_season_is_due_until_its_podium_is_shown(store: MatchStore):  # noqa: F811
+async def test_the_podium_mark_is_kept(store: MatchStore):  # noqa: F811
+    # Set right after an end's commit (its news is in the outbox), read by the podiums a
+    # version before the outbox left unshown (the "season-podium" alarm).
     await store.start_season(season())
     ended = replace(season(), ended_at=500.0)
     await store.end_season(ended, [], None)
-    assert await store.next_season_alarm() == 500.0
-    assert await store.claim_due_seasons(500.0, 560.0, 10) == [ended]
+    unshown = await store.season(GUILD, 1)
+    assert unshown is not None and not unshown.podium_shown
     await store.season_podium_shown(GUILD, 1)
-    assert await store.claim_due_seasons(10_000.0, 10_060.0, 10) == []
-    assert await store.next_season_alarm() is None
     shown = await store.season(GUILD, 1)
     assert shown is not None and shown.podium_shown
 

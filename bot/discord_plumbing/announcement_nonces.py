@@ -2,8 +2,9 @@
 
 An announcement is shown again after a restart when the bot died before reporting it
 announced (``MatchService.announced``, :mod:`engine.service.announcing.outbox`). Each
-message it posts carries a nonce made from the match, the announcement and the message's
-place in it, sent with ``enforce_nonce`` (discord.py always sets it with a nonce): Discord
+message it posts carries a nonce made from the announcement's address (its match, if any,
+and its key) and the message's place in it, sent with ``enforce_nonce`` (discord.py always
+sets it with a nonce): Discord
 then returns the message already posted instead of posting it again, for "the past few
 minutes" (Create Message). Past that window a repeat is possible, and only for a bot that
 was down that long mid-delivery.
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 NONCE_TRUSTED_SECONDS = 60.0
 """How long after a first try a post with a nonce may be sent again after a 5xx: Discord
@@ -32,9 +34,10 @@ _current: ContextVar[_Announcing | None] = ContextVar("announcing", default=None
 
 
 @contextmanager
-def announcing(match_id: int, key: str) -> Iterator[None]:
-    """Messages posted inside (by this task) belong to announcement ``key`` of the match."""
-    token = _current.set(_Announcing(f"{match_id}/{key}"))
+def announcing(match_id: int | None, key: str) -> Iterator[None]:
+    """Messages posted inside (by this task) belong to announcement ``key`` of the match
+    (None: of no match — a season's podium, a tournament's news — whose key names it)."""
+    token = _current.set(_Announcing(key if match_id is None else f"{match_id}/{key}"))
     try:
         yield
     finally:
@@ -57,7 +60,7 @@ def next_nonce(purpose: str | None = None) -> str | None:
     return digest.hexdigest()  # 24 characters: Discord takes up to 25
 
 
-def with_nonce(nonce: str | None) -> dict[str, str]:
+def with_nonce(nonce: str | None) -> dict[str, Any]:
     """The ``send`` arguments that carry ``nonce`` (none without one)."""
     return {} if nonce is None else {"nonce": nonce}
 
