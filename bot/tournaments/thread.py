@@ -117,6 +117,12 @@ class TournamentThread:
         self, tournament: Tournament, lang: str
     ) -> discord.abc.Messageable | None:
         deps = self._deps
+        if tournament.thread_id is not None:
+            # The start shown again (the bot stopped before confirming it): its thread
+            # was opened then, and is the place again rather than a second one.
+            opened = await deps.places.channel(tournament.thread_id)
+            if opened is not None:
+                return opened
         channel = await deps.places.channel(tournament.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return channel

@@ -4,8 +4,11 @@ threads, and the podium with the standings picture."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.model import TournamentStatus
 from engine.service.clock import ManualClock
+from engine.service.events import RoundPaired, TournamentStarted
 from tests.e2e.players import answered, settle
 
 MANAGE_SERVER = 1 << 5
@@ -164,3 +167,34 @@ async def test_an_eight_player_swiss_of_three_rounds_through_a_withdrawal_a_time
     assert all(f"**Round {n}**" in said for n in (1, 2, 3))
     finished = await bot.service.tournaments.tournament(tid)
     assert finished.status is TournamentStatus.FINISHED
+
+
+async def test_a_start_shown_again_after_a_stop_keeps_one_thread_and_posts_nothing_twice(
+    emulator, bot
+) -> None:
+    # A bot that stopped after showing the start and the pairings and before confirming
+    # them is handed them again by the outbox: the thread it opened is the place again,
+    # and the messages' nonces let Discord return the ones already posted.
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    ana.grant(MANAGE_SERVER)
+    registration = await answered(
+        await ana.slash("hanamikoji tournament create", name="Spring Cup", format="knockout")
+    )
+    for member in (ana, ben):
+        await answered(await member.click(registration, "Join"))
+    await answered(await ana.click(registration, "Start"))
+    await settle(emulator, bot)
+    started = await bot.service.tournaments.latest_in(emulator.guild_id)
+    assert started is not None and started.thread_id is not None
+    threads = [t.id for t in emulator.world.threads(emulator.guild_id)]
+    said = [m.text() for m in ana.messages(started.thread_id)]
+
+    games = await bot.service.tournaments.games(started.tournament_id)
+    paired = tuple(replace(game, match_id=None) for game in games)  # as committed
+    # As MatchService.start publishes what was never confirmed:
+    bot.service._ctx.bus.publish(TournamentStarted(started, (ana.id, ben.id)))
+    bot.service._ctx.bus.publish(RoundPaired(started, 1, paired))
+    await settle(emulator, bot)
+
+    assert [t.id for t in emulator.world.threads(emulator.guild_id)] == threads
+    assert [m.text() for m in ana.messages(started.thread_id)] == said
