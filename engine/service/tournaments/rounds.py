@@ -18,9 +18,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import logging
-from collections.abc import Coroutine
 from dataclasses import replace
-from typing import Any
 
 from engine.model import MatchStatus, Tournament, TournamentEntry, TournamentGame, TournamentStatus
 from engine.service.context import ServiceContext
@@ -158,7 +156,6 @@ class TournamentRounds:
                 )
             except DuplicateKey:
                 return  # another process paired it, and says so
-            await self._settle_legacy_news(store.round_shown(tournament_id, step.number, now))
             self._ctx.bus.publish(news)
             for game in paired:
                 if game.second is not None:
@@ -179,19 +176,8 @@ class TournamentRounds:
             cleared_alarms=[(TOURNAMENT_START, tournament_id), (TOURNAMENT_ADVANCE, tournament_id)],
         ):
             return False
-        await self._settle_legacy_news(self._ctx.store.end_shown(tournament_id, ended.ended_at))
         self._ctx.bus.publish(news)
         return True
-
-    async def _settle_legacy_news(self, mark: Coroutine[Any, Any, None]) -> None:
-        """Mark news just committed to the outbox as shown in the way of the version before
-        it, so a TOURNAMENT_UNSHOWN alarm left by the upgrade (or tried again after it
-        failed) does not take it for news never shown (:mod:`.unshown`). A failure costs
-        only that, in that rare case: it is logged, not raised."""
-        try:
-            await mark
-        except StoreError as error:
-            log.warning("tournament news not marked shown (%s)", error)
 
     async def _results_in(self, tournament: Tournament, games: list[TournamentGame]) -> bool:
         """Record the results of the round's matches that ended; start a table's match
