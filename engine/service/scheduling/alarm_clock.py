@@ -65,6 +65,10 @@ Poll = Callable[[float], Coroutine[Any, Any, bool]]
 Note = TypeVar("Note")
 
 
+def _earliest(a: float | None, b: float | None) -> float | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
 def retry_delay(attempt: int) -> float:
     """The pause before the next try of an alarm whose handler failed ``attempt + 1`` times."""
     return min(RETRY_SECONDS * 2.0 ** min(attempt, 16), LONGEST_RETRY_SECONDS)
@@ -130,6 +134,7 @@ class AlarmClock:
         self._sleeper: asyncio.Task[None] | None = None
         self._sleeping_until: float | None = None
         self._polling = False
+        self._woken_while_polling: float | None = None
         self._ticking = False
         self._started = False
         self._failing = False
@@ -158,8 +163,10 @@ class AlarmClock:
         """A stored alarm due at ``at`` was committed: look for due alarms then."""
         if at is None:
             return
-        if self._stored_due is None or at < self._stored_due:
-            self._stored_due = at
+        self._stored_due = _earliest(self._stored_due, at)
+        if self._polling:
+            # The poll under way may have read the next alarm before this one committed.
+            self._woken_while_polling = _earliest(self._woken_while_polling, at)
         self._arm()
 
     async def set(self, alarms: list[Alarm]) -> None:
@@ -269,7 +276,7 @@ class AlarmClock:
     # -- polling the database --------------------------------------------------------------
 
     async def _poll(self, now: float) -> None:
-        full = more = False
+        more = False
         try:
             if self._ctx.shared:
                 for poll in self._polls:
@@ -278,7 +285,8 @@ class AlarmClock:
             for alarm in claimed:
                 self._ctx.spawn(self._fire(alarm, now + CLAIM_SECONDS))
             full = len(claimed) == BATCH
-            self._stored_due = now if full else await self._ctx.store.next_alarm_due()
+            found = now if full else await self._ctx.store.next_alarm_due()
+            self._stored_due = _earliest(found, self._woken_while_polling)
         except Exception as error:
             # Once per spell: a database that is down stays down a while. One that does not
             # answer is told by the store itself, once per outage.
@@ -294,6 +302,7 @@ class AlarmClock:
             self._failing = False
         finally:
             self._polling = False
+            self._woken_while_polling = None
             if self._ctx.shared:
                 self._next_poll = now if more else now + POLL_SECONDS
             self._arm()

@@ -314,3 +314,42 @@ async def test_of_two_processes_on_one_database_one_runs_a_due_alarm(
     subjects = [alarm.subject for rings in heard.values() for _, alarm in rings.heard]
     assert sorted(subjects) == [1, 2, 3, 4, 5]
     assert await two.store.next_alarm_due() is None
+
+
+async def test_an_alarm_committed_while_a_poll_reads_the_next_one_rings_at_its_time(
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The poll reads the next alarm before another alarm commits and wakes the clock: the
+    # poll's answer, read too early, must not put the newer alarm off.
+    store = SqliteMatchStore(str(tmp_path / "race.sqlite3"))
+    await store.open()
+    one = ServiceContext(store, ServiceConfig(), clock, random.Random(0))
+    one.started = True
+    rings = Rings(clock, one)
+    one.alarms.handle(KIND, rings)
+    await one.alarms.start()
+    await one.alarms.set([Alarm(KIND, 1, START + 10)])
+
+    reading, go_on = asyncio.Event(), asyncio.Event()
+    real = store.next_alarm_due
+
+    async def read_then_wait() -> float | None:
+        found = await real()
+        reading.set()
+        await go_on.wait()
+        return found
+
+    monkeypatch.setattr(store, "next_alarm_due", read_then_wait)
+    await clock.advance(10)  # the first alarm's poll starts, and reads the next alarm
+    await reading.wait()
+    await store.set_alarms([Alarm(KIND, 2, START + 20)])  # as a feature's commit
+    one.alarms.wake(START + 20)
+    monkeypatch.setattr(store, "next_alarm_due", real)
+    go_on.set()
+    await advance(clock, 100, one)
+
+    assert [(at - START, alarm.subject) for at, alarm in rings.heard] == [(10, 1), (20, 2)]
+    one.closed = True
+    await one.alarms.close()
+    await one.finish_work(5.0)
+    await store.close()
