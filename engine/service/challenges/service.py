@@ -303,6 +303,7 @@ class MatchChallenges:
             info.channel_id,
             info.variant,
             info.turn_seconds,
+            rated=info.rated,  # a friendly match's rematch is friendly too
             rematch_of=info.match_id,
         )
         return await self._accept(challenge.match_id, info.players[0])

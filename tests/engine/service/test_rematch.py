@@ -44,6 +44,17 @@ async def test_both_presses_start_a_match_in_the_same_channel_with_the_seats_swa
     assert new.rematch_of == old.match_id
 
 
+async def test_the_rematch_of_a_friendly_match_is_friendly_too(service):
+    old = await _finished(service, rated=False)
+    await service.challenges.rematch(old.match_id, 202)
+    second = await service.challenges.rematch(old.match_id, 101)
+    assert second.started is not None and not second.started.rated
+    rated = await _finished(service, challenger=303, opponent=404)
+    await service.challenges.rematch(rated.match_id, 404)
+    again = await service.challenges.rematch(rated.match_id, 303)
+    assert again.started is not None and again.started.rated
+
+
 async def test_pressing_twice_still_waits_for_the_other_player(service):
     old = await _finished(service)
     await service.challenges.rematch(old.match_id, 101)
