@@ -20,6 +20,7 @@ from discord.http import Route
 
 from bot.command_sync import sync_if_changed, sync_marker
 from bot.config import BotConfig
+from bot.discord_plumbing.app_emojis import AppEmojis
 from bot.discord_plumbing.direct_messages import DirectMessages
 from bot.discord_plumbing.match_item import UnreadableItem
 from bot.discord_plumbing.places import Places
@@ -205,6 +206,7 @@ class HanamikojiBot(commands.AutoShardedBot):
             direct_messages=DirectMessages(
                 self.service.settings, self.create_dm, other_processes=self.service.store.shared
             ),
+            emojis=AppEmojis(),
         )
 
     async def _guild_locale(self, guild_id: int) -> discord.Locale | None:
@@ -229,6 +231,8 @@ class HanamikojiBot(commands.AutoShardedBot):
             self.add_listener(self._interaction_arrived, "on_interaction")
             self.add_listener(self._board_shown, "on_board_shown")
             self.add_listener(self._refused, "on_refusal")
+        # Before any panel is drawn; without them the cards are letters (and the log says why).
+        await self.parts.emojis.install(self)
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(HanamikojiGroup(self.parts.names))
         # One refusal for every feature's ids that no feature's template reads (garbled, forged).

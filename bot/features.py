@@ -25,6 +25,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_plumbing.app_emojis import AppEmojis
 from bot.discord_plumbing.direct_messages import DirectMessages
 from bot.discord_plumbing.places import Places
 from bot.discord_plumbing.retrier import Retrier
@@ -49,6 +50,8 @@ class SharedParts:
     languages: ServerLanguages
     places: Places
     direct_messages: DirectMessages
+    emojis: AppEmojis
+    """The bot's card emojis, as far as uploaded (letters until then)."""
 
     @property
     def retrier(self) -> Retrier:

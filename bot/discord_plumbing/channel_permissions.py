@@ -64,10 +64,20 @@ def can_send(place: object) -> bool:
     return permissions.view_channel and permissions.send_messages
 
 
+def may_attach(place: object) -> bool:
+    """Whether a page's picture may go with it in ``place``: without Attach Files Discord
+    refuses the file, and a Components V2 page then leaves its media gallery out (it needs
+    no Embed Links, having no embed)."""
+    permissions = bot_permissions_in(place)
+    return permissions is None or permissions.attach_files
+
+
 def fit_message(place: object, kwargs: dict[str, Any]) -> dict[str, Any]:
     """The message `kwargs` reduced to what the bot may post in `place`: without Attach Files
     the picture is left out; without Embed Links the embed becomes plain text (Discord
     drops a bot's embeds there)."""
+    if isinstance(kwargs.get("view"), discord.ui.LayoutView):
+        return kwargs  # a page is fitted before it is laid out: see may_attach
     permissions = bot_permissions_in(place)
     if permissions is None:
         return kwargs

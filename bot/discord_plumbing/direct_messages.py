@@ -25,6 +25,7 @@ from typing import Any
 import discord
 
 from bot.custom_ids import match_prefix
+from bot.discord_plumbing.pages import message_kwargs, text_page
 from bot.words.i18n import text
 from engine.model import AI_USER_ID
 from engine.service import MatchSettings
@@ -125,7 +126,7 @@ class DirectMessages:
             else:
                 return
             for panel in panels:
-                await panel.edit(content=line, embed=None, view=None, attachments=[])
+                await panel.edit(**message_kwargs(text_page(line), editing=True))
         except discord.HTTPException as error:
             log.warning("match %s: could not retire %s's DM panel: %s", match_id, user_id, error)
 

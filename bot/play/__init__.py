@@ -94,7 +94,7 @@ async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
     service = parts.service
     presence = Presence()
-    panel = Panel(service.queries, parts.names, parts.direct_messages, service.hints)
+    panel = Panel(service.queries, parts.names, parts.direct_messages, service.hints, parts.emojis)
     presenters = MatchPresenters(
         service.queries,
         service.placements,

@@ -17,8 +17,10 @@ from typing import Any, ClassVar, Self
 import discord
 
 from bot.custom_ids import ANY_MATCH_ITEM, Verb, template
+from bot.discord_plumbing.app_emojis import button_emoji
 from bot.discord_plumbing.first_response import on_private_message
 from bot.play.deps import VerbButton, fresh_view
+from bot.words.card_faces import LETTERS, CardFaces, action_key
 from bot.words.i18n import text
 from bot.words.names import action_name
 from engine.model import MatchInfo
@@ -38,11 +40,13 @@ class ActionButton(VerbButton, template=ANY_MATCH_ITEM):
         return str(cls.action.size)
 
     @classmethod
-    def labelled(cls, lang: str, match_id: int, version: int) -> Self:
+    def labelled(cls, lang: str, match_id: int, version: int, faces: CardFaces = LETTERS) -> Self:
         label = text(
             lang, "panel.action_button", action=action_name(lang, cls.action), count=cls.action.size
         )
-        return cls(match_id, version, label=label)
+        button = cls(match_id, version, label=label)
+        button.item.emoji = button_emoji(faces, action_key(cls.action))
+        return button
 
     async def pressed(
         self, interaction: discord.Interaction[Any], lang: str, info: MatchInfo

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -22,7 +23,7 @@ import discord
 from bot.discord_plumbing.channel_permissions import (
     bot_permissions_in,
     can_send,
-    fit_message,
+    may_attach,
     permission_list,
 )
 from bot.discord_plumbing.pages import Page, message_kwargs
@@ -71,7 +72,7 @@ async def _edited_through(press: Press | None, board_id: int, place: object, pag
         return False  # refused there (50083): the usual edit unarchives the thread first
     try:
         await through.edit_original_response(
-            **fit_message(place, message_kwargs(page, editing=True))
+            **message_kwargs(page, editing=True, picture=may_attach(place))
         )
     except discord.HTTPException as error:
         log.info("board %s: its edit through a press failed (%s); edited as usual", board_id, error)
@@ -84,10 +85,9 @@ def _ai_seat(info: MatchInfo) -> int | None:
 
 
 def _fitted(place: object) -> tuple[bool, ...]:
-    """What the bot may show in ``place`` (a picture, an embed): the same page fits
-    differently once a permission changes."""
-    permissions = bot_permissions_in(place)
-    return () if permissions is None else (permissions.attach_files, permissions.embed_links)
+    """What the bot may show in ``place`` (the picture): the same page fits differently
+    once the permission changes."""
+    return (may_attach(place),)
 
 
 class BoardEditor:
@@ -115,9 +115,9 @@ class BoardEditor:
         """The board messages this process posted or edited, by message id: their match."""
         self._deleted: set[int] = set()
         """Boards a moderator deleted (MESSAGE_DELETE): posted again, never edited."""
-        self._could: dict[int, tuple[bool, bool]] = {}
-        """Per match, whether its board could show its picture and its embed at the last
-        edit: a loss is told when it happens."""
+        self._could: dict[int, bool] = {}
+        """Per match, whether its board could show its picture at the last edit: a loss is
+        told when it happens."""
         self._tell = tell
         self._stopped: dict[int, int] = {}
         """Matches whose board Discord refused to edit although the permissions seemed
@@ -188,7 +188,7 @@ class BoardEditor:
                     await self._place.places.edit_message(
                         place,
                         board_id,
-                        lambda: fit_message(place, message_kwargs(page, editing=True)),
+                        lambda: message_kwargs(page, editing=True, picture=may_attach(place)),
                     )
         except discord.NotFound as error:
             await self._lost(info, place, error)
@@ -340,19 +340,16 @@ class BoardEditor:
         return False
 
     async def _tell_fallbacks(self, info: MatchInfo, place: object, lang: str) -> None:
-        """Say why the board loses its picture or its embed, when that happens mid-match
-        (what the board could show is noted at each edit; a board that never had them
-        was explained when it was posted)."""
-        permissions = bot_permissions_in(place)
-        if permissions is None:
+        """Say why the board loses its picture, when that happens mid-match (what the board
+        could show is noted at each edit; a board that never had it was explained when it
+        was posted). Embed Links does not matter: the board has no embed."""
+        if bot_permissions_in(place) is None:
             return
-        could = (permissions.attach_files, permissions.embed_links)
+        could = may_attach(place)
         before = self._could.get(info.match_id, could)
         self._could[info.match_id] = could
-        if before[0] and not could[0]:
+        if before and not could:
             await self._place.post(info, text(lang, "match.text_only_board"))
-        if before[1] and not could[1]:
-            await self._place.post(info, text(lang, "server_changes.no_embeds_board"))
 
     def _once(self, match_id: int, notice: str) -> bool:
         if (match_id, notice) in self._told:
@@ -386,10 +383,11 @@ class BoardEditor:
         lang = await self._place.public_language(info)
         page = await self._page(info, lang, public)
         # Sent at most once per start announcement, so it is told apart by its purpose.
-        kwargs = message_kwargs(page)
         if greet is not None:
             greeting = text(lang, "match.you_start", mention=mention(greet))
-            kwargs["content"] = "\n".join(filter(None, [greeting, kwargs.get("content")]))
+            page = replace(page, notice="\n".join(filter(None, [greeting, page.notice])))
+        kwargs = message_kwargs(page, picture=may_attach(place))
+        if greet is not None:
             kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(greet)])
         message = await self._place.send(
             place, f"match {info.match_id}: the board", kwargs, purpose="board"
@@ -404,7 +402,7 @@ class BoardEditor:
             self._mark_stale(info.match_id)
         permissions = bot_permissions_in(place)
         if permissions is not None:
-            self._could[info.match_id] = (permissions.attach_files, permissions.embed_links)
+            self._could[info.match_id] = permissions.attach_files
             if not permissions.attach_files:
                 await self._place.post(info, text(lang, "match.text_only_board"))
         return message

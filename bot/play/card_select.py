@@ -12,9 +12,11 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, game_id, template
+from bot.discord_plumbing.app_emojis import button_emoji
 from bot.discord_plumbing.first_response import on_private_message
 from bot.discord_plumbing.match_item import MatchItem
 from bot.play.deps import PlayDeps, fresh_view
+from bot.words.card_faces import LETTERS, CardFaces, card_key
 from bot.words.i18n import text
 from bot.words.names import action_name, card_name, drawn_position
 from engine.model import MatchInfo
@@ -75,7 +77,10 @@ class CardSelect(MatchItem[discord.ui.Select[Any], PlayDeps], template=template(
         )
 
 
-def card_select(lang: str, view: PlayerView, match_id: int, action: Action) -> CardSelect:
+def card_select(
+    lang: str, view: PlayerView, match_id: int, action: Action, faces: CardFaces = LETTERS
+) -> CardSelect:
+    """One option per card of the hand, each with the card's emoji when there is one."""
     options = []
     seen: dict[int, int] = {}
     drawn = drawn_position(view)
@@ -86,7 +91,10 @@ def card_select(lang: str, view: PlayerView, match_id: int, action: Action) -> C
         ordinal = text(lang, _ORDINAL_KEYS[copy]) if copy else ""
         options.append(
             discord.SelectOption(
-                label=card_name(lang, card) + ordinal, value=str(position), description=description
+                label=card_name(lang, card) + ordinal,
+                value=str(position),
+                description=description,
+                emoji=button_emoji(faces, card_key(card)),
             )
         )
     count = action.size

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_plumbing.first_response import send_private, think_privately
-from bot.discord_plumbing.pages import message_kwargs
+from bot.discord_plumbing.pages import message_kwargs, text_page
 from bot.discord_plumbing.places import UNKNOWN_CHANNEL
 from bot.discord_plumbing.translator import localised
 from bot.play.deps import PlayDeps
@@ -105,11 +105,9 @@ def play_commands(deps: PlayDeps, presenters: MatchPresenters) -> list[Command]:
         if old is not None and message is not None and place is not None:
             public = await presenters.public_language(info)
             with contextlib.suppress(discord.HTTPException):
+                moved = text(public, "commands.board_moved", link=message.jump_url)
                 await place.get_partial_message(old).edit(  # type: ignore[attr-defined]
-                    content=text(public, "commands.board_moved", link=message.jump_url),
-                    embed=None,
-                    view=None,
-                    attachments=[],
+                    **message_kwargs(text_page(moved), editing=True)
                 )
 
     @app_commands.command(name=localised("names.moves"), description=localised("slash.moves"))

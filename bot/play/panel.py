@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_plumbing.app_emojis import AppEmojis
 from bot.discord_plumbing.direct_messages import DirectMessages
 from bot.discord_plumbing.first_response import (
     acknowledge_before_slow_work,
@@ -43,6 +44,7 @@ from bot.play.hint_line import (
 )
 from bot.play.navigation_buttons import back_button, refresh_button
 from bot.play.take_button import take_buttons
+from bot.words.card_faces import LETTERS, CardFaces
 from bot.words.i18n import text
 from bot.words.names import action_hint, action_name, decision_label, item_name, letters, offer_text
 from bot.words.player_names import PlayerNames
@@ -60,14 +62,15 @@ ACTION_BUTTONS: dict[Action, type[ActionButton]] = {
 }
 
 
-def hand_text(lang: str, view: PlayerView) -> str:
-    """``A Fan · B Flute ×2 · G Kimono ×3 🆕`` — grouped by geisha, the drawn card marked."""
+def hand_text(lang: str, view: PlayerView, faces: CardFaces = LETTERS) -> str:
+    """``A Fan · B Flute ×2 · G Kimono ×3 🆕`` — grouped by geisha, the drawn card marked,
+    each card's emoji before its letter when there are emojis."""
     if not view.hand:
         return text(lang, "panel.empty")
     parts = []
     for card, group in groupby(view.hand):
         count = len(list(group))
-        shown = f"**{cards_text((card,))}** {item_name(lang, card)}"
+        shown = f"{faces.card(card)} {item_name(lang, card)}"
         shown += f" ×{count}" if count > 1 else ""
         if card == view.drawn:
             shown += f" {NEW_MARK}"
@@ -111,14 +114,15 @@ def home_page(
     names: tuple[str, str],
     notice: str = "",
     hint: str = "",
+    faces: CardFaces = LETTERS,
 ) -> Page:
     """The panel's first page; ``hint`` is the hint line of a hint match, under whose turn
-    it is (:mod:`bot.play.hint_line`)."""
+    it is (:mod:`bot.play.hint_line`); ``faces``, the card emojis."""
     public = view.table
     left = " · ".join(action_name(lang, a) for a in public.unused(view.player))
     body = "\n".join(
         [
-            text(lang, "panel.hand_line", count=len(view.hand), cards=hand_text(lang, view)),
+            text(lang, "panel.hand_line", count=len(view.hand), cards=hand_text(lang, view, faces)),
             text(lang, "panel.face_down_line", cards=face_down_text(lang, view)),
             text(lang, "panel.actions_left", actions=left or text(lang, "panel.none")),
             "",
@@ -130,7 +134,7 @@ def home_page(
     if view.to_decide and public.phase is Phase.ACTION:
         rows.append(
             tuple(
-                ACTION_BUTTONS[a].labelled(lang, match_id, public.version)
+                ACTION_BUTTONS[a].labelled(lang, match_id, public.version, faces)
                 for a in actions_open(view)
             )
         )
@@ -158,7 +162,9 @@ def _action_title(lang: str, view: PlayerView, action: Action) -> str:
     )
 
 
-def pick_page(lang: str, view: PlayerView, match_id: int, action: Action) -> Page:
+def pick_page(
+    lang: str, view: PlayerView, match_id: int, action: Action, faces: CardFaces = LETTERS
+) -> Page:
     """Choose the cards for an action."""
     version = view.table.version
     count = action.size
@@ -171,14 +177,14 @@ def pick_page(lang: str, view: PlayerView, match_id: int, action: Action) -> Pag
                 hint=action_hint(lang, action),
             ),
             text(lang, "panel.pick_one" if count == 1 else "panel.pick_many", count=count),
-            hand_text(lang, view),
+            hand_text(lang, view, faces),
         ]
     )
     return Page(
         text=body,
         title=_action_title(lang, view, action),
         rows=(
-            (card_select(lang, view, match_id, action),),
+            (card_select(lang, view, match_id, action, faces),),
             (back_button(lang, match_id, version),),
         ),
     )
@@ -221,8 +227,10 @@ class Panel:
         names: PlayerNames,
         direct_messages: DirectMessages,
         hints: HintSource,
+        emojis: AppEmojis | None = None,
     ) -> None:
         self._queries = queries
+        self._emojis = emojis or AppEmojis()
         self._names = names
         self._direct_messages = direct_messages
         self._hints = hints
@@ -256,7 +264,8 @@ class Panel:
         dm_notice = self._direct_messages.take_closed_notice(lang, interaction.user.id)
         notice = "\n".join(n for n in (notice, dm_notice) if n)
         picture_png = await render_hand_async(lang, view) if picture else None
-        page = home_page(lang, view, info.match_id, names, notice, await hint)
+        faces = self._emojis.faces
+        page = home_page(lang, view, info.match_id, names, notice, await hint, faces)
         if picture_png is not None:
             page = replace(
                 page,
@@ -298,7 +307,8 @@ class Panel:
         *,
         edit: bool,
     ) -> None:
-        await show(interaction, pick_page(lang, view, match_id, action), edit=edit)
+        page = pick_page(lang, view, match_id, action, self._emojis.faces)
+        await show(interaction, page, edit=edit)
 
     async def confirm(
         self,
@@ -334,7 +344,9 @@ class Panel:
         )
         names = await self._names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
         picture_png = await render_hand_async(lang, view)
-        page = home_page(lang, view, info.match_id, names, hint=await hint)
+        page = home_page(
+            lang, view, info.match_id, names, hint=await hint, faces=self._emojis.faces
+        )
         page = replace(
             page,
             image=(HAND_FILE, picture_png),

@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.discord_plumbing.pages import message_kwargs, reply_privately
+from bot.discord_plumbing.pages import message_kwargs, reply_privately, text_page
 from bot.review.deps import ReviewDeps
 from bot.review.progress_line import ProgressLine
 from bot.review.review_page import BoardLook, ReviewScene, review_page
@@ -134,13 +134,13 @@ class ReviewMessage:
     async def show_line(self, line: str) -> None:
         """A line in place of the page (the progress line)."""
         self.replaced = True
-        await self.edit("progress", content=line, embed=None, view=None, attachments=[])
+        await self.edit("progress", **message_kwargs(text_page(line), editing=True))
 
     async def refuse(self, line: str) -> None:
         """Why the review is not shown: in place of the progress line once there is one,
         else in its own private line (a step press keeps its review page)."""
         if self.replaced:
-            await self.edit("refusal", content=line, embed=None, view=None, attachments=[])
+            await self.edit("refusal", **message_kwargs(text_page(line), editing=True))
         else:
             await reply_privately(self._interaction, line)
 

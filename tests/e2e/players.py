@@ -102,7 +102,7 @@ async def play_decision(
     confirms = [b.label for b in panel.buttons() if b.label != said["back"]]
     panel = await answered(await user.click(panel, rng.choice(confirms)))
     # The move confirmed in words with its notation beside it: "✅ Gift: C D E (3CDE)".
-    assert re.match(r"✅ [^:\n]+: [A-G |]+ \([1-4][A-G]{1,4}\)", panel.content), panel.content
+    assert re.search(r"✅ [^:\n]+: [A-G |]+ \([1-4][A-G]{1,4}\)", panel.text()), panel.text()
     await settle(emulator, bot)
 
 

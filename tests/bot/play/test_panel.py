@@ -6,7 +6,8 @@ from dataclasses import replace
 
 from bot.play.action_buttons import GiftButton
 from bot.play.card_select import card_select
-from bot.play.panel import home_page, pick_page
+from bot.play.panel import hand_text, home_page, pick_page
+from bot.words.card_faces import CardFaces, action_key, card_key
 from bot.words.i18n import text
 from engine.rules import Action, new_game, view
 
@@ -34,3 +35,25 @@ def test_the_pick_page_holds_the_select_and_back():
     mine = view(game, game.current_player)
     page = pick_page("en", mine, 1, Action.SECRET)
     assert [len(row) for row in page.rows] == [1, 1]
+
+
+FACES = CardFaces(
+    {card_key(c): (f"hk_{card_key(c)}", 900 + c) for c in range(7)}
+    | {action_key(a): (f"hk_{action_key(a)}", 950 + a.size) for a in Action}
+)
+
+
+def test_with_emojis_the_hand_shows_each_card_emoji_beside_its_letter():
+    mine = replace(view(new_game(seed=5), 0), hand=(0, 4, 4, 6), drawn=None)
+    assert hand_text("en", mine, FACES).split(" · ")[1] == "<:hk_card_e:904> **E** Shamisen ×2"
+    assert hand_text("en", mine).split(" · ")[1] == "**E** Shamisen ×2"  # letters only
+
+
+def test_with_emojis_the_action_buttons_and_card_options_carry_them():
+    game = new_game(seed=5)
+    mine = view(game, game.current_player)
+    page = home_page("en", mine, 1, ("ana", "ben"), faces=FACES)
+    gift = next(b for row in page.rows for b in row if isinstance(b, GiftButton))
+    assert gift.item.emoji is not None and gift.item.emoji.id == 953
+    select = card_select("en", mine, 1, Action.GIFT, FACES)
+    assert [o.emoji.id for o in select.item.options if o.emoji] == [900 + c for c in mine.hand]

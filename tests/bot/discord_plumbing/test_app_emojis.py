@@ -1,0 +1,81 @@
+"""The bot's emojis are uploaded once: what the application has is reused by name, only
+what is missing is uploaded, and whatever Discord answers the cards still show (as
+letters, the log saying why)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import pytest
+
+from bot.discord_plumbing.app_emojis import AppEmojis, button_emoji, emoji_name
+from bot.pictures.emoji_images import emoji_images
+from bot.words.card_faces import LETTERS, card_key
+
+
+@dataclass
+class FakeEmoji:
+    name: str
+    id: int
+
+
+class FakeApplication:
+    """The two calls the installer makes, on a store of emojis by name."""
+
+    def __init__(self, have: dict[str, int] | None = None, refuse: bool = False) -> None:
+        self.have = dict(have or {})
+        self.created: list[str] = []
+        self.refuse = refuse
+
+    async def fetch_application_emojis(self) -> list[FakeEmoji]:
+        if self.refuse:
+            response: Any = type("R", (), {"status": 500, "reason": "boom"})()
+            raise discord.HTTPException(response, "Discord is down")
+        return [FakeEmoji(name, emoji_id) for name, emoji_id in self.have.items()]
+
+    async def create_application_emoji(self, *, name: str, image: bytes) -> FakeEmoji:
+        self.have[name] = 1000 + len(self.have)
+        self.created.append(name)
+        return FakeEmoji(name, self.have[name])
+
+
+async def test_the_first_start_uploads_every_emoji_and_a_restart_none():
+    application = FakeApplication()
+    first = AppEmojis()
+    await first.install(application)  # type: ignore[arg-type]
+    assert len(application.created) == len(emoji_images())
+    again = AppEmojis()
+    await again.install(application)  # type: ignore[arg-type]
+    assert len(application.created) == len(emoji_images())  # nothing uploaded twice
+    assert again.faces == first.faces
+    name, emoji_id = again.faces.emojis[card_key(4)]
+    assert again.faces.card(4) == f"<:{name}:{emoji_id}> **E**"
+
+
+async def test_only_the_missing_emojis_are_uploaded():
+    images = emoji_images()
+    kept = {emoji_name(key, image): 7 for key, image in list(images.items())[:3]}
+    application = FakeApplication(kept)
+    emojis = AppEmojis()
+    await emojis.install(application)  # type: ignore[arg-type]
+    assert len(application.created) == len(images) - 3
+    assert not set(application.created) & set(kept)
+
+
+async def test_when_discord_refuses_the_cards_are_letters_and_the_log_says_so(caplog):
+    emojis = AppEmojis()
+    with caplog.at_level(logging.WARNING):
+        await emojis.install(FakeApplication(refuse=True))  # type: ignore[arg-type]
+    assert emojis.faces == LETTERS
+    assert LETTERS.card(4) == "**E**"
+    assert button_emoji(emojis.faces, card_key(4)) is None
+    assert "cards are shown as letters" in caplog.text
+
+
+@pytest.mark.parametrize("key", ["card_a", "action_competition"])
+def test_emoji_names_are_what_discord_allows(key):
+    name = emoji_name(key, emoji_images()[key])
+    assert 2 <= len(name) <= 32 and name.replace("_", "").isalnum()
