@@ -111,6 +111,7 @@ async def setup(bot: AnyBot) -> None:
             parts, user_id, match_id, key, values
         ),
         channel_gone=lambda info: _end_channel(service.abandonment, info),
+        emojis=parts.emojis,
     )
     deps = PlayDeps(
         queries=service.queries,

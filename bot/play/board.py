@@ -11,6 +11,7 @@ from bot.play.moves_button import moves_button
 from bot.play.navigation_buttons import hand_button
 from bot.play.take_button import take_buttons
 from bot.play.words import board_text
+from bot.words.card_faces import LETTERS, CardFaces
 from bot.words.i18n import text
 from engine.rules import PublicView
 
@@ -25,10 +26,12 @@ async def board_page(
     deadline: float | None = None,
     picture_names: tuple[str, str] | None = None,
     hints: bool = False,
+    faces: CardFaces = LETTERS,
 ) -> Page:
     """The board; ``deadline`` (Unix seconds, the service's clock) is when the turn ends;
     ``hints`` marks a hint match in the title (never in the picture, which a review draws
-    again and must find the same: :mod:`bot.pictures.board_picture`).
+    again and must find the same: :mod:`bot.pictures.board_picture`); ``faces``, the card
+    emojis a Gift's Take buttons show.
 
     ``names`` are markdown-safe for the text; the picture and its alt text are not markdown
     and take ``picture_names`` (the raw names) when given."""
@@ -37,7 +40,7 @@ async def board_page(
     if public.outcome is None:
         rows = ((hand_button(lang, match_id), moves_button(lang, match_id)),)
         if public.pending is not None and public.current_player != ai_seat:
-            rows = (take_buttons(lang, match_id, public.version, public.pending), *rows)
+            rows = (take_buttons(lang, match_id, public.version, public.pending, faces), *rows)
     title = text(lang, "board.title", first=names[0], second=names[1])
     picture = await board_picture(lang, public, picture_names or names, deadline=deadline)
     return Page(

@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_plumbing.app_emojis import AppEmojis
 from bot.discord_plumbing.channel_permissions import (
     bot_permissions_in,
     can_send,
@@ -102,9 +103,11 @@ class BoardEditor:
         mark_stale: Callable[[int], None],
         tell: TellPlayer | None = None,
         channel_gone: ChannelGone | None = None,
+        emojis: AppEmojis | None = None,
     ) -> None:
         self._queries = queries
         self._channel_gone = channel_gone
+        self._emojis = emojis or AppEmojis()
         self._placements = placements
         self._place = place
         self._mark_stale = mark_stale
@@ -136,6 +139,7 @@ class BoardEditor:
             deadline=info.turn_deadline,
             picture_names=await self._place.raw_names(info),
             hints=info.hints,
+            faces=self._emojis.faces,
         )
 
     async def edit_board(

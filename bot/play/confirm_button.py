@@ -9,8 +9,10 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, decision_arg, template
+from bot.discord_plumbing.app_emojis import button_emoji
 from bot.discord_plumbing.first_response import on_private_message
 from bot.play.deps import PlayButton, button
+from bot.words.card_faces import LETTERS, CardFaces, action_key
 from bot.words.decision_words import taken_words
 from bot.words.i18n import text
 from bot.words.names import action_name, decision_label, offer_text
@@ -92,11 +94,17 @@ def done_text(lang: str, decision: Decision) -> str:
 
 
 def confirm_buttons(
-    lang: str, match_id: int, version: int, decisions: tuple[Decision, ...]
+    lang: str,
+    match_id: int,
+    version: int,
+    decisions: tuple[Decision, ...],
+    faces: CardFaces = LETTERS,
 ) -> tuple[ConfirmButton, ...]:
-    """One button for a Secret, Trade-off or Gift, one per split of a Competition."""
-    return tuple(
-        ConfirmButton(
+    """One button for a Secret, Trade-off or Gift, one per split of a Competition; each
+    with its action's marker when there are emojis."""
+    buttons = []
+    for d in decisions:
+        confirm = ConfirmButton(
             match_id,
             version,
             d,
@@ -106,5 +114,7 @@ def confirm_buttons(
                 decision=decision_label(lang, d),
             ),
         )
-        for d in decisions
-    )
+        if isinstance(d, ActionDecision):
+            confirm.item.emoji = button_emoji(faces, action_key(d.action))
+        buttons.append(confirm)
+    return tuple(buttons)

@@ -29,6 +29,7 @@ from typing import Any
 import discord
 
 from bot.discord_plumbing.announcement_nonces import announcing, outside_announcement
+from bot.discord_plumbing.app_emojis import AppEmojis
 from bot.discord_plumbing.places import Places
 from bot.discord_plumbing.retrier import worth_showing_later
 from bot.play.announcements import Announcements
@@ -115,6 +116,7 @@ class MatchPresenters:
         ready: Callable[[], Awaitable[None]],
         tell: TellPlayer | None = None,
         channel_gone: ChannelGone | None = None,
+        emojis: AppEmojis | None = None,
     ) -> None:
         self.places = places
         self.presence = presence
@@ -127,7 +129,7 @@ class MatchPresenters:
         thread's permissions are its channel's)."""
         self._place = MatchPlace(places, names, languages, lost=self.mark_board)
         self._board = BoardEditor(
-            queries, placements, self._place, self.mark_board, tell, channel_gone
+            queries, placements, self._place, self.mark_board, tell, channel_gone, emojis
         )
         self._posts = Announcements(queries, placements, settings, self._place, self._board)
         self._matches: dict[int, MatchPresenter] = {}

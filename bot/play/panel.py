@@ -139,7 +139,7 @@ def home_page(
             )
         )
     elif view.to_decide and public.pending is not None:
-        rows.append(take_buttons(lang, match_id, public.version, public.pending))
+        rows.append(take_buttons(lang, match_id, public.version, public.pending, faces))
     if public.outcome is None:
         rows.append((refresh_button(lang, match_id, public.version),))
     title = text(lang, "panel.title", round=public.round_number, first=names[0], second=names[1])
@@ -191,7 +191,12 @@ def pick_page(
 
 
 def confirm_page(
-    lang: str, view: PlayerView, match_id: int, action: Action, decisions: tuple[Decision, ...]
+    lang: str,
+    view: PlayerView,
+    match_id: int,
+    action: Action,
+    decisions: tuple[Decision, ...],
+    faces: CardFaces = LETTERS,
 ) -> Page:
     """Confirm the decision, or pick one of a Competition's splits."""
     version = view.table.version
@@ -211,7 +216,7 @@ def confirm_page(
         text=body,
         title=_action_title(lang, view, action),
         rows=(
-            confirm_buttons(lang, match_id, version, decisions),
+            confirm_buttons(lang, match_id, version, decisions, faces),
             (back_button(lang, match_id, version),),
         ),
     )
@@ -321,7 +326,7 @@ class Panel:
         *,
         edit: bool,
     ) -> None:
-        page = confirm_page(lang, view, match_id, action, decisions)
+        page = confirm_page(lang, view, match_id, action, decisions, self._emojis.faces)
         await show(interaction, page, edit=edit)
 
     async def your_turn(self, info: MatchInfo, user_id: int) -> None:

@@ -12,9 +12,11 @@ from typing import Any, Self
 import discord
 
 from bot.custom_ids import Verb, decision_arg, template
+from bot.discord_plumbing.app_emojis import button_emoji
 from bot.discord_plumbing.first_response import FirstResponse, on_private_message
 from bot.discord_plumbing.pages import reply_privately
 from bot.play.deps import PlayButton, button
+from bot.words.card_faces import LETTERS, CardFaces, card_key
 from bot.words.decision_words import taken_words
 from bot.words.i18n import text
 from engine.model import MatchInfo
@@ -117,18 +119,24 @@ class TakeButton(PlayButton, template=template(Verb.TAKE)):
 
 
 def take_buttons(
-    lang: str, match_id: int, version: int, offer: Gift | Competition
+    lang: str,
+    match_id: int,
+    version: int,
+    offer: Gift | Competition,
+    faces: CardFaces = LETTERS,
 ) -> tuple[TakeButton, ...]:
-    """One button per distinct choice the engine allows."""
+    """One button per distinct choice the engine allows; a Gift's each with its card's
+    emoji when there are emojis."""
     buttons = []
     for choice in legal_choices(offer).decisions:
         assert isinstance(choice, GiftChoice | CompetitionChoice)
-        buttons.append(
-            TakeButton(
-                match_id,
-                version,
-                choice,
-                label=text(lang, "panel.take", cards=taken_words(lang, choice)),
-            )
+        take = TakeButton(
+            match_id,
+            version,
+            choice,
+            label=text(lang, "panel.take", cards=taken_words(lang, choice)),
         )
+        if isinstance(choice, GiftChoice):
+            take.item.emoji = button_emoji(faces, card_key(choice.card))
+        buttons.append(take)
     return tuple(buttons)

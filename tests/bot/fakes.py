@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,6 +29,37 @@ class FakeUser:
     display_name: str = ""
 
 
+def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for component in components:
+        yield component
+        yield from _walk(component.get("components") or [])
+
+
+def layout_texts(kwargs: dict[str, Any]) -> list[str]:
+    """The text displays of a message's Components V2 layout, in order (notice, heading,
+    text)."""
+    view = kwargs.get("view")
+    if not isinstance(view, discord.ui.LayoutView):
+        return []
+    return [c["content"] for c in _walk(view.to_components()) if c["type"] == 10]
+
+
+def page_body(kwargs: dict[str, Any]) -> str:
+    """A page's own text: the last text display of its container."""
+    texts = layout_texts(kwargs)
+    return texts[-1] if texts else ""
+
+
+def said(kwargs: dict[str, Any]) -> str:
+    """What a reader reads in an answer: its content, else its layout's texts."""
+    return kwargs.get("content") or "\n".join(layout_texts(kwargs))
+
+
+def heading(kwargs: dict[str, Any]) -> str:
+    """A page's title, as its layout's heading shows it."""
+    return next((t[4:] for t in layout_texts(kwargs) if t.startswith("### ")), "")
+
+
 @dataclass
 class FakeResponse:
     """An interaction's first answer (``discord.InteractionResponse``)."""
@@ -39,11 +71,13 @@ class FakeResponse:
     updated: list[dict[str, Any]] = field(default_factory=list)
     """Each `edit_message`: the message pressed on, changed by the first response."""
     shown: str = ""
-    """The description of the embed last shown, by this answer or an edit of it."""
+    """The text of the page (or embed) last shown, by this answer or an edit of it."""
 
     def show(self, answer: dict[str, Any]) -> None:
         if answer.get("embed") is not None:
             self.shown = str(answer["embed"].description)
+        elif isinstance(answer.get("view"), discord.ui.LayoutView):
+            self.shown = page_body(answer)
 
     def is_done(self) -> bool:
         return bool(self.sent or self.deferred or self.updated)
@@ -121,7 +155,7 @@ class FakeInteraction:
 
     @property
     def shown(self) -> str:
-        """The description of the embed last sent or edited in: what the user reads now."""
+        """The text of the page last sent or edited in: what the user reads now."""
         return self.response.shown
 
 

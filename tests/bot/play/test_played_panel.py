@@ -32,6 +32,7 @@ from tests.bot.fakes import (
     FakeInteraction,
     FakeNames,
     FakeQueries,
+    layout_texts,
 )
 from tests.builders import match_info
 
@@ -120,7 +121,7 @@ async def test_a_move_taken_is_reported_as_played_when_the_redraw_gets_no_answer
     assert len(commands_.submitted) == 1
     assert press.followup.sent == []  # no refusal: nothing says "nothing was changed"
     [shown] = press.response.updated  # the panel redrawn as the first response
-    assert shown["content"] == notice  # the move's own notice, as after any move
+    assert layout_texts(shown)[0] == notice  # the move's own notice, as after any move
     assert press.shown == text("en", "database.played_not_redrawn")
-    [refresh] = [i for i in shown["view"].children if isinstance(i, HandButton)]
+    [refresh] = [i for i in shown["view"].walk_children() if isinstance(i, HandButton)]
     assert refresh.version == seen.table.version + 1

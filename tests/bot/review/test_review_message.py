@@ -18,7 +18,15 @@ from engine.rules.record import MatchRecord
 from engine.service.matches.errors import MatchNotFinished, MatchNotFound
 from engine.service.reviews.errors import ReviewFailed
 from engine.store.errors import StoreError
-from tests.bot.fakes import FakeInteraction, FakeLanguages, FakeNames, FakeQueries, FakeSettings
+from tests.bot.fakes import (
+    FakeInteraction,
+    FakeLanguages,
+    FakeNames,
+    FakeQueries,
+    FakeSettings,
+    heading,
+    said,
+)
 from tests.builders import judged, match_info, played_match
 
 ANA, BEN = 11, 12
@@ -82,8 +90,8 @@ async def test_a_failed_analysis_replaces_the_progress_line_with_a_plain_line(fa
     await show_review(deps(queries(), Reviews(failure=failure)), interaction, 5, 0, Answer.NEW)
     assert interaction.response.deferred == [PRIVATE_THINKING]
     first, last = interaction.original_edits[0], interaction.original_edits[-1]
-    assert first["content"] == PROGRESS
-    assert last == {"content": FAILED, "embed": None, "view": None, "attachments": []}
+    assert said(first) == PROGRESS
+    assert said(last) == FAILED and last["attachments"] == []  # no page, no picture left
 
 
 async def test_a_store_that_fails_on_a_step_press_keeps_the_page_and_says_so_apart():
@@ -100,10 +108,10 @@ async def test_a_store_that_fails_on_a_step_press_keeps_the_page_and_says_so_apa
 async def test_an_unexpected_failure_still_gets_a_line_after_the_thinking(answer, caplog):
     interaction = FakeInteraction.by(ANA)
     await show_review(deps(queries(RuntimeError("a bug")), Reviews()), interaction, 5, 3, answer)
-    said = [e["content"] for e in interaction.original_edits] + [
-        m["content"] for m in interaction.followup.sent
+    lines = [said(e) for e in interaction.original_edits] + [
+        said(m) for m in interaction.followup.sent
     ]
-    assert said == [FAILED]
+    assert lines == [FAILED]
     assert "the review could not be shown" in caplog.text
 
 
@@ -118,11 +126,11 @@ async def test_an_unfinished_or_unknown_match_is_refused_in_the_viewers_language
     interaction = FakeInteraction.by(ANA)
     await show_review(deps(queries(refusal), Reviews()), interaction, 5, 0, Answer.NEW)
     [reply] = interaction.original_edits
-    assert reply["content"].startswith(line)
+    assert said(reply).startswith(line)
     spanish = FakeInteraction.by(ANA, locale="es-ES")
     await show_review(deps(queries(refusal), Reviews()), spanish, 5, 0, Answer.NEW)
-    assert "#5" in spanish.original_edits[0]["content"]
-    assert spanish.original_edits[0]["content"] != reply["content"]
+    assert "#5" in said(spanish.original_edits[0])
+    assert said(spanish.original_edits[0]) != said(reply)
 
 
 async def test_outside_a_server_the_answer_comes_at_once():
@@ -140,7 +148,7 @@ async def test_a_stored_review_is_shown_at_once_without_a_progress_line():
     assert interaction.response.deferred == [{}] and interaction.response.sent == []
     [page] = interaction.original_edits
     assert reviews.asked == 0
-    assert page["embed"].title.startswith("Review · page 2 of ")
+    assert heading(page).startswith("Review · page 2 of ")
     assert [a.filename for a in page["attachments"]] == ["board.png"]
 
 
@@ -149,8 +157,8 @@ async def test_a_new_review_thinks_first_then_shows_its_page():
     await show_review(deps(queries(), Reviews()), interaction, 5, 0, Answer.NEW)
     assert interaction.response.deferred == [PRIVATE_THINKING]
     progress, page = interaction.original_edits
-    assert progress["content"] == PROGRESS
-    assert page["embed"].title.startswith("Review · page 0 of ")
+    assert said(progress) == PROGRESS
+    assert heading(page).startswith("Review · page 0 of ")
 
 
 async def test_a_page_that_can_no_longer_be_shown_loses_no_review(caplog):
@@ -159,7 +167,7 @@ async def test_a_page_that_can_no_longer_be_shown_loses_no_review(caplog):
     reviews = Reviews()
     await show_review(deps(queries(), reviews), interaction, 5, 0, Answer.NEW)
     [progress] = interaction.original_edits
-    assert progress["content"] == PROGRESS
+    assert said(progress) == PROGRESS
     assert interaction.failed_edits == 1
     assert reviews.stored == judged(RECORD, {})  # the next press shows it at once
     [logged] = [r for r in caplog.records if "could not show the review's page" in r.message]
