@@ -232,7 +232,7 @@ class HanamikojiBot(commands.AutoShardedBot):
             self.add_listener(self._board_shown, "on_board_shown")
             self.add_listener(self._refused, "on_refusal")
         # Before any panel is drawn; without them the cards are letters (and the log says why).
-        await self.parts.emojis.install(self)
+        await self.parts.emojis.install(self, upload=self._syncs_commands)
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(HanamikojiGroup(self.parts.names))
         # One refusal for every feature's ids that no feature's template reads (garbled, forged).
@@ -252,12 +252,18 @@ class HanamikojiBot(commands.AutoShardedBot):
         await self._sync_commands()
         log.info("%d stored matches set aside as broken", len(self.service.broken))
 
+    @property
+    def _syncs_commands(self) -> bool:
+        """Whether this process holds shard 0, whose process alone sends what belongs to
+        the application (its commands, its emojis)."""
+        shard_ids = self.config.discord.shard_ids
+        return shard_ids is None or 0 in shard_ids
+
     async def _sync_commands(self) -> None:
         """Send the slash commands, if they changed, from the process holding shard 0 only:
         they belong to the application, not to a shard."""
         discord_settings = self.config.discord
-        shard_ids = discord_settings.shard_ids
-        if shard_ids is not None and 0 not in shard_ids:
+        if not self._syncs_commands:
             log.info(
                 "commands not synced: this process runs %s; the one with shard 0 syncs them",
                 discord_settings.process_name,
@@ -369,6 +375,7 @@ class HanamikojiBot(commands.AutoShardedBot):
             # Show what is queued, but do not wait out a Discord that keeps saying later;
             # the features still read the service, so it closes after.
             self.parts.retrier.close()
+            self.parts.emojis.close()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wait_idle(), SHUTDOWN_SHOW_SECONDS)
             await self.service.close()

@@ -25,7 +25,7 @@ from typing import Any
 import discord
 
 from bot.custom_ids import match_prefix
-from bot.discord_plumbing.pages import message_kwargs, text_page
+from bot.discord_plumbing.pages import custom_ids, message_kwargs, text_page
 from bot.words.i18n import text
 from engine.model import AI_USER_ID
 from engine.service import MatchSettings
@@ -147,12 +147,7 @@ class DirectMessages:
         async for message in channel.history(limit=RECENT_DMS):
             if message.author.id != channel.me.id:
                 continue
-            ids = [
-                getattr(child, "custom_id", None) or ""
-                for row in message.components
-                for child in getattr(row, "children", ())
-            ]
-            if any(custom_id.startswith(prefix) for custom_id in ids):
+            if any(c.startswith(prefix) for c in custom_ids(message.components)):
                 found.append(message)
         return found
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +90,19 @@ def build_layout(page: Page, *, picture: bool = True) -> discord.ui.LayoutView:
             container.add_item(discord.ui.ActionRow(*row))
     layout.add_item(container)
     return layout
+
+
+def custom_ids(components: Iterable[object]) -> Iterator[str]:
+    """Every custom id in a received message's components, however deeply a Components V2
+    layout nests them (rows in a container, a section's accessory)."""
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            yield custom_id
+        yield from custom_ids(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from custom_ids((accessory,))
 
 
 def _file(page: Page) -> discord.File | None:

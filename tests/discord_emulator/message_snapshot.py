@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
+from tests.discord_emulator.component_media import shown_attachments
 from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.discord_emulator.limits import MESSAGE_FLAG_EPHEMERAL
 from tests.discord_emulator.message_text import message_text
@@ -62,7 +63,9 @@ class MessageSnapshot:
     content: str
     embeds: tuple[dict[str, Any], ...]
     components: tuple[dict[str, Any], ...]
-    attachments: tuple[tuple[str, bytes], ...]  # (filename, bytes)
+    attachments: tuple[tuple[str, bytes], ...]
+    """(filename, bytes) of the attachments shown: in a components V2 message only those its
+    components expose (`component_media.py`); the message itself keeps them all."""
     flags: int
     edited: bool
     loading: bool
@@ -76,7 +79,10 @@ class MessageSnapshot:
             content=message.content,
             embeds=tuple(copy.deepcopy(message.embeds)),
             components=tuple(copy.deepcopy(message.components)),
-            attachments=tuple((a.filename, a.data) for a in message.attachments),
+            attachments=tuple(
+                (a.filename, a.data)
+                for a in shown_attachments(message.flags, message.components, message.attachments)
+            ),
             flags=message.flags,
             edited=message.edited_at is not None,
             loading=message.loading,
@@ -92,6 +98,10 @@ class MessageSnapshot:
 
     def text(self) -> str:
         return message_text(self.content, self.embeds, self.components, self.attachment_names)
+
+    def text_displays(self) -> list[str]:
+        """The text of each text display of a components V2 layout, in order."""
+        return [str(c.get("content", "")) for c in _walk(list(self.components)) if c["type"] == 10]
 
     def buttons(self) -> list[ButtonSnapshot]:
         return [

@@ -6,12 +6,14 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tests.discord_emulator.form_errors import Problem
 from tests.discord_emulator.gateway import (
     INTENT_DIRECT_MESSAGES,
     INTENT_GUILD_MESSAGES,
     INTENT_MESSAGE_CONTENT,
     Gateway,
 )
+from tests.discord_emulator.layout_rules import numbered
 from tests.discord_emulator.limits import (
     MESSAGE_FLAG_COMPONENTS_V2,
     MESSAGE_FLAG_EPHEMERAL,
@@ -33,6 +35,28 @@ CREATABLE_FLAGS = (
 # The flags an edit may change ("Edit Message"); Discord ignores other bits without error.
 EDITABLE_FLAGS = SUPPRESS_EMBEDS | MESSAGE_FLAG_COMPONENTS_V2
 LOADING_FLAG = 1 << 7
+
+
+def _laid_out(components: list[dict[str, Any]], flags: int) -> list[dict[str, Any]]:
+    """The components as stored: a V2 message's get the ids Discord generates."""
+    if flags & MESSAGE_FLAG_COMPONENTS_V2:
+        return numbered(components)
+    return copy.deepcopy(components)
+
+
+def _flag_change_problems(message: MessageRecord, requested: int) -> list[Problem]:
+    """IS_COMPONENTS_V2 "can only be set": an edit whose flags leave it out of a V2 message
+    is refused ("Edit Message"; "Once a message has been sent with this flag, it can't be
+    removed", Component Reference)."""
+    if message.flags & MESSAGE_FLAG_COMPONENTS_V2 and not requested & MESSAGE_FLAG_COMPONENTS_V2:
+        return [
+            (
+                ("flags",),
+                "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                "The IS_COMPONENTS_V2 flag cannot be removed from a message",
+            )
+        ]
+    return []
 
 
 class MessageWriter:
@@ -93,13 +117,16 @@ class MessageWriter:
         """A new message from a request body, checked against Discord's limits; not stored yet."""
         payload = body.payload
         attachments = self._attachments(payload.get("attachments") or [], body.files)
+        names = {a.filename for a in attachments}
         check_message(
             payload,
             attachment_count=len(body.files),
             require_body=True,
             prefix=error_prefix,
             allowed_flags=allowed_flags,
-            attachment_names={a.filename for a in attachments},
+            attachment_names=names,
+            media_attachment_names=names,
+            known_emoji_ids=self._world.application_emojis.keys(),
         )
         flags = int(payload.get("flags") or 0) & allowed_flags
         reference = payload.get("message_reference")
@@ -112,10 +139,12 @@ class MessageWriter:
             type=19 if reference else message_type,
             content=str(payload.get("content") or ""),
             embeds=copy.deepcopy(list(payload.get("embeds") or [])),
-            components=copy.deepcopy(list(payload.get("components") or [])),
+            components=_laid_out(list(payload.get("components") or []), flags),
             attachments=attachments,
             flags=flags,
             message_reference=reference,
+            sticker_ids=list(payload.get("sticker_ids") or []),
+            poll=payload.get("poll"),
         )
 
     def apply_edit(
@@ -140,31 +169,48 @@ class MessageWriter:
             attachments += self._attachments(payload["attachments"] or [], new_files)
         else:
             attachments += self._attachments([], body.files)
+        sticker_ids = (
+            (payload["sticker_ids"] or []) if "sticker_ids" in payload else message.sticker_ids
+        )
+        poll = payload.get("poll", message.poll)
         flags = message.flags
+        flag_problems: list[Problem] = []
         if "flags" in payload and payload["flags"] is not None:
+            requested = int(payload["flags"])
+            flag_problems = _flag_change_problems(message, requested)
             # "Suppress embeds" may be set or unset, "components V2" only set; ephemerality
             # never changes.
-            flags = (flags & ~SUPPRESS_EMBEDS) | (int(payload["flags"]) & EDITABLE_FLAGS)
+            flags = (flags & ~SUPPRESS_EMBEDS) | (requested & EDITABLE_FLAGS)
+        # The resulting message is checked whole: setting IS_COMPONENTS_V2 needs content,
+        # embeds, stickers and poll emptied ("Edit Message"), and a V2 message takes none.
         merged = {
             "content": content,
             "embeds": embeds,
             "components": components,
             "flags": flags,
+            "sticker_ids": sticker_ids,
+            "poll": poll,
             "allowed_mentions": payload.get("allowed_mentions"),
         }
-        # Embeds sent now may reference files uploaded now or kept; stored ones were checked.
-        names = {a.filename for a in attachments} if "embeds" in payload else None
+        # What is sent now may reference files uploaded now or kept; stored parts were checked.
+        names = {a.filename for a in attachments}
+        sends_components = "components" in payload
         check_message(
             merged,
             attachment_count=len(attachments),
             require_body=True,
             prefix=error_prefix,
-            attachment_names=names,
+            attachment_names=names if "embeds" in payload else None,
+            media_attachment_names=names if sends_components else None,
+            known_emoji_ids=self._world.application_emojis.keys() if sends_components else None,
+            earlier_problems=flag_problems,
         )
         message.content = str(content)
         message.embeds = copy.deepcopy(list(embeds))
-        message.components = copy.deepcopy(list(components))
+        message.components = _laid_out(list(components), flags)
         message.attachments = attachments
+        message.sticker_ids = list(sticker_ids)
+        message.poll = poll
         message.flags = flags & ~LOADING_FLAG
         message.loading = False
         message.edited_at = self._world.clock.iso_now()

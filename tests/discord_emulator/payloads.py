@@ -6,6 +6,7 @@ from typing import Any
 
 from tests.discord_emulator.permissions import base_permissions
 from tests.discord_emulator.world import (
+    AppEmojiRecord,
     AttachmentRecord,
     ChannelRecord,
     ChannelType,
@@ -235,6 +236,21 @@ def guild_create_payload(
         "guild_scheduled_events": [],
         "soundboard_sounds": [],
         "premium_progress_bar_enabled": False,
+    }
+
+
+def app_emoji_payload(world: World, emoji: AppEmojiRecord) -> dict[str, Any]:
+    """An application emoji: never role-locked, managed or unavailable, always needing
+    colons, and with the uploader as `user` ("Application-Owned Emoji", resources/emoji)."""
+    return {
+        "id": str(emoji.id),
+        "name": emoji.name,
+        "roles": [],
+        "user": user_payload(world.users[emoji.user_id]),
+        "require_colons": True,
+        "managed": False,
+        "animated": emoji.animated,
+        "available": True,
     }
 
 

@@ -108,8 +108,15 @@ class InteractionRoutes:
         return {"interaction": summary, "resource": resource}
 
     def _new_response_message(
-        self, interaction: EmulatedInteraction, body: MessageBody, *, loading: bool
+        self,
+        interaction: EmulatedInteraction,
+        body: MessageBody,
+        *,
+        loading: bool,
+        error_prefix: tuple[str | int, ...] = ("data",),
     ) -> MessageRecord:
+        """A callback's message (its body is the callback's `data`) or a followup's (the
+        body itself, as for Execute Webhook: errors name its fields at the top)."""
         channel = self._world.channel(interaction.channel_id)
         is_command = interaction.kind is InteractionType.APPLICATION_COMMAND
         message_type = CHAT_INPUT_COMMAND_MESSAGE if is_command else 0
@@ -130,7 +137,7 @@ class InteractionRoutes:
                 channel=channel,
                 author_id=self._world.bot.id,
                 allowed_flags=RESPONSE_FLAGS,
-                error_prefix=("data",),
+                error_prefix=error_prefix,
                 message_type=message_type,
             )
         message.webhook_id = self._world.bot.id
@@ -254,7 +261,7 @@ class InteractionRoutes:
             interaction.original_edited.set()
             interaction.filled_in(filled)
         else:
-            message = self._new_response_message(interaction, body, loading=False)
+            message = self._new_response_message(interaction, body, loading=False, error_prefix=())
             message.type = 0
             interaction.followup_ids.append(message.id)
             filled = MessageSnapshot.of(message)

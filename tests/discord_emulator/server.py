@@ -29,6 +29,7 @@ from tests.discord_emulator.payloads import channel_payload, guild_create_payloa
 from tests.discord_emulator.permission_settings import PermissionSettings
 from tests.discord_emulator.rate_limits import RateLimits
 from tests.discord_emulator.request_log import RequestLog
+from tests.discord_emulator.rest_app_emojis import AppEmojiRoutes
 from tests.discord_emulator.rest_channels import ChannelRoutes
 from tests.discord_emulator.rest_commands import CommandRoutes
 from tests.discord_emulator.rest_identity import IdentityRoutes
@@ -149,6 +150,7 @@ class DiscordEmulator:
         for routes in (
             IdentityRoutes(self),
             CommandRoutes(self),
+            AppEmojiRoutes(self),
             MessageRoutes(self),
             ChannelRoutes(self),
             InteractionRoutes(self),

@@ -7,6 +7,7 @@ import enum
 from collections.abc import Iterator
 from typing import Any
 
+from tests.discord_emulator.component_media import shown_attachments
 from tests.discord_emulator.message_text import message_text
 from tests.discord_emulator.world import ChannelType, MessageRecord, World
 
@@ -44,6 +45,9 @@ class Action(enum.Enum):
 class SentAttachment:
     filename: str
     data: bytes
+    shown: bool = True
+    """False for a file a components V2 message carries but none of its components shows;
+    its bytes still count in `contains`, since every client receives the file."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,7 +72,7 @@ class TranscriptEntry:
             self.content,
             self.embeds,
             self.components,
-            [a.filename for a in self.attachments],
+            [a.filename for a in self.attachments if a.shown],
         )
         return f"[modal] {self.title}\n{body}" if self.title else body
 
@@ -109,10 +113,16 @@ class Transcript:
             content=message.content,
             embeds=tuple(message.embeds),
             components=tuple(message.components),
-            attachments=tuple(SentAttachment(a.filename, a.data) for a in message.attachments),
+            attachments=self._attachments(message),
             interaction_id=message.interaction_id,
             response_type=response_type,
         )
+
+    @staticmethod
+    def _attachments(message: MessageRecord) -> tuple[SentAttachment, ...]:
+        attachments = message.attachments
+        shown = {a.id for a in shown_attachments(message.flags, message.components, attachments)}
+        return tuple(SentAttachment(a.filename, a.data, a.id in shown) for a in attachments)
 
     def record_modal(
         self, *, interaction_id: int, user_id: int, channel_id: int, data: dict[str, Any]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from tests.discord_emulator.application_commands import CommandInvocation, OptionValue
 from tests.discord_emulator.errors import DiscordError, ImpossibleUserAction
 from tests.discord_emulator.interactions import EmulatedInteraction, InteractionType
+from tests.discord_emulator.layout_rules import walk
 from tests.discord_emulator.message_snapshot import MessageSnapshot, ModalField
 from tests.discord_emulator.payloads import member_payload, user_payload
 from tests.discord_emulator.permissions import ALL, effective_permissions
@@ -230,10 +231,9 @@ class EmulatedUser:
         record = self._message(message)
         found = MessageSnapshot.of(record).button(button)
         payload = copy.deepcopy(self._emulator.writer.payload(record))
-        for row in payload.get("components") or []:
-            for component in row.get("components") or []:
-                if component.get("custom_id") == found.custom_id:
-                    component["custom_id"] = custom_id
+        for component in walk(payload.get("components") or []):  # V2 layouts nest rows
+            if component.get("custom_id") == found.custom_id:
+                component["custom_id"] = custom_id
         await self._reopen_to_interact(record.channel_id)
         return await self._emulator.start_interaction(
             kind=InteractionType.MESSAGE_COMPONENT,

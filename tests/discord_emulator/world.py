@@ -104,6 +104,21 @@ class MessageRecord:
     message_reference: dict[str, Any] | None = None
     thread_id: int | None = None  # a thread started from this message
     loading: bool = False  # a deferred "Bot is thinking..." placeholder
+    sticker_ids: list[str] = dataclasses.field(default_factory=list)
+    poll: dict[str, Any] | None = None  # kept only for the components V2 rules
+
+
+@dataclasses.dataclass
+class AppEmojiRecord:
+    """An emoji the application owns ("Application-Owned Emoji", resources/emoji): usable by
+    the bot anywhere, never role-locked or managed, always needing colons."""
+
+    id: int
+    name: str
+    image: bytes  # the decoded upload, for a test or a renderer to read
+    mime_type: str
+    user_id: int  # who uploaded it: the bot user, when through the API
+    animated: bool = False
 
 
 @dataclasses.dataclass
@@ -152,6 +167,8 @@ class World:
         self.messages: dict[int, MessageRecord] = {}
         self.max_active_threads = MAX_ACTIVE_THREADS
         """Tests lower it (to 0, say) to make thread creation fail with 400 code 160006."""
+        self.application_emojis: dict[int, AppEmojiRecord] = {}
+        """The bot's application emojis by id (`rest_app_emojis.py`)."""
         self.bot = self.add_user("hanamikoji-bot", bot=True)
         # The owner has every permission, so it is nobody a test plays: not ana.
         self.owner = self.add_user("owner")
@@ -345,6 +362,23 @@ class World:
         if channel.type is ChannelType.PRIVATE_THREAD:
             return user_id in channel.thread_member_ids
         return True
+
+    # application emojis ----------------------------------------------------------------
+
+    def add_application_emoji(
+        self, name: str, image: bytes, mime_type: str, *, animated: bool = False
+    ) -> AppEmojiRecord:
+        """Store an emoji of the bot's application as if uploaded; no limit is checked."""
+        emoji = AppEmojiRecord(
+            id=self.ids.next(),
+            name=name,
+            image=image,
+            mime_type=mime_type,
+            user_id=self.bot.id,
+            animated=animated,
+        )
+        self.application_emojis[emoji.id] = emoji
+        return emoji
 
     # messages ----------------------------------------------------------------------
 

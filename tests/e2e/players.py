@@ -6,16 +6,30 @@ import random
 import re
 from dataclasses import dataclass
 
+from bot.discord_plumbing.app_emojis import emoji_name
+from bot.pictures.emoji_images import emoji_images
 from bot.play.panel import face_down_text, hand_text
 from bot.play.presence import Presence
+from bot.words.card_faces import CardFaces
 from bot.words.i18n import text
 from engine.rules import Phase
 from engine.service.match_service import MatchService
 from tests.discord_emulator.message_snapshot import MessageSnapshot
+from tests.discord_emulator.message_text import emoji_text
 from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.users import EmulatedUser
 
 HAND = "Hand 🂠"
+UPLOADED = CardFaces({key: (emoji_name(key, image), 0) for key, image in emoji_images().items()})
+"""The card emojis as the bot uploads them to the emulator at start-up; their ids do not
+matter, a transcript reads a custom emoji as ``:name:`` (:func:`as_read`)."""
+
+
+def as_read(words: str) -> str:
+    """``words`` as a transcript reads them: each custom emoji as ``:name:``."""
+    return emoji_text(words)
+
+
 HANG_GUARD_SECONDS = 120.0
 """Only a hung bot waits this long: settling waits on events, not on the bot being quick."""
 
@@ -112,7 +126,12 @@ async def private_texts(service: MatchService, match_id: int) -> dict[int, set[s
     found: dict[int, set[str]] = {}
     for user_id in info.players:
         mine = await service.queries.view_for(match_id, user_id)
-        found[user_id] = {hand_text("en", mine), face_down_text("en", mine)}
+        # A process that does not upload the emojis shows letters until the other has.
+        found[user_id] = {
+            as_read(hand_text("en", mine, UPLOADED)),
+            hand_text("en", mine),
+            face_down_text("en", mine),
+        }
     return found
 
 

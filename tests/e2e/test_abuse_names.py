@@ -42,13 +42,20 @@ def markup_problems(text: str) -> list[str]:
 
 
 def public_texts(user, channel_id: int) -> list[str]:
-    """Every content, embed title and description of the channel's messages."""
+    """Every content, text display, embed title and description of the channel's
+    messages."""
     texts = []
     for message in user.messages(channel_id):
         texts.append(message.content)
+        texts += message.text_displays()
         for embed in message.embeds:
             texts += [embed.get("title") or "", embed.get("description") or ""]
     return [t for t in texts if t]
+
+
+def board_title(board) -> str:
+    """The board's title, its layout's heading."""
+    return next(t for t in board.text_displays() if t.startswith("### "))[4:]
 
 
 @pytest.fixture
@@ -71,7 +78,7 @@ async def test_markdown_names_show_as_written_on_the_board_and_in_the_thread(emu
         await play_decision(emulator, bot, match, rng)
         if step == 6:
             board = board_message(named[0], match.thread_id)
-            (description,) = [e["description"] for e in board.embeds if e.get("description")]
+            (description,) = [t for t in board.text_displays() if "```" in t]
             # The geisha grid's code block opens and closes where it should, and the
             # names over its columns gave way to the arrows the legend explains.
             assert description.count("```") == 2
@@ -112,12 +119,12 @@ async def test_a_nickname_shows_in_its_server_even_after_a_restart(emulator, sta
     ben.record.nick = "Benny"
     match = await challenge_and_accept(emulator, bot)
     board = board_message(ana, match.thread_id)
-    assert "Benny" in board.embeds[0]["title"]
+    assert "Benny" in board_title(board)
     await bot.close()
     # The restarted bot has seen nobody but ana, who asks for the board again: ben's name
     # comes from his membership here.
     bot = await start_bot()
     await (await ana.slash("hanamikoji board", channel=match.thread_id)).answer()
     await settle(emulator, bot)
-    title = board_message(ana, match.thread_id).embeds[0]["title"]
+    title = board_title(board_message(ana, match.thread_id))
     assert title == "Hanamikoji · ana vs Benny", title

@@ -111,7 +111,7 @@ async def board_shows(observer: Observer, user, match: Match) -> None:
         deadline = info.turn_deadline if table.outcome is None else None
         expected = board_text("en", table, names, deadline=deadline)
         assert info.placement.board_message_id is not None
-        shown = user.message(info.placement.board_message_id).embeds[0]["description"]
+        shown = user.message(info.placement.board_message_id).text_displays()[-1]
         said[:] = [shown, expected]
         return shown == expected
 
@@ -245,7 +245,7 @@ async def test_a_hundred_identical_takes_through_both_processes_apply_once(
     took = [
         e
         for e in emulator.transcript.entries[mark:]
-        if e.visibility.user_id == chooser.id and e.content.startswith("✅ You took")
+        if e.visibility.user_id == chooser.id and e.text().startswith("✅ You took")
     ]
     (winner,) = [c for c in clicks if c not in refused]
     if winner.original_message_id == board.id:

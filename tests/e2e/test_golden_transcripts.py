@@ -27,7 +27,15 @@ from bot.words.i18n import text
 from engine.model import MatchStatus
 from engine.service.clock import ManualClock
 from tests.discord_emulator.transcript import Scope, TranscriptEntry
-from tests.e2e.players import Match, challenge_and_accept, play_decision, presence_of, settle
+from tests.e2e.players import (
+    UPLOADED,
+    Match,
+    as_read,
+    challenge_and_accept,
+    play_decision,
+    presence_of,
+    settle,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("GOLDEN_UPDATE") == "1"
@@ -65,7 +73,10 @@ class HiddenCards:
         info = await self.bot.service.queries.match_info(self.match.match_id)
         for user_id in info.players:
             mine = await self.bot.service.queries.view_for(self.match.match_id, user_id)
-            self.own[user_id] |= {hand_text(self.lang, mine), face_down_text(self.lang, mine)}
+            self.own[user_id] |= {
+                as_read(hand_text(self.lang, mine, UPLOADED)),
+                face_down_text(self.lang, mine),
+            }
 
     async def check(self) -> list[TranscriptEntry]:
         """Check the entries since the last check, and return them."""

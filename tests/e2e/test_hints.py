@@ -101,7 +101,7 @@ async def test_a_hint_match_shows_a_legal_hint_to_its_player_only(emulator, star
         hinted += 1
         await play_decision(emulator, bot, match, rng)
     assert hinted >= 3 and went_back
-    boards = [m for m in ana.messages(match.thread_id) if "[embed title] Hanamikoji ·" in m.text()]
+    boards = [m for m in ana.messages(match.thread_id) if "### Hanamikoji ·" in m.text()]
     assert boards and all(HINT_MATCH in m.text() for m in boards), "every board says so"
 
     for entry in emulator.transcript:

@@ -89,8 +89,8 @@ async def test_a_match_between_two_present_players_is_quiet(emulator, bot, varia
     )
     for message in public:
         print("  ·", message.text().replace("\n", " ")[:90])
-    mentions = [m for m in public if "<@" in m.content]
-    assert len(mentions) <= 1, [m.content for m in mentions]  # at most "you start"
+    mentions = [m for m in public if "<@" in m.text()]
+    assert len(mentions) <= 1, [m.text() for m in mentions]  # at most "you start"
     assert len(public) <= MAX_PUBLIC_MESSAGES, [m.text()[:60] for m in public]
     assert per_decision <= MAX_REQUESTS_PER_DECISION
     edits = [e for e in emulator.transcript.in_channel(match.thread_id) if e.action in BOARD_EDITS]

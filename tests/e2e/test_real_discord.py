@@ -155,10 +155,12 @@ async def test_a_server_missing_a_permission_gets_a_match_it_can_show_or_a_reaso
         texts = [m.text() for m in ana.messages(emulator.channel.id)]
         assert any(f"missing permission: **{permission}**" in t for t in texts)
     if permission == "Attach Files":
-        assert board.attachments == () and not any(e.get("image") for e in board.embeds)
+        assert board.attachments == () and "[image]" not in board.text()  # no empty gallery
         assert any("the board is shown as text" in m.text() for m in ana.messages(place))
     if permission == "Embed Links":
-        assert board.embeds == () and "Hanamikoji · ana vs ben" in board.content
+        # The board has no embed to lose: its layout (Components V2) shows whole, picture too.
+        assert board.embeds == () and "### Hanamikoji · ana vs ben" in board.text()
+        assert board.attachment_names == ["board.png"]
     # Whatever is missing, the match is played to its next move.
     match = Match(info.match_id, place, (ana, emulator.user("ben")))
     mover, _ = await whose_turn(bot, match)

@@ -66,7 +66,7 @@ async def test_a_double_click_applies_once(emulator, bot):
     assert (await bot.service.queries.public_view(match.match_id)).version == before + 1
     # Both clicks answered the same panel; it ends showing the turn as done.
     final = mover.message(panel)
-    assert "✅ Secret: " in final.content or STALE in final.content
+    assert "✅ Secret: " in final.text() or STALE in final.text()
     assert "Waiting for" in final.text()
     lines = [m.text() for m in mover.messages(match.thread_id) if "used Secret" in m.text()]
     assert len(lines) == 1
@@ -81,7 +81,7 @@ async def test_a_stale_panel_is_refused_and_replaced_by_the_current_one(emulator
     await settle(emulator, bot)
     version = (await bot.service.queries.public_view(match.match_id)).version
     refreshed = await answered(await mover.click(old_panel, "Trade-off (2)"))
-    assert refreshed.content.startswith(STALE)
+    assert refreshed.text().startswith(STALE)  # the notice, above the panel
     assert "Waiting for" in refreshed.text()
     assert (await bot.service.queries.public_view(match.match_id)).version == version
 

@@ -79,3 +79,35 @@ async def test_when_discord_refuses_the_cards_are_letters_and_the_log_says_so(ca
 def test_emoji_names_are_what_discord_allows(key):
     name = emoji_name(key, emoji_images()[key])
     assert 2 <= len(name) <= 32 and name.replace("_", "").isalnum()
+
+
+class RacedApplication(FakeApplication):
+    """Another process uploads each emoji between this one's list and its upload."""
+
+    async def create_application_emoji(self, *, name: str, image: bytes) -> FakeEmoji:
+        self.have[name] = 7000 + len(self.have)  # the other process's upload
+        response: Any = type("R", (), {"status": 400, "reason": "Bad Request"})()
+        raise discord.HTTPException(response, {"code": 50035, "message": "name taken"})
+
+
+async def test_two_processes_starting_together_end_with_the_same_emojis():
+    application = RacedApplication()
+    emojis = AppEmojis()
+    await emojis.install(application)  # type: ignore[arg-type]
+    assert emojis.faces != LETTERS
+    assert {emoji_id for _, emoji_id in emojis.faces.emojis.values()} == set(
+        application.have.values()
+    )
+
+
+async def test_a_process_that_does_not_upload_waits_for_the_one_that_does(monkeypatch):
+    monkeypatch.setattr("bot.discord_plumbing.app_emojis.WAIT_SECONDS", 0)
+    application = FakeApplication()
+    reader = AppEmojis()
+    await reader.install(application, upload=False)  # type: ignore[arg-type]
+    assert reader.faces == LETTERS and application.created == []  # nothing uploaded here
+    uploader = AppEmojis()
+    await uploader.install(application)  # type: ignore[arg-type]
+    assert reader._waiting is not None
+    await reader._waiting  # it looks again, and finds them
+    assert reader.faces == uploader.faces

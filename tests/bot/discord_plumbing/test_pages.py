@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.discord_plumbing.pages import TEXT_LIMIT, Page, message_kwargs, text_page
+from bot.discord_plumbing.pages import TEXT_LIMIT, Page, custom_ids, message_kwargs, text_page
 from bot.play.board import board_page
 from engine.rules import new_game, public_view
 from tests.discord_emulator.limits import MESSAGE_FLAG_COMPONENTS_V2, message_problems
@@ -122,3 +122,12 @@ def _walk(components: list[dict[str, Any]]) -> Any:
     for component in components:
         yield component
         yield from _walk(component.get("components") or [])
+
+
+def test_the_buttons_of_a_received_layout_are_found_however_deeply_nested():
+    from discord.components import _component_factory
+
+    button = discord.ui.Button[Any](label="Hand", custom_id="hk:5:2:hand")
+    kwargs = message_kwargs(Page(text="t", title="T", rows=((button,),)))
+    received = [_component_factory(c) for c in payload(kwargs)["components"]]
+    assert list(custom_ids(received)) == ["hk:5:2:hand"]
