@@ -21,9 +21,11 @@ from bot.words.i18n import text
 from engine.rules import Competition, Gift, card_letter, parse_decision, public_view, view
 from engine.rules.errors import HanamikojiError
 from engine.rules.state import GameState
+from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.transcript import Scope
 from tests.discord_emulator.world import MessageRecord
+from tests.e2e.players import UPLOADED, as_read
 from tests.e2e.test_full_match import FACE_DOWN_LINE, HAND_LINE
 
 from .database import StoredMatch, StoredMatches
@@ -263,9 +265,14 @@ def _custom_ids(components: Iterable[dict[str, Any]]) -> Iterator[str]:
 
 
 def _description(message: MessageRecord | None) -> str | None:
-    if message is None or message.deleted or not message.embeds:
+    """The text board: the board's last text display (an embed's description before the
+    Components V2 layout)."""
+    if message is None or message.deleted:
         return None
-    return str(message.embeds[0].get("description") or "")
+    if message.embeds:
+        return str(message.embeds[0].get("description") or "")
+    texts = MessageSnapshot.of(message).text_displays()
+    return texts[-1] if texts else None
 
 
 def _difference(expected: str, shown: str | None) -> str:
@@ -391,7 +398,11 @@ def _leaks(
             for seat, user_id in enumerate(match.players):
                 if user_id != AI_USER_ID:
                     seen = view(state, seat)
-                    own[user_id] |= {hand_text(LANG, seen), face_down_text(LANG, seen)}
+                    own[user_id] |= {
+                        as_read(hand_text(LANG, seen, UPLOADED)),
+                        hand_text(LANG, seen),  # letters, before the emojis are read
+                        face_down_text(LANG, seen),
+                    }
     for entry in emulator.transcript:
         body = entry.text()
         lines = HAND_LINE.findall(body) + FACE_DOWN_LINE.findall(body)
@@ -400,7 +411,8 @@ def _leaks(
             hidden_moves = [
                 line
                 for line in body.splitlines()
-                if (" used Secret" in line or " used Trade-off" in line)
+                if not line.startswith("[image] ")  # alt text, of the public view only
+                and (" used Secret" in line or " used Trade-off" in line)
                 and not HIDDEN_MOVE_LINE.search(line)
             ]
             if lines or not pictures <= {"board.png"} or hidden_moves:

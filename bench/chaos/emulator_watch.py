@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.transcript import Action
 from tests.discord_emulator.world import MessageRecord
@@ -49,8 +50,9 @@ class AckWatch:
         writer.publish_update = publish_update  # type: ignore[method-assign]
 
     def _seen(self, message: MessageRecord) -> None:
-        if message.ephemeral_to is not None and message.content.startswith(ACK_MARK):
-            self.by_message[message.id].append((self._loop.time(), message.content))
+        said = message.content or next(iter(MessageSnapshot.of(message).text_displays()), "")
+        if message.ephemeral_to is not None and said.startswith(ACK_MARK):
+            self.by_message[message.id].append((self._loop.time(), said))
             self._on_ack()
 
 

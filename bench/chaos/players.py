@@ -27,8 +27,10 @@ from bench.load.message_watch import MessageWatch, ScriptError
 from bench.load.player_profile import PlayerProfile
 from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.discord_emulator.interactions import EmulatedInteraction, InteractionFailed
+from tests.discord_emulator.layout_rules import walk
 from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.server import DiscordEmulator
+from tests.discord_emulator.world import MessageRecord
 
 T = TypeVar("T")
 MatchKind = Literal["timed", "untimed", "ai"]
@@ -69,6 +71,14 @@ async def _poll(check: Callable[[], T | None], seconds: float) -> T | None:
 def _plain(name: str) -> str:
     """A name or title without the backslashes that escape markdown in it."""
     return name.replace("\\", "")
+
+
+def _title(message: MessageRecord) -> str:
+    """A board's title: its layout's heading (its embed's title before Components V2)."""
+    if message.embeds:
+        return str(message.embeds[0].get("title") or "")
+    heading = [c for c in walk(message.components) if str(c.get("content", "")).startswith("### ")]
+    return str(heading[0]["content"])[4:] if heading else ""
 
 
 class MatchOver(Exception):
@@ -340,14 +350,9 @@ class ChaosPair(Pair):
                 message = world.messages.get(message_id)
                 if message is None or message.deleted or message.ephemeral_to is not None:
                     continue
-                title = (message.embeds[0].get("title") if message.embeds else None) or ""
-                if _plain(title) != self.board_title:
+                if _plain(_title(message)) != self.board_title:
                     continue
-                ids = [
-                    HAND_ID.fullmatch(str(c.get("custom_id")))
-                    for row in message.components
-                    for c in row.get("components") or []
-                ]
+                ids = [HAND_ID.fullmatch(str(c.get("custom_id"))) for c in walk(message.components)]
                 hand = next((m for m in ids if m is not None), None)
                 if hand is not None:
                     newest = message_id

@@ -140,7 +140,7 @@ class Pair:
         else:
             raise ScriptError(f"{mover.name} found no usable cards in 3 tries")
         panel = await self.act("confirm", mover.click(panel, self.rng.choice(confirms)))
-        if not panel.content.startswith("✅"):  # "✅ Gift: C D E (3CDE)"
+        if not panel.text().startswith("✅"):  # "✅ Gift: C D E (3CDE)", above the panel
             raise ScriptError(f"{mover.name}'s Confirm was not applied:\n{panel.text()}")
         await self.board_shows_move(before)
 

@@ -138,7 +138,7 @@ class OutagePair:
             raise Refused()  # those cards cannot be used: start again from the board
         button = self.rng.choice(confirms)
         done = await self.act(mover.click(panel, button.label))
-        if done.content.startswith("✅"):
+        if done.text().startswith("✅"):  # the move's notice, above the panel
             self.acknowledge(button.custom_id)
 
     async def choose(self, chooser: EmulatedUser) -> None:
