@@ -23,9 +23,12 @@ from bot.words.card_faces import LETTERS, CardFaces, Emoji
 log = logging.getLogger(__name__)
 
 PREFIX = "hk_"
+INSTALL_SECONDS = 30.0
+"""How long start-up waits for the emojis before going on with letters."""
 WAIT_SECONDS = 5.0
 WAIT_TRIES = 60
-"""How long a process that does not upload waits for the one that does: five minutes."""
+"""A process that does not upload looks every 5 s for five minutes, then every 5 minutes."""
+SLOW_WAIT_SECONDS = 300.0
 
 
 def emoji_name(key: str, image: bytes) -> str:
@@ -38,27 +41,44 @@ class AppEmojis:
 
     def __init__(self) -> None:
         self.faces: CardFaces = LETTERS
-        self._waiting: asyncio.Task[None] | None = None
+        self._work: asyncio.Task[None] | None = None
 
     async def install(self, client: discord.Client, *, upload: bool = True) -> None:
-        """Reuse or upload every emoji; on any failure keep the letters.
+        """Reuse or upload every emoji, waiting at most :data:`INSTALL_SECONDS` (Discord
+        may ask the bot to wait out the emoji routes' own rate limit): what is not done by
+        then goes on in the background, the cards shown as letters meanwhile.
 
         ``upload`` False: another process uploads them (the one that syncs the commands,
         holding shard 0), so that two processes starting together never race for a name;
-        this one reads what is there, and until everything is, looks again now and then
-        in the background, showing letters meanwhile."""
-        images = emoji_images()
+        this one reads what is there and, until everything is, looks again now and then
+        in the background."""
+        self._work = asyncio.create_task(self._install(client, emoji_images(), upload))
+        try:
+            await asyncio.wait_for(asyncio.shield(self._work), INSTALL_SECONDS)
+        except TimeoutError:
+            log.warning("card emojis not ready after %.0f s: letters until then", INSTALL_SECONDS)
+
+    async def _install(
+        self, client: discord.Client, images: Mapping[str, bytes], upload: bool
+    ) -> None:
         try:
             if upload:
                 self.faces = CardFaces(await _installed(client, images))
             elif not await self._found(client, images):
-                self._waiting = asyncio.create_task(self._wait_for_uploads(client, images))
                 log.info("card emojis not uploaded yet: letters until they are")
+                self._later(client, images)
                 return
         except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
-            log.warning("card emojis unavailable (%s): cards are shown as letters", error)
+            if upload:
+                log.warning("card emojis unavailable (%s): cards are shown as letters", error)
+            else:
+                log.info("card emojis not readable yet (%s)", error)
+                self._later(client, images)
             return
         log.info("card emojis ready: %d", len(self.faces.emojis))
+
+    def _later(self, client: discord.Client, images: Mapping[str, bytes]) -> None:
+        self._work = asyncio.create_task(self._wait_for_uploads(client, images))
 
     async def _found(self, client: discord.Client, images: Mapping[str, bytes]) -> bool:
         have = await _listed(client)
@@ -69,19 +89,24 @@ class AppEmojis:
         return True
 
     async def _wait_for_uploads(self, client: discord.Client, images: Mapping[str, bytes]) -> None:
-        for _ in range(WAIT_TRIES):
-            await asyncio.sleep(WAIT_SECONDS)
+        """Look again until the uploading process has uploaded them all: often at first,
+        then every few minutes (it may start much later, or be down a while)."""
+        tries = 0
+        while True:
+            tries += 1
+            await asyncio.sleep(WAIT_SECONDS if tries <= WAIT_TRIES else SLOW_WAIT_SECONDS)
             try:
                 if await self._found(client, images):
                     log.info("card emojis ready: %d", len(self.faces.emojis))
                     return
             except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
                 log.info("card emojis not readable yet (%s)", error)
-        log.warning("card emojis never appeared: cards are shown as letters")
+            if tries == WAIT_TRIES:
+                log.warning("card emojis still not uploaded: cards are shown as letters")
 
     def close(self) -> None:
-        if self._waiting is not None:
-            self._waiting.cancel()
+        if self._work is not None:
+            self._work.cancel()
 
 
 async def _installed(client: discord.Client, images: Mapping[str, bytes]) -> dict[str, Emoji]:

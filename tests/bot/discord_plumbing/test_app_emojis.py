@@ -4,6 +4,7 @@ letters, the log saying why)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -102,12 +103,64 @@ async def test_two_processes_starting_together_end_with_the_same_emojis():
 
 async def test_a_process_that_does_not_upload_waits_for_the_one_that_does(monkeypatch):
     monkeypatch.setattr("bot.discord_plumbing.app_emojis.WAIT_SECONDS", 0)
+    monkeypatch.setattr("bot.discord_plumbing.app_emojis.SLOW_WAIT_SECONDS", 0)
     application = FakeApplication()
     reader = AppEmojis()
     await reader.install(application, upload=False)  # type: ignore[arg-type]
     assert reader.faces == LETTERS and application.created == []  # nothing uploaded here
     uploader = AppEmojis()
     await uploader.install(application)  # type: ignore[arg-type]
-    assert reader._waiting is not None
-    await reader._waiting  # it looks again, and finds them
+    assert reader._work is not None
+    await reader._work  # it looks again, and finds them
     assert reader.faces == uploader.faces
+
+
+class UnreadableOnce(FakeApplication):
+    """The first list fails (Discord down for a moment), the later ones answer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lists = 0
+
+    async def fetch_application_emojis(self) -> list[FakeEmoji]:
+        self.lists += 1
+        if self.lists == 1:
+            response: Any = type("R", (), {"status": 503, "reason": "unavailable"})()
+            raise discord.HTTPException(response, "Service Unavailable")
+        return await super().fetch_application_emojis()
+
+
+async def test_a_reader_whose_first_look_fails_keeps_looking(monkeypatch):
+    monkeypatch.setattr("bot.discord_plumbing.app_emojis.WAIT_SECONDS", 0)
+    monkeypatch.setattr("bot.discord_plumbing.app_emojis.SLOW_WAIT_SECONDS", 0)
+    application = UnreadableOnce()
+    reader = AppEmojis()
+    await reader.install(application, upload=False)  # type: ignore[arg-type]
+    await AppEmojis().install(application)  # type: ignore[arg-type]
+    assert reader._work is not None
+    await reader._work
+    assert reader.faces != LETTERS
+
+
+class SlowApplication(FakeApplication):
+    """Discord makes the bot wait out a long rate limit on the emoji routes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = asyncio.Event()
+
+    async def fetch_application_emojis(self) -> list[FakeEmoji]:
+        await self.go.wait()
+        return await super().fetch_application_emojis()
+
+
+async def test_a_slow_discord_does_not_hold_the_start_up(monkeypatch):
+    monkeypatch.setattr("bot.discord_plumbing.app_emojis.INSTALL_SECONDS", 0)
+    application = SlowApplication()
+    emojis = AppEmojis()
+    await emojis.install(application)  # type: ignore[arg-type]
+    assert emojis.faces == LETTERS  # the bot starts with letters
+    application.go.set()
+    assert emojis._work is not None
+    await emojis._work  # the upload finishes in the background
+    assert emojis.faces != LETTERS

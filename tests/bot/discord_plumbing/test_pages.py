@@ -5,9 +5,11 @@ rules, so a layout Discord would refuse fails here first."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot.discord_plumbing.pages import TEXT_LIMIT, Page, custom_ids, message_kwargs, text_page
 from bot.play.board import board_page
@@ -18,15 +20,13 @@ V2 = MESSAGE_FLAG_COMPONENTS_V2
 
 
 def payload(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The JSON discord.py sends for these keyword arguments."""
-    view = kwargs["view"]
-    body: dict[str, Any] = {"components": view.to_components()}
-    if view.has_components_v2():
-        body["flags"] = V2
-    for key in ("content", "embed"):
-        if key in kwargs:
-            body["content" if key == "content" else "embeds"] = kwargs[key]
-    return body
+    """The JSON discord.py itself sends for these keyword arguments."""
+    with handle_message_parameters(**kwargs) as parameters:
+        if parameters.payload is not None:
+            return dict(parameters.payload)
+        # With files, the JSON goes as the multipart form's payload_json part.
+        (part,) = [p for p in parameters.multipart if p["name"] == "payload_json"]
+        return dict(json.loads(part["value"]))
 
 
 def kinds(components: list[dict[str, Any]]) -> list[int]:
@@ -34,8 +34,14 @@ def kinds(components: list[dict[str, Any]]) -> list[int]:
 
 
 def problems(kwargs: dict[str, Any], names: list[str]) -> list[Any]:
+    """What Discord would refuse in the request, its files named ``names``."""
     return list(
-        message_problems(payload(kwargs), attachment_count=len(names), attachment_names=names)
+        message_problems(
+            payload(kwargs),
+            attachment_count=len(names),
+            attachment_names=names,
+            media_attachment_names=names,
+        )
     )
 
 
@@ -74,6 +80,8 @@ async def test_an_edit_clears_the_older_layout_and_keeps_the_picture():
     page = await board()
     kwargs = message_kwargs(page, editing=True)
     assert kwargs["content"] is None and kwargs["embed"] is None
+    body = payload(kwargs)
+    assert body["content"] is None and body["embeds"] == [] and body["flags"] & V2
     (file,) = kwargs["attachments"]
     assert file.filename == page.image[0]  # type: ignore[index]
     assert problems(kwargs, [file.filename]) == []
@@ -131,3 +139,9 @@ def test_the_buttons_of_a_received_layout_are_found_however_deeply_nested():
     kwargs = message_kwargs(Page(text="t", title="T", rows=((button,),)))
     received = [_component_factory(c) for c in payload(kwargs)["components"]]
     assert list(custom_ids(received)) == ["hk:5:2:hand"]
+
+
+async def test_a_gallery_naming_a_file_the_message_lacks_would_be_refused():
+    page = await board()
+    kwargs = message_kwargs(page)
+    assert problems(kwargs, ["other.png"])  # the check sees the gallery's attachment:// link
