@@ -40,7 +40,7 @@ REMATCH_ID = re.compile(r"hk:(?P<match>[0-9]+):[0-9]+:rematch")
 HAND_ID = re.compile(r"hk:[0-9]+:0:hand")
 DEADLINE_LINE = "⏳"  # board.deadline: the turn's countdown, which the audit leaves aside
 STARTED = ("active", "finished")
-HIDDEN_MOVE_LINE = re.compile(r"\*\*[^*\n]+\*\* used (Secret|Trade-off)\.")
+HIDDEN_MOVE_LINE = re.compile(r"\*\*[^*\n]+\*\* used (Secret|Trade-off)( `(1X|2XX)`|\.)")
 """LeakCheck's rule that a hidden move is named without its cards, for any name: the
 test's pattern wants a one-word name between the asterisks, and the AI is ``AI (easy)``."""
 
