@@ -401,6 +401,7 @@ def _leaks(
                     own[user_id] |= {
                         as_read(hand_text(LANG, seen, UPLOADED)),
                         hand_text(LANG, seen),  # letters, before the emojis are read
+                        as_read(face_down_text(LANG, seen, UPLOADED)),
                         face_down_text(LANG, seen),
                     }
     for entry in emulator.transcript:

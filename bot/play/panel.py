@@ -50,7 +50,6 @@ from bot.words.names import action_hint, action_name, decision_label, item_name,
 from bot.words.player_names import PlayerNames
 from engine.model import MatchInfo, MatchStatus
 from engine.rules import Action, Competition, Decision, Gift, Phase, PlayerView
-from engine.rules.cards import cards_text
 from engine.service import DatabaseUnavailable, MatchQueries, SubmitResult
 
 NEW_MARK = "🆕"
@@ -78,13 +77,16 @@ def hand_text(lang: str, view: PlayerView, faces: CardFaces = LETTERS) -> str:
     return " · ".join(parts)
 
 
-def face_down_text(lang: str, view: PlayerView) -> str:
-    secret = cards_text((view.secret,)) if view.secret is not None else "—"
-    trade_off = letters(view.trade_off) if view.trade_off else "—"
+def face_down_text(lang: str, view: PlayerView, faces: CardFaces = LETTERS) -> str:
+    """Your Secret and Trade-off cards, each with its emoji when there are emojis."""
+    secret = faces.plain(view.secret) if view.secret is not None else "—"
+    trade_off = " ".join(faces.plain(c) for c in view.trade_off) if view.trade_off else "—"
     return text(lang, "panel.face_down", secret=secret, trade_off=trade_off)
 
 
-def waiting_text(lang: str, view: PlayerView, names: tuple[str, str]) -> str:
+def waiting_text(
+    lang: str, view: PlayerView, names: tuple[str, str], faces: CardFaces = LETTERS
+) -> str:
     public = view.table
     if public.outcome is not None:
         return text(lang, "panel.over")
@@ -100,9 +102,7 @@ def waiting_text(lang: str, view: PlayerView, names: tuple[str, str]) -> str:
         )
         return text(lang, key, name=other, offer=offer_text(public.pending))
     drew = (
-        text(lang, "panel.you_drew", card=cards_text((view.drawn,)))
-        if view.drawn is not None
-        else ""
+        text(lang, "panel.you_drew", card=faces.plain(view.drawn)) if view.drawn is not None else ""
     )
     return text(lang, "panel.your_turn", drew=drew)
 
@@ -123,10 +123,10 @@ def home_page(
     body = "\n".join(
         [
             text(lang, "panel.hand_line", count=len(view.hand), cards=hand_text(lang, view, faces)),
-            text(lang, "panel.face_down_line", cards=face_down_text(lang, view)),
+            text(lang, "panel.face_down_line", cards=face_down_text(lang, view, faces)),
             text(lang, "panel.actions_left", actions=left or text(lang, "panel.none")),
             "",
-            waiting_text(lang, view, names),
+            waiting_text(lang, view, names, faces),
             *([hint] if hint else []),
         ]
     )

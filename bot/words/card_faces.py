@@ -42,6 +42,13 @@ class CardFaces:
         found = self.emojis.get(card_key(card))
         return letter if found is None else f"{markup(found)} {letter}"
 
+    def plain(self, card: int) -> str:
+        """``<:name:id> E``: for words already in bold (the face-down cards, the card just
+        drawn), or the letter alone."""
+        found = self.emojis.get(card_key(card))
+        letter = card_letter(card)
+        return letter if found is None else f"{markup(found)} {letter}"
+
 
 def markup(emoji: Emoji) -> str:
     """How a custom emoji is written in a message's text."""

@@ -130,6 +130,7 @@ async def private_texts(service: MatchService, match_id: int) -> dict[int, set[s
         found[user_id] = {
             as_read(hand_text("en", mine, UPLOADED)),
             hand_text("en", mine),
+            as_read(face_down_text("en", mine, UPLOADED)),
             face_down_text("en", mine),
         }
     return found

@@ -75,7 +75,7 @@ class HiddenCards:
             mine = await self.bot.service.queries.view_for(self.match.match_id, user_id)
             self.own[user_id] |= {
                 as_read(hand_text(self.lang, mine, UPLOADED)),
-                face_down_text(self.lang, mine),
+                as_read(face_down_text(self.lang, mine, UPLOADED)),
             }
 
     async def check(self) -> list[TranscriptEntry]:

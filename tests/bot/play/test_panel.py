@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from bot.play.action_buttons import GiftButton
 from bot.play.card_select import card_select
-from bot.play.panel import hand_text, home_page, pick_page
+from bot.play.panel import face_down_text, hand_text, home_page, pick_page
 from bot.words.card_faces import CardFaces, action_key, card_key
 from bot.words.i18n import text
 from engine.rules import Action, new_game, view
@@ -57,3 +57,11 @@ def test_with_emojis_the_action_buttons_and_card_options_carry_them():
     assert gift.item.emoji is not None and gift.item.emoji.id == 953
     select = card_select("en", mine, 1, Action.GIFT, FACES)
     assert [o.emoji.id for o in select.item.options if o.emoji] == [900 + c for c in mine.hand]
+
+
+def test_with_emojis_the_face_down_cards_and_the_drawn_card_show_them():
+    mine = replace(view(new_game(seed=5), 0), secret=2, trade_off=(0, 6), drawn=4)
+    assert face_down_text("en", mine, FACES).startswith(
+        "Secret: **<:hk_card_c:902> C** · Trade-off: **<:hk_card_a:900> A <:hk_card_g:906> G**"
+    )
+    assert face_down_text("en", mine).startswith("Secret: **C** · Trade-off: **A G**")
