@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Mapping
 
 import aiohttp
 import discord
@@ -52,43 +51,41 @@ class AppEmojis:
         holding shard 0), so that two processes starting together never race for a name;
         this one reads what is there and, until everything is, looks again now and then
         in the background."""
-        self._work = asyncio.create_task(self._install(client, emoji_images(), upload))
+        self._work = asyncio.create_task(self._install(client, upload))
         try:
             await asyncio.wait_for(asyncio.shield(self._work), INSTALL_SECONDS)
         except TimeoutError:
             log.warning("card emojis not ready after %.0f s: letters until then", INSTALL_SECONDS)
 
-    async def _install(
-        self, client: discord.Client, images: Mapping[str, bytes], upload: bool
-    ) -> None:
+    async def _install(self, client: discord.Client, upload: bool) -> None:
         try:
-            if upload:
-                self.faces = CardFaces(await _installed(client, images))
-            elif not await self._found(client, images):
-                log.info("card emojis not uploaded yet: letters until they are")
-                self._later(client, images)
+            if await self._found(client, upload=upload):
                 return
+            log.info("card emojis not uploaded yet: letters until they are")
         except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
             if upload:
                 log.warning("card emojis unavailable (%s): cards are shown as letters", error)
-            else:
-                log.info("card emojis not readable yet (%s)", error)
-                self._later(client, images)
-            return
-        log.info("card emojis ready: %d", len(self.faces.emojis))
+                return
+            log.info("card emojis not readable yet (%s)", error)
+        self._work = asyncio.create_task(self._wait_for_uploads(client))
 
-    def _later(self, client: discord.Client, images: Mapping[str, bytes]) -> None:
-        self._work = asyncio.create_task(self._wait_for_uploads(client, images))
-
-    async def _found(self, client: discord.Client, images: Mapping[str, bytes]) -> bool:
+    async def _found(self, client: discord.Client, *, upload: bool) -> bool:
+        """Take the emojis the application has, uploading the missing ones if ``upload``;
+        False when some are missing still (and the letters stay)."""
         have = await _listed(client)
-        names = {key: emoji_name(key, image) for key, image in images.items()}
-        if not all(name in have for name in names.values()):
-            return False
-        self.faces = CardFaces({key: (name, have[name]) for key, name in names.items()})
+        found: dict[str, Emoji] = {}
+        for key, image in emoji_images().items():
+            name = emoji_name(key, image)
+            if name not in have:
+                if not upload:
+                    return False
+                have[name] = await _uploaded(client, name, image)
+            found[key] = (name, have[name])
+        self.faces = CardFaces(found)
+        log.info("card emojis ready: %d", len(found))
         return True
 
-    async def _wait_for_uploads(self, client: discord.Client, images: Mapping[str, bytes]) -> None:
+    async def _wait_for_uploads(self, client: discord.Client) -> None:
         """Look again until the uploading process has uploaded them all: often at first,
         then every few minutes (it may start much later, or be down a while)."""
         tries = 0
@@ -96,8 +93,7 @@ class AppEmojis:
             tries += 1
             await asyncio.sleep(WAIT_SECONDS if tries <= WAIT_TRIES else SLOW_WAIT_SECONDS)
             try:
-                if await self._found(client, images):
-                    log.info("card emojis ready: %d", len(self.faces.emojis))
+                if await self._found(client, upload=False):
                     return
             except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
                 log.info("card emojis not readable yet (%s)", error)
@@ -107,17 +103,6 @@ class AppEmojis:
     def close(self) -> None:
         if self._work is not None:
             self._work.cancel()
-
-
-async def _installed(client: discord.Client, images: Mapping[str, bytes]) -> dict[str, Emoji]:
-    have = await _listed(client)
-    found: dict[str, Emoji] = {}
-    for key, image in images.items():
-        name = emoji_name(key, image)
-        if name not in have:
-            have[name] = await _uploaded(client, name, image)
-        found[key] = (name, have[name])
-    return found
 
 
 async def _listed(client: discord.Client) -> dict[str, int]:

@@ -79,8 +79,9 @@ def build_layout(page: Page, *, picture: bool = True) -> discord.ui.LayoutView:
     if heading:
         container.add_item(discord.ui.TextDisplay(heading))
     if picture and page.image is not None:
-        description = page.image_description[:IMAGE_DESCRIPTION_LIMIT] or None
-        item = discord.MediaGalleryItem(f"attachment://{page.image[0]}", description=description)
+        item = discord.MediaGalleryItem(
+            f"attachment://{page.image[0]}", description=_alt_text(page)
+        )
         container.add_item(discord.ui.MediaGallery(item))
     if body:
         container.add_item(discord.ui.TextDisplay(body))
@@ -109,8 +110,12 @@ def _file(page: Page) -> discord.File | None:
     if page.image is None:
         return None
     name, data = page.image
-    description = page.image_description[:IMAGE_DESCRIPTION_LIMIT] or None
-    return discord.File(io.BytesIO(data), filename=name, description=description)
+    return discord.File(io.BytesIO(data), filename=name, description=_alt_text(page))
+
+
+def _alt_text(page: Page) -> str | None:
+    """The picture's alt text, for its file and its gallery item alike."""
+    return page.image_description[:IMAGE_DESCRIPTION_LIMIT] or None
 
 
 def message_kwargs(page: Page, *, editing: bool = False, picture: bool = True) -> dict[str, Any]:

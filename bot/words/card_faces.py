@@ -38,15 +38,15 @@ class CardFaces:
 
     def card(self, card: int) -> str:
         """``<:name:id> **E**``: the card's emoji and its letter, or the bold letter."""
-        letter = f"**{card_letter(card)}**"
-        found = self.emojis.get(card_key(card))
-        return letter if found is None else f"{markup(found)} {letter}"
+        return self._with_emoji(card, f"**{card_letter(card)}**")
 
     def plain(self, card: int) -> str:
         """``<:name:id> E``: for words already in bold (the face-down cards, the card just
         drawn), or the letter alone."""
+        return self._with_emoji(card, card_letter(card))
+
+    def _with_emoji(self, card: int, letter: str) -> str:
         found = self.emojis.get(card_key(card))
-        letter = card_letter(card)
         return letter if found is None else f"{markup(found)} {letter}"
 
 

@@ -25,6 +25,7 @@ from typing import Any, Literal, TypedDict, Unpack
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, ImageOps
 
+from tests.discord_emulator.layout_rules import ATTACHMENT_SCHEME
 from tests.discord_emulator.limits import MESSAGE_FLAG_COMPONENTS_V2
 from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.world import World
@@ -461,7 +462,6 @@ _GALLERY_ROWS: Mapping[int, tuple[int, ...]] = {
     9: (3, 3, 3),
     10: (1, 3, 3, 3),
 }
-_ATTACHMENT = "attachment://"
 
 
 def _rounded_mask(size: tuple[int, int], radius: int) -> Image.Image:
@@ -890,7 +890,9 @@ class _Painter:
     def _media(self, url: Any) -> Image.Image | None:
         url = str(url or "")
         if url not in self._opened:
-            name = url.removeprefix(_ATTACHMENT) if url.startswith(_ATTACHMENT) else None
+            name = (
+                url.removeprefix(ATTACHMENT_SCHEME) if url.startswith(ATTACHMENT_SCHEME) else None
+            )
             data = self.files.get(name) if name is not None else None
             self._opened[url] = self._open(data) if data is not None else None
         return self._opened[url]
@@ -995,7 +997,7 @@ class _Painter:
             return self._thumbnail(c, x, y, w)
         if kind == 13:
             url = str((c.get("file") or {}).get("url") or "")
-            return self._file_box(url.removeprefix(_ATTACHMENT), x, y, w)
+            return self._file_box(url.removeprefix(ATTACHMENT_SCHEME), x, y, w)
         if kind == 14:
             return self._separator(c, x, y, w)
         if kind == 1:
@@ -1090,7 +1092,7 @@ class _Painter:
                     cover=count > 1 or len(items) > 1,
                     radius=radius,
                     spoiler=bool(item.get("spoiler")),
-                    missing=url.removeprefix(_ATTACHMENT),
+                    missing=url.removeprefix(ATTACHMENT_SCHEME),
                 )
             index += count
             y += height + gap
@@ -1280,8 +1282,8 @@ class _Painter:
                 part = embed.get(key) or {}
                 for field in ("url", "icon_url"):
                     url = str(part.get(field) or "")
-                    if url.startswith(_ATTACHMENT):
-                        names.add(url.removeprefix(_ATTACHMENT))
+                    if url.startswith(ATTACHMENT_SCHEME):
+                        names.add(url.removeprefix(ATTACHMENT_SCHEME))
         return names
 
     def _loose_attachments(self) -> list[str]:
@@ -1289,7 +1291,7 @@ class _Painter:
         return [name for name, _ in self.snapshot.attachments if name not in shown]
 
     def _loose_attachment(self, name: str, x: int, y: int, w: int) -> int:
-        picture = self._media(_ATTACHMENT + name)
+        picture = self._media(ATTACHMENT_SCHEME + name)
         if picture is None:
             return self._file_box(name, x, y, w)
         # Phones cap a tall picture's height; its shape is kept.
@@ -1336,7 +1338,7 @@ class _Painter:
             cursor += self.px(12) if cursor > top else 0
             height = self._aspect_height(picture, inner_w)
             box = (inner_x, cursor, inner_x + inner_w, cursor + height)
-            missing = str(image_url).removeprefix(_ATTACHMENT)
+            missing = str(image_url).removeprefix(ATTACHMENT_SCHEME)
             self._picture(picture, box, cover=False, radius=self.px(4), missing=missing)
             cursor += height
         footer = (e.get("footer") or {}).get("text")

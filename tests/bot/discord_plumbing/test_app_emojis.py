@@ -17,6 +17,19 @@ from bot.pictures.emoji_images import emoji_images
 from bot.words.card_faces import LETTERS, card_key
 
 
+def refused(status: int, message: str | dict[str, Any]) -> discord.HTTPException:
+    """What discord.py raises when Discord answers ``status``."""
+    response: Any = type("Response", (), {"status": status, "reason": "refused"})()
+    return discord.HTTPException(response, message)
+
+
+@pytest.fixture
+def no_waiting(monkeypatch):
+    """A process that waits for another's uploads looks again at once."""
+    monkeypatch.setattr("bot.discord_plumbing.app_emojis.WAIT_SECONDS", 0)
+    monkeypatch.setattr("bot.discord_plumbing.app_emojis.SLOW_WAIT_SECONDS", 0)
+
+
 @dataclass
 class FakeEmoji:
     name: str
@@ -33,8 +46,7 @@ class FakeApplication:
 
     async def fetch_application_emojis(self) -> list[FakeEmoji]:
         if self.refuse:
-            response: Any = type("R", (), {"status": 500, "reason": "boom"})()
-            raise discord.HTTPException(response, "Discord is down")
+            raise refused(500, "Discord is down")
         return [FakeEmoji(name, emoji_id) for name, emoji_id in self.have.items()]
 
     async def create_application_emoji(self, *, name: str, image: bytes) -> FakeEmoji:
@@ -87,8 +99,7 @@ class RacedApplication(FakeApplication):
 
     async def create_application_emoji(self, *, name: str, image: bytes) -> FakeEmoji:
         self.have[name] = 7000 + len(self.have)  # the other process's upload
-        response: Any = type("R", (), {"status": 400, "reason": "Bad Request"})()
-        raise discord.HTTPException(response, {"code": 50035, "message": "name taken"})
+        raise refused(400, {"code": 50035, "message": "name taken"})
 
 
 async def test_two_processes_starting_together_end_with_the_same_emojis():
@@ -101,9 +112,7 @@ async def test_two_processes_starting_together_end_with_the_same_emojis():
     )
 
 
-async def test_a_process_that_does_not_upload_waits_for_the_one_that_does(monkeypatch):
-    monkeypatch.setattr("bot.discord_plumbing.app_emojis.WAIT_SECONDS", 0)
-    monkeypatch.setattr("bot.discord_plumbing.app_emojis.SLOW_WAIT_SECONDS", 0)
+async def test_a_process_that_does_not_upload_waits_for_the_one_that_does(no_waiting):
     application = FakeApplication()
     reader = AppEmojis()
     await reader.install(application, upload=False)  # type: ignore[arg-type]
@@ -125,14 +134,11 @@ class UnreadableOnce(FakeApplication):
     async def fetch_application_emojis(self) -> list[FakeEmoji]:
         self.lists += 1
         if self.lists == 1:
-            response: Any = type("R", (), {"status": 503, "reason": "unavailable"})()
-            raise discord.HTTPException(response, "Service Unavailable")
+            raise refused(503, "Service Unavailable")
         return await super().fetch_application_emojis()
 
 
-async def test_a_reader_whose_first_look_fails_keeps_looking(monkeypatch):
-    monkeypatch.setattr("bot.discord_plumbing.app_emojis.WAIT_SECONDS", 0)
-    monkeypatch.setattr("bot.discord_plumbing.app_emojis.SLOW_WAIT_SECONDS", 0)
+async def test_a_reader_whose_first_look_fails_keeps_looking(no_waiting):
     application = UnreadableOnce()
     reader = AppEmojis()
     await reader.install(application, upload=False)  # type: ignore[arg-type]
