@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from engine.clocks import ChessClock, Pace, TimeControl
 from engine.model.settings import ExpiryPolicy
 from engine.rules.state import Variant
 
@@ -87,6 +88,23 @@ class MatchInfo:
     hints: bool = False
     """Its player sees the AI's suggestion for their seat; only ever set on a match against
     the AI (a challenge between members is created without it and cannot gain it)."""
+    pace: Pace = Pace.PER_TURN
+    """With ``turn_seconds`` and ``increment_seconds``, its time control (:attr:`time_control`)."""
+    increment_seconds: float = 0.0
+    to_move: int | None = None
+    """The user id of the player to move (:data:`AI_USER_ID` for the AI) while it is active,
+    kept with each decision so a member's matches say whose turn it is in one read."""
+    overdue_since: float | None = None
+    """Turn-based: when the player to move ran out of days (None while they have time);
+    ``turn_deadline`` is then when their opponent is offered to claim the win, and None
+    once offered."""
+    paused_until: float | None = None
+    """Turn-based: the player to move is on vacation until then (their days start after)."""
+    min_reliability: int | None = None
+    """An open seat: the reliability (percent) a member needs to take it."""
+    banks: tuple[float, float] | None = None
+    """A clock match: each seat's bank as of the last decision (worked out from the
+    decisions, not stored; None as read from the store, and for the other paces)."""
 
     def __post_init__(self) -> None:
         # Hints are the AI's play: a match between two members must never carry them.
@@ -94,6 +112,29 @@ class MatchInfo:
             raise ValueError(
                 f"hints are only for a match against the AI, not between {self.players!r}"
             )
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(self.pace, self.turn_seconds, self.increment_seconds)
+
+    @property
+    def seat_to_move(self) -> int | None:
+        """The seat of :attr:`to_move`, if the match is waiting on one."""
+        if self.status is not MatchStatus.ACTIVE or self.to_move is None:
+            return None
+        return 0 if self.to_move == self.players[0] else 1
+
+    def chess_clock(self, decisions: list[DecisionRow]) -> ChessClock | None:
+        """A clock match's banks after ``decisions`` (all of them, in order); None for the
+        other paces."""
+        if self.pace is not Pace.CLOCK or self.started_at is None:
+            return None
+        return ChessClock.replay(
+            self.turn_seconds,
+            self.increment_seconds,
+            self.started_at,
+            ((row.seat, row.decided_at) for row in decisions),
+        )
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` plays in, or None for an outsider."""
@@ -132,3 +173,7 @@ class DecisionRow:
     """True when the turn timer ran out and the AI played for the absent player."""
     next_deadline: float | None = None
     """The turn deadline this decision set for the next decision."""
+    next_to_move: int | None = None
+    """The user id who decides next (None once the match is over)."""
+    paused_until: float | None = None
+    """Turn-based: the next player is on vacation until then (``next_deadline`` after it)."""

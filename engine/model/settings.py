@@ -46,6 +46,12 @@ class GuildSettings:
     tournament_role_id: int | None = None
     """Members with this role may create tournaments (as well as those who may Manage
     Server); None: only those."""
+    # Time controls (issue 40).
+    time_control: str | None = None
+    """The code of the default time control (:class:`engine.clocks.TimeControl`); None: a
+    timer per turn of ``turn_seconds``."""
+    vacation_days: int | None = None
+    """The days a year a member may pause their turn-based matches; None: the default."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,11 @@ class Tournament:
     """None: the server's default variant."""
     turn_seconds: float | None = None
     """None: the server's default turn timer."""
+    time_control: str | None = None
+    """The code of its matches' time control (:class:`engine.clocks.TimeControl`); None:
+    ``turn_seconds``, or the server's default."""
+    min_reliability: int | None = None
+    """The reliability (percent) a member needs to join; None: anyone may."""
     max_players: int | None = None
     starts_at: float | None = None
     """Registration closes and the tournament starts at this time (or when the organiser says)."""

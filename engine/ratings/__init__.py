@@ -19,6 +19,7 @@ from engine.ratings.leaderboard import (
     ranked_page,
 )
 from engine.ratings.rated_match import is_rated, rate_finished_match, seat_scores
+from engine.ratings.reliability import Reliability
 from engine.ratings.standing import (
     LeaderboardPage,
     PlayerStats,
@@ -39,6 +40,7 @@ __all__ = [
     "RatedMatch",
     "RatingChange",
     "RatingError",
+    "Reliability",
     "Standing",
     "is_rated",
     "ranked_page",

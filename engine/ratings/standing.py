@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.ratings.glicko2 import Glicko2Rating
+from engine.ratings.reliability import Reliability
 from engine.rules.outcome import Termination
 
 
@@ -76,6 +77,7 @@ class PlayerStats:
     ai_games: int = 0
     """Finished matches against the AI in this server (never rated)."""
     ai_wins: int = 0
+    reliability: Reliability = field(default_factory=lambda: Reliability(0, 0))
 
 
 @dataclass(frozen=True, slots=True)

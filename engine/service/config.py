@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, fields
 
 from engine.ai.levels import LEVELS
+from engine.clocks.vacation import DEFAULT_DAYS_PER_YEAR
 from engine.model import ExpiryPolicy
 from engine.ratings.leaderboard import LEADERBOARD_MIN_GAMES
 from engine.review.hint import HINT_ITERATIONS
@@ -26,6 +27,8 @@ class ServiceConfig:
     """The shortest turn timer a challenge or a server may choose."""
     max_turn_seconds: float = 7 * 24 * 3600
     """The longest turn timer a challenge or a server may choose."""
+    vacation_days: int = DEFAULT_DAYS_PER_YEAR
+    """The vacation days a year a member of a server that never chose may take."""
     reminder_before_seconds: float = 3600
     """The reminder goes out this long before the deadline (at most half the turn timer)."""
     challenge_expiry_seconds: float = 14 * 60

@@ -19,6 +19,7 @@ from engine.service.challenges.events import (
 )
 from engine.service.matches.events import (
     ChoiceNeeded,
+    ClaimOffered,
     DecisionApplied,
     MatchAbandoned,
     MatchBroken,
@@ -29,6 +30,8 @@ from engine.service.matches.events import (
     PlaceLost,
     Reminder,
     RoundScored,
+    TurnClockChanged,
+    TurnOverdue,
 )
 from engine.service.tournaments.events import (
     PlayerWithdrawn,
@@ -44,6 +47,7 @@ __all__ = [
     "ChallengeExpired",
     "ChallengeIssued",
     "ChoiceNeeded",
+    "ClaimOffered",
     "DecisionApplied",
     "Event",
     "MatchAbandoned",
@@ -62,6 +66,8 @@ __all__ = [
     "TournamentEnded",
     "TournamentEvent",
     "TournamentStarted",
+    "TurnClockChanged",
+    "TurnOverdue",
 ]
 
 MatchEvent = (
@@ -75,6 +81,9 @@ MatchEvent = (
     | ChoiceNeeded
     | RoundScored
     | Reminder
+    | TurnOverdue
+    | ClaimOffered
+    | TurnClockChanged
     | MatchEnded
     | MatchResumed
     | MatchBroken

@@ -20,6 +20,9 @@ integers. The Discord layer calls the coroutines of its parts and subscribes to
   podiums.
 - ``service.tournaments`` (:mod:`.tournaments.service`): Swiss, round-robin and knockout
   tournaments, each round's matches started when the last round's have all ended.
+- ``service.overdue`` (:mod:`.matches.overdue`): turn-based play, what the waiting player
+  chooses once the other's days and grace ran out (claim, the AI, keep waiting);
+- ``service.vacations`` (:mod:`.matches.vacations`): members pausing their turn-based turns.
 
 Deadlines, reminders, expiry and the AI are :mod:`.matches.turns`; the steps that change a
 match are :mod:`.matches.progress`; the open matches shared by all are
@@ -70,10 +73,12 @@ from engine.service.figures import ServiceFigures
 from engine.service.matches.abandonment import MatchAbandonment
 from engine.service.matches.commands import MatchCommands
 from engine.service.matches.live_match import LiveMatch, ReplayError, replay_decisions
+from engine.service.matches.overdue import OverdueChoices
 from engine.service.matches.placements import MatchPlacements
 from engine.service.matches.progress import MatchProgress
 from engine.service.matches.queries import MatchQueries
 from engine.service.matches.turns import AgentFactory, MatchTurns, random_agent_factory
+from engine.service.matches.vacations import MatchVacations
 from engine.service.reviews.hints import MatchHints
 from engine.service.reviews.service import MatchReviews
 from engine.service.seasons.service import MatchSeasons
@@ -121,6 +126,8 @@ class MatchService:
         self.hints = MatchHints(self._ctx, self.queries, agent_executor)
         self.seasons = MatchSeasons(self._ctx, self.settings)
         self.tournaments = TournamentService(self._ctx, self.commands)
+        self.overdue = OverdueChoices(self._ctx, self._progress, self._turns)
+        self.vacations = MatchVacations(self._ctx, self.settings, self._turns)
         self.broken: dict[int, str] = {}
         """Matches set aside at start-up because they no longer replay: id -> reason."""
 

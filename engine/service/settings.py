@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.clocks import BadTimeControl, Pace, TimeControl, VacationAllowance
 from engine.model import ExpiryPolicy, GuildSettings, MatchInfo, MatchStatus, UserSettings
 from engine.rules.state import Variant
 from engine.service.config import ServiceConfig
@@ -29,6 +30,10 @@ class MatchSettings:
     async def set_guild_settings(self, settings: GuildSettings) -> GuildSettings:
         if settings.turn_seconds is not None:
             self.turn_seconds(settings.turn_seconds, None)
+        if settings.time_control is not None:
+            self.time_control(None, None, settings)
+        if settings.vacation_days is not None and not 0 <= settings.vacation_days <= 366:
+            raise InvalidRequest(f"{settings.vacation_days} vacation days: 0 to 366 a year")
         await self._store.save_guild_settings(settings)
         self._guilds[settings.guild_id] = settings
         return settings
@@ -50,11 +55,14 @@ class MatchSettings:
         variant: Variant | None,
         turn_seconds: float | None,
         created_at: float,
+        time_control: TimeControl | None = None,
     ) -> MatchInfo:
         """A pending match between ``players``, not stored yet, as ``guild_id``'s defaults
-        make it where ``variant`` and ``turn_seconds`` are not chosen; each way of starting
-        one adds its own facts (an expiry, a seed, a level)."""
+        make it where ``variant`` and the time (``time_control``, or a timer per turn of
+        ``turn_seconds``) are not chosen; each way of starting one adds its own facts (an
+        expiry, a seed, a level)."""
         guild = await self.guild_settings(guild_id) if guild_id is not None else None
+        control = self.time_control(time_control, turn_seconds, guild)
         return MatchInfo(
             match_id=0,
             status=MatchStatus.PENDING,
@@ -62,10 +70,37 @@ class MatchSettings:
             players=players,
             guild_id=guild_id,
             channel_id=channel_id,
-            turn_seconds=self.turn_seconds(turn_seconds, guild),
+            turn_seconds=control.seconds,
             expiry_policy=self.expiry_policy(guild),
             created_at=created_at,
+            pace=control.pace,
+            increment_seconds=control.increment,
         )
+
+    def time_control(
+        self,
+        requested: TimeControl | None,
+        turn_seconds: float | None,
+        guild: GuildSettings | None,
+    ) -> TimeControl:
+        """The time control: as requested, else a requested timer per turn, else the guild's
+        default, else a timer per turn of the configured length."""
+        default = None if guild is None else guild.time_control
+        if requested is None and turn_seconds is None and default is not None:
+            try:
+                requested = TimeControl.parse(default)
+            except BadTimeControl as error:
+                raise InvalidRequest(f"the server's default time: {error}") from None
+        if requested is None or requested.pace is Pace.PER_TURN:
+            seconds = None if requested is None else requested.seconds
+            return TimeControl.per_turn(self.turn_seconds(seconds or turn_seconds, guild))
+        return requested
+
+    def vacation_allowance(self, guild: GuildSettings | None) -> VacationAllowance:
+        """The vacation days a member of ``guild`` may take a year."""
+        if guild is not None and guild.vacation_days is not None:
+            return VacationAllowance(guild.vacation_days)
+        return VacationAllowance(self._config.vacation_days)
 
     def turn_seconds(self, requested: float | None, guild: GuildSettings | None) -> float:
         """The turn timer: as requested, else the guild's, else the configured one."""

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
+from engine.clocks import Vacation
 from engine.model import (
     DecisionRow,
     FinishedMatch,
@@ -26,7 +27,14 @@ from engine.model import (
     MatchStatus,
     UserSettings,
 )
-from engine.ratings import LeaderboardPage, PlayerStats, RatedMatch, RatingChange, Standing
+from engine.ratings import (
+    LeaderboardPage,
+    PlayerStats,
+    RatedMatch,
+    RatingChange,
+    Reliability,
+    Standing,
+)
 from engine.seasons import BestSeason, Season, SeasonResult, SeasonStanding
 from engine.store.alarm import Alarm
 from engine.store.announcement import Announcement
@@ -150,6 +158,34 @@ class MatchStore(TournamentStore, Protocol):
 
         MatchConflict unless the match is active at ``version`` and not yet reminded for
         it. Releases its claim."""
+        ...
+
+    async def set_turn_clock(
+        self,
+        match_id: int,
+        version: int,
+        *,
+        turn_deadline: float | None,
+        overdue_since: float | None,
+        paused_until: float | None,
+        reminded_version: int | None,
+        announcements: Sequence[Announcement] = (),
+    ) -> None:
+        """Move the running turn's clock without a decision (turn-based: the days ran out,
+        the claim was offered, the waiting player waits on; a vacation began or ended).
+        MatchConflict unless the match is active at ``version``. Releases its claim."""
+        ...
+
+    async def save_vacation(self, guild_id: int, user_id: int, vacation: Vacation) -> None:
+        """Record a member's vacation (one with the same start is replaced: ended early)."""
+        ...
+
+    async def vacations(self, guild_id: int, user_id: int) -> list[Vacation]:
+        """A member's vacations in a server, oldest first."""
+        ...
+
+    async def reliability(self, guild_id: int, user_id: int) -> Reliability:
+        """A member's finished and abandoned matches in a server (one read)."""
         ...
 
     async def claim(self, match_id: int, version: int, until: float, now: float) -> bool:

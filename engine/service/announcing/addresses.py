@@ -7,6 +7,7 @@ from engine.seasons import SeasonEnded
 from engine.service.events import (
     ChallengeExpired,
     ChoiceNeeded,
+    ClaimOffered,
     DecisionApplied,
     Event,
     MatchEnded,
@@ -17,6 +18,7 @@ from engine.service.events import (
     RoundScored,
     TournamentEnded,
     TournamentStarted,
+    TurnOverdue,
 )
 
 Address = tuple[int | None, str]
@@ -28,6 +30,8 @@ ANNOUNCED = (
     ChoiceNeeded,
     RoundScored,
     Reminder,
+    TurnOverdue,
+    ClaimOffered,
     MatchEnded,
     ChallengeExpired,
     SeasonEnded,
@@ -50,6 +54,10 @@ def announcement_key(event: Event) -> str | None:
         return f"round@{event.version}"
     if isinstance(event, Reminder):
         return f"reminder@{event.version}"
+    if isinstance(event, TurnOverdue):
+        return f"overdue@{event.version}"
+    if isinstance(event, ClaimOffered):
+        return f"claim@{event.version}"
     if isinstance(event, MatchStarted):
         return "started"
     if isinstance(event, MatchEnded):

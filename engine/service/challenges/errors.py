@@ -131,3 +131,13 @@ class TooManyNewMatches(ServiceError):
             f"user {user_id} already started {limit} matches in the last hour, the most "
             f"allowed; the next may start at {retry_at:.0f}"
         )
+
+
+class NotReliableEnough(ServiceError):
+    """Join on an open seat (or a tournament) that asks a reliability the member is below."""
+
+    def __init__(self, user_id: int, percent: int | None, minimum: int) -> None:
+        self.user_id = user_id
+        self.percent = percent
+        self.minimum = minimum
+        super().__init__(f"user {user_id} is {percent}% reliable; {minimum}% is asked")

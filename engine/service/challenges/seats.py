@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from engine.clocks import TimeControl
 from engine.model import OPEN_SEAT, MatchInfo
 from engine.rules.state import Variant
 from engine.service.challenges.errors import (
@@ -66,6 +67,8 @@ class SeatCommands:
         turn_seconds: float | None = None,
         *,
         rated: bool = True,
+        time_control: TimeControl | None = None,
+        min_reliability: int | None = None,
     ) -> MatchInfo:
         """Open a seat in ``channel_id``, or in the server's lobby channel when it named one
         (the returned match's ``channel_id`` says where: its message goes there, and so
@@ -76,7 +79,15 @@ class SeatCommands:
         channel).
         """
         return await self._challenges.challenge(
-            host_id, OPEN_SEAT, guild_id, channel_id, variant, turn_seconds, rated=rated
+            host_id,
+            OPEN_SEAT,
+            guild_id,
+            channel_id,
+            variant,
+            turn_seconds,
+            rated=rated,
+            time_control=time_control,
+            min_reliability=min_reliability,
         )
 
     async def join(self, match_id: int, user_id: int) -> MatchInfo:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 
+from engine.clocks import TimeControl
 from engine.model import AI_USER_ID, OPEN_SEAT, MatchInfo, MatchStatus
 from engine.rules.state import Variant
 from engine.service.challenges.creation_limits import CreationLimits
@@ -27,6 +28,7 @@ from engine.service.challenges.errors import (
     CannotChallengeSelf,
     CannotJoinOwnSeat,
     ChallengeExpired,
+    NotReliableEnough,
     RematchAlreadyStarted,
     SeatAlreadyOpen,
     no_longer_open,
@@ -98,6 +100,8 @@ class MatchChallenges:
         turn_seconds: float | None = None,
         *,
         rated: bool = True,
+        time_control: TimeControl | None = None,
+        min_reliability: int | None = None,
     ) -> Challenge:
         """Challenge ``opponent_id``, or anyone in the server with
         :data:`~engine.model.OPEN_SEAT` (an open seat, posted in the server's lobby channel
@@ -119,6 +123,8 @@ class MatchChallenges:
                 variant,
                 turn_seconds,
                 rated=rated,
+                time_control=time_control,
+                min_reliability=min_reliability,
             )
 
     async def _challenge(
@@ -132,6 +138,8 @@ class MatchChallenges:
         *,
         rated: bool = True,
         rematch_of: int | None = None,
+        time_control: TimeControl | None = None,
+        min_reliability: int | None = None,
     ) -> Challenge:
         anyone = opponent_id == OPEN_SEAT
         if challenger_id == opponent_id:
@@ -145,11 +153,27 @@ class MatchChallenges:
                 raise InvalidRequest("a challenge to anyone needs a server and a channel")
             channel_id = await self.place_for(guild_id, channel_id)
         now = self._ctx.clock.now()
+        if min_reliability is not None and not (anyone and 0 <= min_reliability <= 100):
+            raise InvalidRequest(
+                f"a minimum reliability of {min_reliability!r}: only an open seat, 0 to 100"
+            )
         info = await self._settings.new_match(
-            (challenger_id, opponent_id), guild_id, channel_id, variant, turn_seconds, now
+            (challenger_id, opponent_id),
+            guild_id,
+            channel_id,
+            variant,
+            turn_seconds,
+            now,
+            time_control,
         )
         expires_at = now + self._ctx.config.challenge_expiry_seconds
-        info = replace(info, challenge_expires_at=expires_at, rematch_of=rematch_of, rated=rated)
+        info = replace(
+            info,
+            challenge_expires_at=expires_at,
+            rematch_of=rematch_of,
+            rated=rated,
+            min_reliability=min_reliability,
+        )
         rematch = rematch_of is not None
         # Only the challenger's limits: challenges nobody asked for must not fill a
         # member's matches (accepting checks theirs).
@@ -207,6 +231,10 @@ class MatchChallenges:
             # A challenge counts against its challenger's limit from the start, but
             # against the one who accepts it only from here.
             await self._limits.check_open(user_id)
+            if info.min_reliability is not None and info.guild_id is not None:
+                found = await self._ctx.store.reliability(info.guild_id, user_id)
+                if not found.meets(info.min_reliability):
+                    raise NotReliableEnough(user_id, found.percent, info.min_reliability)
             await self._changed_unless(self._progress.start_challenged(live, user_id), live)
             self._turns.arm(live)
             return live.snapshot()
@@ -294,6 +322,7 @@ class MatchChallenges:
                 info.turn_seconds,
                 hints=info.hints,
                 rematch_of=info.match_id,
+                time_control=info.time_control,
             )
         # The seats swap, so who sits first alternates between rematches.
         challenge = unanswered or await self._challenge(
@@ -305,6 +334,7 @@ class MatchChallenges:
             info.turn_seconds,
             rated=info.rated,  # a friendly match's rematch is friendly too
             rematch_of=info.match_id,
+            time_control=info.time_control,
         )
         return await self._accept(challenge.match_id, info.players[0])
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from engine.clocks import TimeControl
 from engine.model import AI_USER_ID, MatchInfo, MatchStatus
 from engine.rules.decisions import Decision
 from engine.rules.outcome import MatchOutcome
@@ -52,6 +53,7 @@ class MatchCommands:
         hints: bool = False,
         *,
         rematch_of: int | None = None,
+        time_control: TimeControl | None = None,
     ) -> MatchInfo:
         """Start a match against the AI at ``level``; the user has seat 0, the AI seat 1.
         With ``hints`` the user may ask, on each of their decisions, what the AI would play
@@ -70,14 +72,23 @@ class MatchCommands:
         async with ctx.operation():
             now = ctx.clock.now()
             info = await self._settings.new_match(
-                (user_id, AI_USER_ID), guild_id, channel_id, variant, turn_seconds, now
+                (user_id, AI_USER_ID),
+                guild_id,
+                channel_id,
+                variant,
+                turn_seconds,
+                now,
+                time_control,
             )
+            seed = ctx.rng.getrandbits(63)
+            first_player = ctx.rng.randrange(2)
             info = replace(
                 info,
                 status=MatchStatus.ACTIVE,
                 ai_level=level,
-                seed=ctx.rng.getrandbits(63),
-                first_player=ctx.rng.randrange(2),
+                seed=seed,
+                first_player=first_player,
+                to_move=info.players[first_player],
                 started_at=now,
                 turn_deadline=now + info.turn_seconds,
                 rematch_of=rematch_of,
@@ -161,6 +172,7 @@ class MatchCommands:
         variant: Variant | None,
         turn_seconds: float | None,
         attach: Callable[[int], Awaitable[None]],
+        time_control: TimeControl | None = None,
     ) -> MatchInfo:
         """A tournament pairing's match, started at once: ``first`` in seat 0 starts.
 
@@ -173,7 +185,7 @@ class MatchCommands:
         async with self._ctx.operation():
             now = self._ctx.clock.now()
             info = await self._settings.new_match(
-                (first, second), guild_id, channel_id, variant, turn_seconds, now
+                (first, second), guild_id, channel_id, variant, turn_seconds, now, time_control
             )
             # Nobody is asked: it starts below, and expires if a stop comes first.
             info = replace(info, challenge_expires_at=now)

@@ -73,3 +73,16 @@ class StaleVersion(ServiceError):
             f"match {match_id} has moved on (you saw version {expected}, it is now at "
             f"{current}); look at the board again"
         )
+
+
+class ClaimNotOffered(ServiceError):
+    """Claim, Let the AI play or Keep waiting pressed before an overdue turn-based match's
+    grace is over (or in a match that is not turn-based)."""
+
+    def __init__(self, match_id: int, user_id: int) -> None:
+        self.match_id = match_id
+        self.user_id = user_id
+        super().__init__(
+            f"user {user_id} cannot choose for match {match_id}: its player to move is not "
+            "past their days and the grace"
+        )

@@ -151,3 +151,40 @@ class MatchAbandoned:
     because: PlaceLost
     ai_level: str | None = None
     """The AI's level when it held a seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOverdue:
+    """Turn-based: the player to move ran out of days. Their opponent may choose what
+    happens from ``claim_at`` (a grace: nobody loses while asleep)."""
+
+    match_id: int
+    player: int
+    user_id: int
+    claim_at: float
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimOffered:
+    """Turn-based: the grace of an overdue turn is over; the waiting player (``player``,
+    ``user_id``) may claim the win, let the AI play the turn, or keep waiting."""
+
+    match_id: int
+    player: int
+    user_id: int
+    late_user_id: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClockChanged:
+    """The running turn's deadline moved without a decision: its opponent chose to keep
+    waiting, or the player's vacation paused or resumed it."""
+
+    match_id: int
+    user_id: int
+    """The player to move."""
+    deadline: float | None
+    paused_until: float | None
+    version: int

@@ -12,6 +12,7 @@ import time
 from dataclasses import replace
 
 from engine.ai.agent import Agent
+from engine.clocks import ChessClock
 from engine.model import DecisionRow, MatchInfo
 from engine.rules.decisions import parse_decision
 from engine.rules.errors import HanamikojiError
@@ -28,6 +29,7 @@ class LiveMatch:
         "agent",
         "ai_rng",
         "ai_task",
+        "clock",
         "deadline",
         "info",
         "last_automatic",
@@ -64,6 +66,8 @@ class LiveMatch:
         lets go of matches nobody here used for a while)."""
         self.views = VersionViews()
         """The current state's views, each worked out once per version."""
+        self.clock: ChessClock | None = _started_clock(info)
+        """A clock match's banks as of its last decision (None for the other paces)."""
 
     @property
     def match_id(self) -> int:
@@ -80,7 +84,12 @@ class LiveMatch:
             version=self.version,
             turn_deadline=self.deadline,
             reminded_version=self.reminded_version,
+            banks=None if self.clock is None else self.clock.banks,
         )
+
+
+def _started_clock(info: MatchInfo) -> ChessClock | None:
+    return info.chess_clock([])
 
 
 def catch_up(live: LiveMatch, info: MatchInfo, rows: list[DecisionRow]) -> None:
@@ -89,6 +98,7 @@ def catch_up(live: LiveMatch, info: MatchInfo, rows: list[DecisionRow]) -> None:
     if live.state is None and info.seed is not None and info.first_player is not None:
         live.state = GameState(seed=info.seed, first_player=info.first_player, variant=info.variant)
         live.ai_rng = random.Random(f"hanamikoji/{info.match_id}/{info.seed}/ai")
+        live.clock = _started_clock(info)
     state = live.state
     for row in rows:
         if state is None or row.seq != state.version + 1:
@@ -99,6 +109,8 @@ def catch_up(live: LiveMatch, info: MatchInfo, rows: list[DecisionRow]) -> None:
         except HanamikojiError as error:
             raise ReplayError(f"decision {row.seq} ({row.decision!r}): {error}") from None
         live.last_automatic[row.seat] = row.automatic
+        if live.clock is not None:
+            live.clock = live.clock.charge(row.seat, row.decided_at, info.increment_seconds)
     live.info = info
     live.deadline = info.turn_deadline
     live.reminded_version = info.reminded_version

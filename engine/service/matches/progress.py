@@ -33,6 +33,7 @@ from engine.service.events import (
 )
 from engine.service.events import ChallengeExpired as ChallengeExpiredEvent
 from engine.service.matches.live_match import LiveMatch
+from engine.service.matches.turn_clocks import TurnClocks
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,7 @@ class MatchProgress:
 
     def __init__(self, context: ServiceContext) -> None:
         self._ctx = context
+        self._clocks = TurnClocks(context)
 
     async def apply(
         self, live: LiveMatch, seat: int, decision: Decision, *, automatic: bool
@@ -72,8 +74,18 @@ class MatchProgress:
         after.apply(decision, seat)
         move = public_move(before, decision)
         now = self._ctx.clock.now()
-        deadline = None if after.is_over else now + live.info.turn_seconds
-        row = DecisionRow(after.version, seat, str(decision), now, automatic, deadline)
+        turn = await self._clocks.after(live, after, seat, now)
+        deadline = turn.deadline
+        row = DecisionRow(
+            after.version,
+            seat,
+            str(decision),
+            now,
+            automatic,
+            deadline,
+            next_to_move=turn.to_move,
+            paused_until=turn.paused_until,
+        )
         round_ended = len(after.results) > len(before.results)
         applied = DecisionApplied(
             live.match_id,
@@ -92,6 +104,7 @@ class MatchProgress:
                 RoundScored(live.match_id, after.results[-1], after.version, next_starter=starter)
             )
         if after.is_over:
+            live.clock = turn.clock
             await self.finish(live, after, row, events)
         else:
             events += self._choice_needed(live, after)
@@ -100,6 +113,13 @@ class MatchProgress:
                 await self._ctx.store.append_decision(live.match_id, row, announcements)
             live.state = after
             live.deadline = deadline
+            live.clock = turn.clock
+            live.info = replace(
+                live.info,
+                to_move=turn.to_move,
+                overdue_since=None,
+                paused_until=turn.paused_until,
+            )
             live.last_automatic[seat] = automatic
             for event in events:
                 self._ctx.bus.publish(event)
@@ -180,6 +200,7 @@ class MatchProgress:
         seed = ctx.rng.getrandbits(63)
         if first_player is None:
             first_player = ctx.rng.randrange(2)
+        # Every pace starts with its full time (a bank is the clock's first turn).
         deadline = now + live.info.turn_seconds
         players = live.info.players if joiner_id is None else (live.info.players[0], joiner_id)
         info = replace(
@@ -190,6 +211,7 @@ class MatchProgress:
             first_player=first_player,
             started_at=now,
             turn_deadline=deadline,
+            to_move=players[first_player],
             # The challenge's message was its board; the match gets its own (see start_match).
             placement=Placement(live.info.placement.thread_id, None),
         )
@@ -207,6 +229,7 @@ class MatchProgress:
             )
         live.info = info
         live.deadline = deadline
+        live.clock = info.chess_clock([])
         live.state = GameState(seed=seed, first_player=first_player, variant=live.info.variant)
         challenger, opponent = live.info.players
         ctx.bus.publish(ChallengeAccepted(live.match_id, challenger, opponent))

@@ -139,6 +139,22 @@ class MatchQueries:
             return []
         return await self._store.open_matches_of(user_id)
 
+    async def games_of(self, guild_id: int, user_id: int) -> list[MatchInfo]:
+        """The member's matches under way in the server, in one read of the database: those
+        waiting on them first, then by the soonest deadline (``to_move`` says whose turn,
+        ``turn_deadline`` until when)."""
+        found = [
+            info
+            for info in await self.open_matches_for(user_id)
+            if info.guild_id == guild_id and info.status is MatchStatus.ACTIVE
+        ]
+
+        def order(info: MatchInfo) -> tuple[bool, bool, float, int]:
+            deadline = info.turn_deadline
+            return (info.to_move != user_id, deadline is None, deadline or 0.0, info.match_id)
+
+        return sorted(found, key=order)
+
     async def finished_matches(
         self,
         *,

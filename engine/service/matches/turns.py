@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.ai.agent import Agent, RandomAgent
+from engine.clocks import Pace
 from engine.model import ExpiryPolicy, MatchStatus
 from engine.rules.decisions import Decision
 from engine.rules.views import PlayerView, view
@@ -27,6 +28,7 @@ from engine.service.context import ServiceContext
 from engine.service.events import Reminder
 from engine.service.matches.errors import MatchNotActive, MatchNotFound
 from engine.service.matches.live_match import LiveMatch
+from engine.service.matches.overdue_grace import days_ran_out
 from engine.service.matches.progress import MatchProgress
 from engine.service.scheduling.alarm_clock import CLAIM_SECONDS
 from engine.service.scheduling.match_deadlines import MatchDeadlines
@@ -120,6 +122,8 @@ class MatchTurns:
         elif live.info.is_ai_seat(seat):
             self._timers.clear(match_id)  # the AI never runs out of time
             self._start_ai(live, state.version, claimed=False)
+        elif live.deadline is None:
+            self._timers.clear(match_id)  # overdue, turn-based: the waiting player decides
         elif live.reminded_version != state.version:
             assert live.deadline is not None
             self._timers.set(
@@ -208,7 +212,7 @@ class MatchTurns:
 
     def _lead(self, live: LiveMatch) -> float:
         """How long before the deadline the reminder goes out."""
-        return min(self._ctx.config.reminder_before_seconds, live.info.turn_seconds / 2)
+        return live.info.time_control.reminder_lead(self._ctx.config.reminder_before_seconds)
 
     def _ring(self, match_id: int, alarm: _Alarm) -> None:
         """An alarm went off: hand the work to a task (the timers must not wait)."""
@@ -285,13 +289,14 @@ class MatchTurns:
             assert state is not None and state.current_player is not None
             seat = state.current_player
             second_in_a_row = live.last_automatic[seat]
-            if live.info.expiry_policy is ExpiryPolicy.FORFEIT or second_in_a_row:
+            if live.info.pace is Pace.DAYS:
+                await days_ran_out(self._ctx, live, seat)
+            elif live.info.expiry_policy is ExpiryPolicy.FORFEIT or second_in_a_row:
                 after = state.clone()
                 after.forfeit(seat)
                 await self._progress.finish(live, after)
             else:
-                agent = self._agent_factory(self._ctx.config.expiry_ai_level)
-                decision = await self._decide(agent, view(state, seat), live.ai_rng)
+                decision = await self.decide(self.expiry_agent(), view(state, seat), live.ai_rng)
                 await self._progress.apply(live, seat, decision, automatic=True)
             self.arm(live)
 
@@ -315,7 +320,7 @@ class MatchTurns:
             if live.agent is None:
                 assert live.info.ai_level is not None
                 live.agent = self._agent_factory(live.info.ai_level)
-            decision = await self._decide(live.agent, view(state, seat), live.ai_rng)
+            decision = await self.decide(live.agent, view(state, seat), live.ai_rng)
             async with live.lock:
                 await self._ctx.refresh(live)
                 if self._is_current(live, version) and not self._ctx.closed:
@@ -326,7 +331,11 @@ class MatchTurns:
             if live.ai_task is asyncio.current_task():
                 live.ai_task = None
 
-    async def _decide(self, agent: Agent, seat_view: PlayerView, rng: random.Random) -> Decision:
+    def expiry_agent(self) -> Agent:
+        """The AI that plays for an absent player."""
+        return self._agent_factory(self._ctx.config.expiry_ai_level)
+
+    async def decide(self, agent: Agent, seat_view: PlayerView, rng: random.Random) -> Decision:
         # Agents are synchronous and may search for a while: think off the event loop. Each
         # decision gets its own generator drawn from the match's, so a decision made in
         # another process still advances the match's randomness.

@@ -20,6 +20,7 @@ import enum
 import logging
 from dataclasses import replace
 
+from engine.clocks import TimeControl
 from engine.model import MatchStatus, Tournament, TournamentEntry, TournamentGame, TournamentStatus
 from engine.service.context import ServiceContext
 from engine.service.events import (
@@ -220,6 +221,7 @@ class TournamentRounds:
             tournament.variant,
             tournament.turn_seconds,
             attach,
+            None if tournament.time_control is None else TimeControl.parse(tournament.time_control),
         )
 
     async def _result_of(self, game: TournamentGame) -> Result | _NeverStarted | None:

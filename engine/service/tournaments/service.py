@@ -17,8 +17,10 @@ import contextlib
 import logging
 from dataclasses import replace
 
+from engine.clocks import TimeControl
 from engine.model import Tournament, TournamentEntry, TournamentGame, TournamentStatus
 from engine.rules.state import Variant
+from engine.service.challenges.errors import NotReliableEnough
 from engine.service.context import ServiceContext
 from engine.service.errors import ServiceError
 from engine.service.events import PlayerWithdrawn, TournamentStarted
@@ -92,6 +94,8 @@ class TournamentService:
         rated: bool = True,
         moderator: bool = False,
         roles: frozenset[int] = frozenset(),
+        time_control: TimeControl | None = None,
+        min_reliability: int | None = None,
     ) -> Tournament:
         """A new tournament, open for registration (the organiser is not entered: they join
         like anyone if they play).
@@ -118,6 +122,10 @@ class TournamentService:
             raise BadTournamentSettings("the start time must be in the future")
         if turn_seconds is not None and turn_seconds <= 0:
             raise BadTournamentSettings(f"the turn timer must be positive, got {turn_seconds}")
+        if min_reliability is not None and not 0 <= min_reliability <= 100:
+            raise BadTournamentSettings(
+                f"the minimum reliability is 0 to 100 percent, got {min_reliability}"
+            )
         async with self._ctx.operation():
             if not moderator:
                 settings = await self._ctx.store.guild_settings(guild_id)
@@ -140,6 +148,8 @@ class TournamentService:
                         rounds=rounds,
                         variant=variant,
                         turn_seconds=turn_seconds,
+                        time_control=None if time_control is None else time_control.code,
+                        min_reliability=min_reliability,
                         max_players=max_players,
                         starts_at=starts_at,
                         rated=rated,
@@ -168,6 +178,10 @@ class TournamentService:
             most = min(tournament.max_players or MOST_PLAYERS, MOST_PLAYERS)
             if len(entries) >= most:
                 raise TournamentFull(tournament_id, most)
+            if tournament.min_reliability is not None:
+                found = await self._ctx.store.reliability(tournament.guild_id, user_id)
+                if not found.meets(tournament.min_reliability):
+                    raise NotReliableEnough(user_id, found.percent, tournament.min_reliability)
             try:
                 await self._ctx.store.add_entry(tournament_id, user_id, self._ctx.clock.now())
             except DuplicateKey:

@@ -24,13 +24,14 @@ INSERT_MATCH = f"{insert('matches', MATCH_COLUMNS[1:])} RETURNING id"
 # Every write that moves a match on is preceded by the lock of its match (expect).
 FINISH_MATCH = (
     "UPDATE matches SET status = 'finished', version = :version, ended_at = :ended_at,"
-    " turn_deadline = NULL, claimed_until = NULL WHERE id = :match_id"
+    " turn_deadline = NULL, to_move_id = NULL, claimed_until = NULL WHERE id = :match_id"
 )
 # Held until the transaction ends: writers of one match take turns from here on.
 LOCK_MATCH = "SELECT status, version, reminded_version FROM matches WHERE id = :match_id FOR UPDATE"
 # The decision and the match's move to it, in one statement (one trip to the server).
 APPEND_DECISION = (
     "WITH advanced AS (UPDATE matches SET version = :seq, turn_deadline = :next_deadline,"
+    " to_move_id = :next_to_move_id, paused_until = :paused_until, overdue_since = NULL,"
     " claimed_until = NULL WHERE id = :match_id) " + INSERT_DECISION
 )
 

@@ -101,9 +101,10 @@ class PostgresReads(OneQueryReads):
             row = await fetchrow(conn, shared_sql.results.SELECT_STANDING, params)
             record = await fetch(conn, shared_sql.results.RATED_RECORD, params)
             ai = await fetchrow(conn, results.AI_RECORD, params)
+            reliability = await fetchrow(conn, shared_sql.results.RELIABILITY, params)
         standing = (
             Standing(guild_id, user_id)
             if row is None
             else shared_sql.results.standing_from_row(row)
         )
-        return shared_sql.results.player_stats(standing, record, ai)
+        return shared_sql.results.player_stats(standing, record, ai, reliability)

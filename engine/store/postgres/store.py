@@ -44,6 +44,7 @@ from engine.store.postgres.identify_gate import take_identify_turn
 from engine.store.postgres.reads import PostgresReads
 from engine.store.postgres.sql import execute, fetch, fetchrow
 from engine.store.shared_sql import alarms, tournaments
+from engine.store.shared_sql.clock_records import ClockRecords
 from engine.store.shared_sql.season_records import SeasonRecords
 from engine.store.shared_sql.sql import Statement
 from engine.store.shared_sql.tournament_records import TournamentRecords
@@ -59,7 +60,7 @@ _UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(:key, 0))"
 _LOCK_UNTIL_COMMIT = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"
 
 
-class PostgresMatchStore(TournamentRecords, SeasonRecords, PostgresReads):
+class PostgresMatchStore(TournamentRecords, SeasonRecords, ClockRecords, PostgresReads):
     """:class:`~engine.store.match_store.MatchStore` on a PostgreSQL database at ``url``.
 
     ``origin`` names this process (``"shards 0-3"``): the announcements it writes are its

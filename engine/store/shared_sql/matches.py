@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from engine.clocks import Pace
 from engine.model import OPEN_SEAT, DecisionRow, ExpiryPolicy, MatchInfo, MatchStatus, Placement
 from engine.rules.state import Variant
 from engine.store.shared_sql.sql import Row, insert, select
@@ -36,6 +37,12 @@ MATCH_COLUMNS = (
     "rematch_of",
     "hints",
     "rated",
+    "pace",
+    "increment_seconds",
+    "to_move_id",
+    "overdue_since",
+    "paused_until",
+    "min_reliability",
 )
 OPEN = "status IN ('pending', 'active')"
 SELECT = select("matches", MATCH_COLUMNS)
@@ -70,6 +77,8 @@ SELECT_STARTED_BY = (
 START_MATCH = (
     "UPDATE matches SET status = 'active', seed = :seed, first_player = :first_player,"
     " player1_id = COALESCE(:opponent_id, player1_id),"
+    " to_move_id = CASE WHEN :first_player = 0 THEN player0_id"
+    " ELSE COALESCE(:opponent_id, player1_id) END,"
     " started_at = :started_at, turn_deadline = :turn_deadline, board_message_id = NULL,"
     " claimed_until = NULL WHERE id = :match_id"
 )
@@ -89,6 +98,14 @@ ABANDON_MATCH = (
 SET_REMINDED = (
     "UPDATE matches SET reminded_version = :version, claimed_until = NULL WHERE id = :match_id"
 )
+# A turn's clock changed without a decision: turn-based, the days ran out, or the claim was
+# offered, or the waiting player chose to wait on; a vacation began or ended. Waiting on
+# anew (``:reminded_version`` NULL) lets the reminder go out again.
+SET_TURN_CLOCK = (
+    "UPDATE matches SET turn_deadline = :turn_deadline, overdue_since = :overdue_since,"
+    " paused_until = :paused_until, reminded_version = :reminded_version,"
+    " claimed_until = NULL WHERE id = :match_id"
+)
 SET_LOCATION = (
     "UPDATE matches SET thread_id = :thread_id, board_message_id = :board_message_id"
     " WHERE id = :match_id"
@@ -106,6 +123,8 @@ DECISION_COLUMNS = (
     "decided_at",
     "automatic",
     "next_deadline",
+    "next_to_move_id",
+    "paused_until",
 )
 INSERT_DECISION = insert("decisions", DECISION_COLUMNS)
 SELECT_DECISIONS = (
@@ -149,6 +168,12 @@ def match_params(m: MatchInfo) -> dict[str, Any]:
         "rematch_of": m.rematch_of,
         "hints": m.hints,
         "rated": m.rated,
+        "pace": str(m.pace),
+        "increment_seconds": m.increment_seconds,
+        "to_move_id": m.to_move,
+        "overdue_since": m.overdue_since,
+        "paused_until": m.paused_until,
+        "min_reliability": m.min_reliability,
     }
 
 
@@ -178,6 +203,12 @@ def match_from_row(row: Row) -> MatchInfo:
         # SQLite keeps a flag as 0 or 1.
         hints=bool(row["hints"]),
         rated=bool(row["rated"]),
+        pace=Pace(row["pace"]),
+        increment_seconds=row["increment_seconds"],
+        to_move=row["to_move_id"],
+        overdue_since=row["overdue_since"],
+        paused_until=row["paused_until"],
+        min_reliability=row["min_reliability"],
     )
 
 
@@ -209,6 +240,8 @@ def decision_params(match_id: int, d: DecisionRow) -> dict[str, Any]:
         "decided_at": d.decided_at,
         "automatic": d.automatic,
         "next_deadline": d.next_deadline,
+        "next_to_move_id": d.next_to_move,
+        "paused_until": d.paused_until,
     }
 
 
@@ -221,6 +254,8 @@ def decision_from_row(row: Row) -> DecisionRow:
         # SQLite keeps a flag as 0 or 1.
         automatic=bool(row["automatic"]),
         next_deadline=row["next_deadline"],
+        next_to_move=row["next_to_move_id"],
+        paused_until=row["paused_until"],
     )
 
 

@@ -12,6 +12,7 @@ from engine.ratings import (
     LeaderboardPage,
     PlayerStats,
     RatingChange,
+    Reliability,
     Standing,
 )
 from engine.rules.outcome import Termination
@@ -76,6 +77,13 @@ RATED_RECORD = (
 # counts the wins among them its own way (its AI_RECORD).
 FROM_AI_MATCHES = (
     "FROM results WHERE guild_id = :guild_id AND player0_id = :user_id AND ai_level IS NOT NULL"
+)
+
+# A member's ended matches in a server, and those they lost on time (engine.ratings.reliability).
+RELIABILITY = (
+    "SELECT COUNT(*) AS ended, COALESCE(SUM(CASE WHEN reason = 'timeout'"
+    " AND (winner_id IS NULL OR winner_id <> :user_id) THEN 1 ELSE 0 END), 0) AS abandoned"
+    " FROM results WHERE guild_id = :guild_id AND (player0_id = :user_id OR player1_id = :user_id)"
 )
 
 INSERT_RESULT = insert("results", (*RESULT_COLUMNS, "duration"))
@@ -180,7 +188,14 @@ def leaderboard_page(rows: Iterable[Row], offset: int, count: Row) -> Leaderboar
     return LeaderboardPage(standings, offset, int(count["total"]))
 
 
-def player_stats(standing: Standing, record: Iterable[Row], ai: Row) -> PlayerStats:
+def reliability_from_row(row: Row) -> Reliability:
+    abandoned = int(row["abandoned"])
+    return Reliability(int(row["ended"]) - abandoned, abandoned)
+
+
+def player_stats(
+    standing: Standing, record: Iterable[Row], ai: Row, reliability: Row
+) -> PlayerStats:
     """The stats from ``RATED_RECORD`` (wins and losses by how the match ended) and the
     store's ``AI_RECORD``."""
     wins_by: dict[Termination, int] = {}
@@ -189,5 +204,10 @@ def player_stats(standing: Standing, record: Iterable[Row], ai: Row) -> PlayerSt
         tally = wins_by if row["score"] == 1 else losses_by
         tally[Termination(row["reason"])] = int(row["games"])
     return PlayerStats(
-        standing, wins_by, losses_by, ai_games=int(ai["games"]), ai_wins=int(ai["wins"])
+        standing,
+        wins_by,
+        losses_by,
+        ai_games=int(ai["games"]),
+        ai_wins=int(ai["wins"]),
+        reliability=reliability_from_row(reliability),
     )

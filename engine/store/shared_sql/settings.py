@@ -19,6 +19,8 @@ GUILD_COLUMNS = (
     "season_channel_id",
     "lobby_channel_id",
     "tournament_role_id",
+    "time_control",
+    "vacation_days",
 )
 USER_COLUMNS = ("user_id", "dm_notifications", "share_reviews")
 
@@ -42,6 +44,8 @@ def guild_params(s: GuildSettings) -> dict[str, Any]:
         "season_channel_id": s.season_channel_id,
         "lobby_channel_id": s.lobby_channel_id,
         "tournament_role_id": s.tournament_role_id,
+        "time_control": s.time_control,
+        "vacation_days": s.vacation_days,
     }
 
 
@@ -66,6 +70,8 @@ def guild_from_row(row: Row) -> GuildSettings:
         season_channel_id=row["season_channel_id"],
         lobby_channel_id=row["lobby_channel_id"],
         tournament_role_id=row["tournament_role_id"],
+        time_control=row["time_control"],
+        vacation_days=row["vacation_days"],
     )
 
 

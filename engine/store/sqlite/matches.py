@@ -51,7 +51,7 @@ INSERT_MATCH = insert("matches", MATCH_COLUMNS)
 # Each write that moves a match on is preceded by the check of its Expected.
 FINISH_MATCH = (
     "UPDATE matches SET status = 'finished', ended_at = :ended_at, turn_deadline = NULL,"
-    " claimed_until = NULL WHERE id = :match_id"
+    " to_move_id = NULL, claimed_until = NULL WHERE id = :match_id"
 )
 CLAIM = "UPDATE matches SET claimed_until = :until WHERE id = :match_id"
 EXPECT = (

@@ -37,6 +37,7 @@ from engine.store.errors import DuplicateKey, MatchConflict, StoreError
 from engine.store.match_store import Rater
 from engine.store.outage import OutageLog
 from engine.store.shared_sql import alarms, tournaments
+from engine.store.shared_sql.clock_records import ClockRecords
 from engine.store.shared_sql.season_records import SeasonRecords
 from engine.store.shared_sql.tournament_records import TournamentRecords
 from engine.store.sqlite import announcements as outbox
@@ -56,7 +57,7 @@ class _Held:
     users: int = 0
 
 
-class SqliteMatchStore(TournamentRecords, SeasonRecords):
+class SqliteMatchStore(TournamentRecords, SeasonRecords, ClockRecords):
     """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``).
 
     A write waits at most ``timeouts.busy_seconds`` for a lock another connection holds,
@@ -527,4 +528,5 @@ class SqliteMatchStore(TournamentRecords, SeasonRecords):
         params = {"guild_id": guild_id, "user_id": user_id}
         record = await self._fetch(shared_sql.results.RATED_RECORD, params)
         [ai] = await self._fetch(results.AI_RECORD, params)
-        return shared_sql.results.player_stats(standing, record, ai)
+        [reliability] = await self._fetch(shared_sql.results.RELIABILITY, params)
+        return shared_sql.results.player_stats(standing, record, ai, reliability)

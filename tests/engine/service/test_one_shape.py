@@ -34,6 +34,7 @@ from engine.service.events import (
     ChallengeExpired,
     ChallengeIssued,
     ChoiceNeeded,
+    ClaimOffered,
     DecisionApplied,
     Event,
     MatchAbandoned,
@@ -49,6 +50,8 @@ from engine.service.events import (
     RoundScored,
     TournamentEnded,
     TournamentStarted,
+    TurnClockChanged,
+    TurnOverdue,
 )
 from engine.tournaments import Format, Result, Standing
 
@@ -71,6 +74,9 @@ KINDS = (
     "ChoiceNeeded",
     "RoundScored",
     "Reminder",
+    "TurnOverdue",
+    "ClaimOffered",
+    "TurnClockChanged",
     "MatchEnded",
     "MatchResumed",
     "MatchBroken",
@@ -141,6 +147,9 @@ EXAMPLES: tuple[Event, ...] = (
         next_starter=1,
     ),
     Reminder(MATCH, 0, 101, START + 600, 4),
+    TurnOverdue(MATCH, 0, 101, START + 900, 4),
+    ClaimOffered(MATCH, 1, 202, 101, 4),
+    TurnClockChanged(MATCH, 101, START + 3600, None, 4),
     MatchEnded(MATCH, (101, 202), MatchOutcome(0, Termination.CHARM, 2), 101, 30),
     MatchResumed(MATCH, 12),
     MatchBroken(MATCH, "decision 2 ('4AAAA') is not legal"),

@@ -254,6 +254,7 @@ async def test_start_makes_a_challenge_active_and_forgets_its_message(store: Mat
         started_at=110.0,
         turn_deadline=170.0,
         placement=Placement(900, None),
+        to_move=created.players[1],  # seat 1 starts
     )
     assert await store.undelivered() == [announcement("start@0", created.match_id)]
 
