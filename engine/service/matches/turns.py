@@ -124,7 +124,9 @@ class MatchTurns:
             self._start_ai(live, state.version, claimed=False)
         elif live.deadline is None:
             self._timers.clear(match_id)  # overdue, turn-based: the waiting player decides
-        elif live.reminded_version != state.version:
+        elif live.reminded_version != state.version and live.info.pace is not Pace.CLOCK:
+            # A clock's players are sitting: no reminder (in time trouble it would come at
+            # every turn), only the countdown on the board.
             assert live.deadline is not None
             self._timers.set(
                 match_id, live.deadline - self._lead(live), _Alarm("remind", state.version)
@@ -273,12 +275,15 @@ class MatchTurns:
             reminder = Reminder(
                 live.match_id, seat, live.info.players[seat], live.deadline, version
             )
-            # Stored with its announcement: after a crash it is shown late, never twice.
-            announcements = self._ctx.outbox.announcements([reminder], self._ctx.clock.now())
+            # Stored with its announcement: after a crash it is shown late, never twice. A
+            # clock's is only marked done (a shared database claims every unreminded turn).
+            said = [] if live.info.pace is Pace.CLOCK else [reminder]
+            announcements = self._ctx.outbox.announcements(said, self._ctx.clock.now())
             with self._ctx.unsure_unless_answered(live, announcements):
                 await self._ctx.store.set_reminded(live.match_id, version, announcements)
             live.reminded_version = version
-            self._ctx.bus.publish(reminder)
+            if said:
+                self._ctx.bus.publish(reminder)
 
     async def _expire_turn(self, live: LiveMatch, version: int) -> None:
         async with live.lock:
