@@ -18,7 +18,7 @@ async def days_ran_out(ctx: ServiceContext, live: LiveMatch, seat: int) -> None:
     state = live.state
     assert state is not None and info.pace is Pace.DAYS
     now = ctx.clock.now()
-    event: Event
+    event: Event | None
     if info.overdue_since is None:
         overdue_since = live.deadline if live.deadline is not None else now
         deadline: float | None = now + OVERDUE_GRACE_SECONDS
@@ -27,10 +27,15 @@ async def days_ran_out(ctx: ServiceContext, live: LiveMatch, seat: int) -> None:
     else:
         overdue_since, deadline = info.overdue_since, None
         waiting = 1 - seat
-        event = ClaimOffered(
-            live.match_id, waiting, info.players[waiting], info.players[seat], state.version
-        )
-    announcements = ctx.outbox.announcements([event], now)
+        # The AI never claims, lets itself play or waits on: its human opponent is only
+        # told they are late, and the match waits for them.
+        event = None
+        if not info.is_ai_seat(waiting):
+            event = ClaimOffered(
+                live.match_id, waiting, info.players[waiting], info.players[seat], state.version
+            )
+    events = [] if event is None else [event]
+    announcements = ctx.outbox.announcements(events, now)
     with ctx.unsure_unless_answered(live, announcements):
         await ctx.store.set_turn_clock(
             live.match_id,
@@ -45,4 +50,5 @@ async def days_ran_out(ctx: ServiceContext, live: LiveMatch, seat: int) -> None:
     live.deadline = deadline
     live.reminded_version = state.version
     live.info = replace(info, overdue_since=overdue_since)
-    ctx.bus.publish(event)
+    for each in events:
+        ctx.bus.publish(each)
