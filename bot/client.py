@@ -58,6 +58,7 @@ EXTENSIONS = (
     "bot.review",
     "bot.seasons",
     "bot.tournaments",
+    "bot.clocks",
 )
 """The features, each a discord.py extension (a package with ``setup(bot)``)."""
 

@@ -114,6 +114,12 @@ class Verb(enum.StrEnum):
     """Take an open seat (on the seat message, or in `/hanamikoji seats`)."""
     CANCEL = "cancel"
     """The host withdraws an open seat."""
+    CLAIM = "claim"
+    """Turn-based, the late player's grace over: their opponent claims the win."""
+    LET_AI_PLAY = "letai"
+    """Turn-based, the late player's grace over: the AI plays their one turn."""
+    KEEP_WAITING = "wait"
+    """Turn-based, the late player's grace over: they get a fresh turn's days."""
 
 
 ARGUMENTS: dict[Verb, str] = {

@@ -205,6 +205,7 @@ FEATURES = (
     "bot.review",
     "bot.seasons",
     "bot.tournaments",
+    "bot.clocks",
 )
 """Every feature: the extensions `bot.client` loads (checked below)."""
 SHARED = ("bot.discord_plumbing", "bot.words", "bot.pictures", "bot.operations")

@@ -23,7 +23,13 @@ from bot.discord_plumbing.channel_permissions import (
     cannot_host_text,
     missing,
 )
-from bot.discord_plumbing.command_choices import LEVEL_CHOICES, TIMER_CHOICES, VARIANT_CHOICES
+from bot.discord_plumbing.command_choices import (
+    LEVEL_CHOICES,
+    TIME_CHOICES,
+    TIMER_CHOICES,
+    VARIANT_CHOICES,
+    chosen_time,
+)
 from bot.discord_plumbing.first_response import answer_publicly, public_answer_work, send_private
 from bot.discord_plumbing.translator import localised
 from bot.words.i18n import language_of, text
@@ -90,18 +96,21 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
         opponent=localised("names.opponent"),
         variant=localised("names.variant"),
         turn_timer=localised("names.turn_timer"),
+        time=localised("time.names.time"),
     )
     @app_commands.describe(
         opponent=localised("slash.challenge_opponent"),
         variant=localised("slash.challenge_variant"),
         turn_timer=localised("slash.challenge_turn_timer"),
+        time=localised("time.slash.time"),
     )
-    @app_commands.choices(variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES)
+    @app_commands.choices(variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES, time=TIME_CHOICES)
     async def challenge(
         interaction: discord.Interaction[Any],
         opponent: discord.Member,
         variant: app_commands.Choice[str] | None = None,
         turn_timer: app_commands.Choice[int] | None = None,
+        time: app_commands.Choice[str] | None = None,
     ) -> None:
         if opponent.bot:
             await interaction.response.send_message(
@@ -121,6 +130,7 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
                 interaction.guild_id,
                 interaction.channel_id,
                 *_terms(variant, turn_timer),
+                time_control=chosen_time(time),
             )
             return info, public
 
@@ -143,18 +153,24 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
         variant=localised("names.variant"),
         turn_timer=localised("names.turn_timer"),
         rated=localised("seats.name_rated"),
+        time=localised("time.names.time"),
+        min_reliability=localised("time.names.min_reliability"),
     )
     @app_commands.describe(
         variant=localised("seats.slash_open_variant"),
         turn_timer=localised("seats.slash_open_turn_timer"),
         rated=localised("seats.slash_open_rated"),
+        time=localised("time.slash.time"),
+        min_reliability=localised("time.slash.min_reliability"),
     )
-    @app_commands.choices(variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES)
+    @app_commands.choices(variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES, time=TIME_CHOICES)
     async def open_seat(
         interaction: discord.Interaction[Any],
         variant: app_commands.Choice[str] | None = None,
         turn_timer: app_commands.Choice[int] | None = None,
         rated: bool = True,
+        time: app_commands.Choice[str] | None = None,
+        min_reliability: app_commands.Range[int, 0, 100] | None = None,
     ) -> None:
         lang = language_of(interaction.locale)
         guild_id, here = interaction.guild_id, interaction.channel_id
@@ -173,7 +189,14 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
                 lobby = await _reachable_lobby(deps, lang, where)
             chosen, timer = _terms(variant, turn_timer)
             info = await deps.seats.open(
-                interaction.user.id, guild_id, here, chosen, timer, rated=rated
+                interaction.user.id,
+                guild_id,
+                here,
+                chosen,
+                timer,
+                rated=rated,
+                time_control=chosen_time(time),
+                min_reliability=min_reliability,
             )
             return info, public, lobby
 
@@ -216,18 +239,21 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
         level=localised("names.level"),
         variant=localised("names.variant"),
         hints=localised("names.hints"),
+        time=localised("time.names.time"),
     )
     @app_commands.describe(
         level=localised("slash.ai_level"),
         variant=localised("slash.ai_variant"),
         hints=localised("slash.ai_hints"),
+        time=localised("time.slash.time"),
     )
-    @app_commands.choices(level=offered, variant=VARIANT_CHOICES)
+    @app_commands.choices(level=offered, variant=VARIANT_CHOICES, time=TIME_CHOICES)
     async def ai(
         interaction: discord.Interaction[Any],
         level: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
         hints: bool = False,
+        time: app_commands.Choice[str] | None = None,
     ) -> None:
         chosen = level.value if level else default_level
         if not await can_host_here(interaction):
@@ -244,6 +270,7 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
                 interaction.channel_id,
                 Variant(variant.value) if variant else None,
                 hints=hints,
+                time_control=chosen_time(time),
             )
             return public
 

@@ -9,18 +9,30 @@ import discord
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.words.durations import duration_text
 from bot.words.i18n import text
+from bot.words.paces import pace_text
+from engine.clocks import Pace
 from engine.model import MatchInfo
 from engine.rules import Variant
 
 
 def terms(lang: str, info: MatchInfo) -> tuple[str, str, str]:
-    """The challenge's variant, turn timer and whether it is rated, in words."""
+    """The challenge's variant, time (its turn timer, or its clock or days a move) and
+    whether it is rated, in words."""
     variant = text(
         lang,
         "challenge.three_rounds" if info.variant is Variant.THREE_ROUNDS else "challenge.standard",
     )
     rated = text(lang, "seats.rated" if info.rated else "seats.unrated")
-    return variant, duration_text(lang, info.turn_seconds), rated
+    if info.pace is Pace.PER_TURN:
+        return variant, duration_text(lang, info.turn_seconds), rated
+    return variant, pace_text(lang, info.time_control), rated
+
+
+def _body_key(info: MatchInfo, key: str) -> str:
+    """A per-turn match's body names its turn timer; a clock's or days' names the time."""
+    if info.pace is Pace.PER_TURN:
+        return key
+    return "time.seat_body" if key == "seats.body" else "time.challenge_body"
 
 
 def invitation(
@@ -34,13 +46,21 @@ def invitation(
         host = names[0]
         title = text(lang, "seats.title", host=host)
         body = text(
-            lang, "seats.body", variant=variant, timer=timer, rated=rated, host=host, when=when
+            lang,
+            _body_key(info, "seats.body"),
+            variant=variant,
+            timer=timer,
+            rated=rated,
+            host=host,
+            when=when,
         )
+        if info.min_reliability:
+            body += "\n" + text(lang, "time.min_reliability", minimum=info.min_reliability)
     else:
         title = text(lang, "challenge.title", first=names[0], second=names[1])
         body = text(
             lang,
-            "challenge.body",
+            _body_key(info, "challenge.body"),
             variant=variant,
             timer=timer,
             mention=opponent_mention,

@@ -12,7 +12,9 @@ from collections.abc import Callable
 from bot.discord_plumbing.channel_permissions import permission_list
 from bot.features import AnyBot, Feature, SharedParts, command_group, shared_parts
 from bot.play.action_buttons import CompetitionButton, GiftButton, SecretButton, TradeOffButton
+from bot.play.ai_turn_button import AiTurnButton
 from bot.play.card_select import CardSelect
+from bot.play.claim_button import ClaimButton
 from bot.play.commands import play_commands
 from bot.play.confirm_button import ConfirmButton
 from bot.play.deps import PlayDeps
@@ -24,6 +26,7 @@ from bot.play.presence import Presence
 from bot.play.resign_button import ResignButton
 from bot.play.server_changes import ServerChanges
 from bot.play.take_button import TakeButton
+from bot.play.wait_button import WaitButton
 from bot.words.i18n import text
 from engine.model import MatchInfo
 from engine.service import MatchAbandonment
@@ -40,6 +43,9 @@ ITEMS = (
     BackButton,
     ResignButton,
     MovesButton,
+    ClaimButton,
+    AiTurnButton,
+    WaitButton,
 )
 
 
@@ -112,6 +118,7 @@ async def setup(bot: AnyBot) -> None:
         ),
         channel_gone=lambda info: _end_channel(service.abandonment, info),
         emojis=parts.emojis,
+        notify_claim=panel.claim_offered,
     )
     deps = PlayDeps(
         queries=service.queries,
@@ -121,6 +128,7 @@ async def setup(bot: AnyBot) -> None:
         placements=service.placements,
         panel=panel,
         board_presses=presenters.presses,
+        overdue=service.overdue,
     )
     await bot.add_cog(Play(deps, presenters, service.subscribe(presenters.on_event)))
     changes = ServerChanges(

@@ -34,6 +34,7 @@ from bot.play.board_interactions import BoardPress
 from bot.play.match_place import MatchPlace
 from bot.play.relocation import move_match
 from bot.play.shown_boards import ShownBoards
+from bot.play.time_words import TurnTime
 from bot.request_pacing import withdrawable
 from bot.words.i18n import text
 from bot.words.player_names import mention
@@ -140,6 +141,7 @@ class BoardEditor:
             picture_names=await self._place.raw_names(info),
             hints=info.hints,
             faces=self._emojis.faces,
+            time=TurnTime.of(info),
         )
 
     async def edit_board(

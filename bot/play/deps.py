@@ -18,6 +18,7 @@ from bot.words.i18n import text
 from engine.model import MatchInfo
 from engine.rules import Action, Decision, PlayerView
 from engine.service import MatchCommands, MatchPlacements, SubmitResult
+from engine.service.matches.overdue import OverdueChoices
 
 
 class PanelScreens(Protocol):
@@ -80,6 +81,9 @@ class PlayDeps(MatchItemDeps):
     )
     """Where a press on a board leaves its interaction for the board's next edit (the
     match presenters' slots)."""
+    overdue: OverdueChoices | None = None
+    """What the waiting player of an overdue turn-based match may choose (the board's
+    Claim, Let the AI play, Keep waiting)."""
 
 
 class PlayButton(

@@ -20,6 +20,7 @@ from engine.rules import PublicView
 from engine.rules.outcome import MatchOutcome, RoundResult
 from engine.service.events import (
     ChoiceNeeded,
+    ClaimOffered,
     DecisionApplied,
     Event,
     MatchEnded,
@@ -28,6 +29,8 @@ from engine.service.events import (
     MatchStarted,
     Reminder,
     RoundScored,
+    TurnClockChanged,
+    TurnOverdue,
 )
 
 
@@ -63,7 +66,26 @@ class RemindTurn:
     deadline: float
 
 
-Line = TimedOut | YourTurn | RemindTurn
+@dataclass(frozen=True, slots=True)
+class Overdue:
+    """Turn-based: this player's (``user_id``, ``seat``) days ran out; their opponent may
+    choose what happens from ``claim_at``."""
+
+    user_id: int
+    seat: int
+    claim_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimOffer:
+    """Turn-based: this waiting player (``user_id``, ``seat``) may now claim the win, let
+    the AI play the late turn, or keep waiting (the buttons are on the board)."""
+
+    user_id: int
+    seat: int
+
+
+Line = TimedOut | YourTurn | RemindTurn | Overdue | ClaimOffer
 
 
 # -- the steps -------------------------------------------------------------------------
@@ -129,6 +151,14 @@ class Notify:
 
 
 @dataclass(frozen=True, slots=True)
+class NotifyClaim:
+    """Tell the waiting player by DM (if they want DMs) that they may choose what happens
+    to the late turn (in the background)."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class RetirePanel:
     """Close the player's DM panel of the match (the turn moved on)."""
 
@@ -136,8 +166,17 @@ class RetirePanel:
 
 
 Step = (
-    SetUp | EditBoard | Post | PostSummary | PostResult | AskOffer | OfferAnswered | Notify
-) | RetirePanel
+    SetUp
+    | EditBoard
+    | Post
+    | PostSummary
+    | PostResult
+    | AskOffer
+    | OfferAnswered
+    | Notify
+    | NotifyClaim
+    | RetirePanel
+)
 
 SHOWN_KINDS = (
     MatchStarted,
@@ -146,6 +185,9 @@ SHOWN_KINDS = (
     ChoiceNeeded,
     RoundScored,
     Reminder,
+    TurnOverdue,
+    ClaimOffered,
+    TurnClockChanged,
     MatchEnded,
 )
 """The events a thread shows; the others (challenges, abandonments) belong to other
@@ -179,6 +221,12 @@ def plan(event: Event, before: Scene | None, after: Scene) -> list[Step]:
         if after.public.version != event.version:
             return []  # the turn it was about is over
         return [Post((RemindTurn(event.user_id, event.deadline),), mention=event.user_id)]
+    if isinstance(event, TurnOverdue | ClaimOffered):
+        if after.public.version != event.version:
+            return board  # the late player moved meanwhile: the board shows it
+        return board + _overdue(event)
+    if isinstance(event, TurnClockChanged):
+        return board
     if isinstance(event, MatchEnded):
         retire: list[Step] = [RetirePanel(u) for u in event.players if u != AI_USER_ID]
         return [*retire, *board, PostResult(event.outcome, event.version)]
@@ -193,8 +241,24 @@ def _board(before: Scene | None, after: Scene) -> list[Step]:
         and before.public.version == after.public.version
         and before.info.placement == after.info.placement
         and before.info.turn_deadline == after.info.turn_deadline
+        and before.info.overdue_since == after.info.overdue_since
+        and before.info.paused_until == after.info.paused_until
     )
     return [] if shown else [EditBoard()]
+
+
+def _overdue(event: TurnOverdue | ClaimOffered) -> list[Step]:
+    """The late player is told their days ran out (the claim comes after a grace); once it
+    is offered, the waiting player is told the choice is theirs. The AI is never told."""
+    if isinstance(event, TurnOverdue):
+        if event.user_id == AI_USER_ID:
+            return []
+        late = Overdue(event.user_id, event.player, event.claim_at)
+        return [Post((late,), mention=event.user_id)]
+    if event.user_id == AI_USER_ID:
+        return []
+    offer = ClaimOffer(event.user_id, event.player)
+    return [NotifyClaim(event.user_id), Post((offer,), mention=event.user_id)]
 
 
 def _started(event: MatchStarted, after: Scene) -> list[Step]:

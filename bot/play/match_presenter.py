@@ -39,6 +39,7 @@ from bot.play.display_plan import (
     AskOffer,
     EditBoard,
     Notify,
+    NotifyClaim,
     OfferAnswered,
     Post,
     PostResult,
@@ -117,8 +118,11 @@ class MatchPresenters:
         tell: TellPlayer | None = None,
         channel_gone: ChannelGone | None = None,
         emojis: AppEmojis | None = None,
+        notify_claim: PanelHook | None = None,
     ) -> None:
         self.places = places
+        self._notify_claim = notify_claim
+        """Tells a waiting player by DM that an overdue turn is theirs to settle."""
         self.presence = presence
         self._queries = queries
         self._notify = notify
@@ -315,6 +319,9 @@ class MatchPresenters:
             await self._posts.offer_answered(info, step)
         elif isinstance(step, Notify):
             batch.dms.append((self._notify, info, step.user_id))
+        elif isinstance(step, NotifyClaim):
+            if self._notify_claim is not None:
+                batch.dms.append((self._notify_claim, info, step.user_id))
         else:
             batch.dms.append((self._retire_panel, info, step.user_id))
 

@@ -44,6 +44,7 @@ from bot.play.hint_line import (
 )
 from bot.play.navigation_buttons import back_button, refresh_button
 from bot.play.take_button import take_buttons
+from bot.play.turn_notices import also_your_turn, claim_dm
 from bot.words.card_faces import LETTERS, CardFaces
 from bot.words.i18n import text
 from bot.words.names import action_hint, action_name, decision_label, item_name, letters, offer_text
@@ -352,13 +353,41 @@ class Panel:
         page = home_page(
             lang, view, info.match_id, names, hint=await hint, faces=self._emojis.faces
         )
+        also = await self._other_turns(lang, info, user_id)
         page = replace(
             page,
+            text="\n\n".join(filter(None, [page.text, also])),
             image=(HAND_FILE, picture_png),
             image_description=hand_alt_text(lang, view),
         )
         await self._direct_messages.send(
             user_id, f"match {info.match_id}", message_kwargs(page), match_id=info.match_id
+        )
+
+    async def _other_turns(self, lang: str, info: MatchInfo, user_id: int) -> str:
+        """The member's other matches in the server waiting on them, as links (one read);
+        nothing if the read fails: the panel matters more than the list."""
+        if info.guild_id is None:
+            return ""
+        try:
+            games = await self._queries.games_of(info.guild_id, user_id)
+        except DatabaseUnavailable:
+            return ""
+        return also_your_turn(lang, info, user_id, games)
+
+    async def claim_offered(self, info: MatchInfo, user_id: int) -> None:
+        """Tell the waiting player by DM, if they asked for DMs, that the late player's
+        turn is theirs to settle on the board (claim, let the AI play, keep waiting)."""
+        if not await self._direct_messages.wanted_by(user_id):
+            return
+        seat = info.seat_of(user_id)
+        if seat is None:
+            return
+        lang = self._names.language(user_id)
+        names = await self._names.pair(info.players, info.ai_level, lang, guild_id=info.guild_id)
+        line = claim_dm(lang, info, names[1 - seat])
+        await self._direct_messages.send(
+            user_id, f"match {info.match_id}: claim offered", {"content": line}
         )
 
     async def retire_dm(self, info: MatchInfo, user_id: int) -> None:

@@ -11,7 +11,8 @@ words is :mod:`bot.words.move_lines`, which a review shares.
 
 from __future__ import annotations
 
-from bot.play.display_plan import Line, TimedOut, YourTurn
+from bot.play.display_plan import ClaimOffer, Line, Overdue, RemindTurn, TimedOut, YourTurn
+from bot.play.time_words import TurnTime, time_lines
 from bot.words.i18n import counted, text
 from bot.words.move_lines import recent_moves
 from bot.words.names import action_name, card_name, item_name, offer_text
@@ -168,9 +169,17 @@ def deadline_line(lang: str, deadline: float) -> str:
 
 
 def board_text(
-    lang: str, public: PublicView, names: tuple[str, str], *, deadline: float | None = None
+    lang: str,
+    public: PublicView,
+    names: tuple[str, str],
+    *,
+    deadline: float | None = None,
+    time: TurnTime | None = None,
 ) -> str:
-    """The whole board as one embed description (well under Discord's 4096 characters)."""
+    """The whole board as one embed description (well under Discord's 4096 characters).
+
+    ``time``, the match's time control as it stands (:mod:`bot.play.time_words`), while the
+    match runs; without it, ``deadline`` is shown as a per-turn timer's."""
     limit = text(lang, "board.of_three") if public.variant is Variant.THREE_ROUNDS else ""
     head = text(
         lang,
@@ -193,9 +202,17 @@ def board_text(
             "",
             *moves,
             status_line(lang, public, names),
-            *([deadline_line(lang, deadline)] if deadline is not None else []),
+            *_time(lang, names, deadline, time),
         ]
     )
+
+
+def _time(
+    lang: str, names: tuple[str, str], deadline: float | None, time: TurnTime | None
+) -> list[str]:
+    if time is not None:
+        return time_lines(lang, time, names)
+    return [deadline_line(lang, deadline)] if deadline is not None else []
 
 
 def round_summary(lang: str, result: RoundResult, names: tuple[str, str]) -> str:
@@ -248,5 +265,18 @@ def line_text(lang: str, line: Line, names: tuple[str, str]) -> str:
         return text(lang, "match.timed_out", name=names[line.seat])
     if isinstance(line, YourTurn):
         return text(lang, "match.your_turn", mention=mention(line.user_id))
-    when = f"<t:{int(line.deadline)}:R>"
-    return text(lang, "match.reminder", mention=mention(line.user_id), when=when)
+    if isinstance(line, RemindTurn):
+        when = f"<t:{int(line.deadline)}:R>"
+        return text(lang, "match.reminder", mention=mention(line.user_id), when=when)
+    if isinstance(line, Overdue):
+        return text(
+            lang,
+            "play_overdue.days_ran_out",
+            mention=mention(line.user_id),
+            waiting=names[1 - line.seat],
+            when=f"<t:{int(line.claim_at)}:R>",
+        )
+    assert isinstance(line, ClaimOffer)
+    return text(
+        lang, "play_overdue.choose", mention=mention(line.user_id), late=names[1 - line.seat]
+    )

@@ -9,7 +9,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord_plumbing.command_choices import TIMER_CHOICES
+from bot.discord_plumbing.command_choices import (
+    PER_TURN_TIME,
+    SETTINGS_TIME_CHOICES,
+    TIMER_CHOICES,
+    chosen_time,
+)
 from bot.discord_plumbing.first_response import send_private, think_privately
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.discord_plumbing.translator import localised
@@ -17,7 +22,7 @@ from bot.settings.deps import SettingsDeps
 from bot.settings.words import settings_lines
 from bot.words.i18n import language_of, languages, text
 from bot.words.server_language import chosen_language
-from engine.model import ExpiryPolicy, SeasonLength
+from engine.model import ExpiryPolicy, GuildSettings, SeasonLength
 
 Command = app_commands.Command[Any, ..., None]
 
@@ -73,6 +78,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         season_length=localised("names.season_length"),
         season_channel=localised("names.season_channel"),
         tournament_role=localised("tournaments.names.role"),
+        time=localised("time.names.time"),
+        vacation_days=localised("time.names.vacation_days"),
     )
     @app_commands.describe(
         turn_timer=localised("slash.settings_turn_timer"),
@@ -85,8 +92,11 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         season_length=localised("slash.settings_season_length"),
         season_channel=localised("slash.settings_season_channel"),
         tournament_role=localised("tournaments.slash.role"),
+        time=localised("time.slash.settings_time"),
+        vacation_days=localised("time.slash.settings_vacation_days"),
     )
     @app_commands.choices(
+        time=SETTINGS_TIME_CHOICES,
         turn_timer=TIMER_CHOICES,
         expiry=POLICY_CHOICES,
         language=LANGUAGE_CHOICES,
@@ -107,6 +117,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         season_length: app_commands.Choice[str] | None = None,
         season_channel: discord.TextChannel | None = None,
         tournament_role: discord.Role | None = None,
+        time: app_commands.Choice[str] | None = None,
+        vacation_days: app_commands.Range[int, 0, 366] | None = None,
     ) -> None:
         lang = language_of(interaction.locale)
         assert interaction.guild_id is not None
@@ -136,6 +148,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
             else None
             if tournament_role.is_default()
             else tournament_role.id,
+            time_control=_time_control(current, time, turn_timer is not None),
+            vacation_days=current.vacation_days if vacation_days is None else vacation_days,
         )
         if changed != current:
             # One write for every change: a database that stops answering cannot leave
@@ -153,3 +167,17 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         await send_private(interaction, embed=embed)
 
     return [rules, notify, settings]
+
+
+def _time_control(
+    current: GuildSettings, time: app_commands.Choice[str] | None, timer_chosen: bool
+) -> str | None:
+    """The server's default time control's code after the command: the one chosen; None
+    (a timer per turn) for "Turn timer", or when only a turn timer is chosen (the admin
+    who sets a turn timer wants a timer per turn); else as it was."""
+    if time is None:
+        return None if timer_chosen else current.time_control
+    if time.value == PER_TURN_TIME:
+        return None
+    control = chosen_time(time)
+    return None if control is None else control.code

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from bot.words.durations import duration_text
 from bot.words.i18n import text
+from bot.words.paces import pace_text
+from engine.clocks import BadTimeControl, TimeControl
 from engine.model import ExpiryPolicy, GuildSettings, SeasonLength
 from engine.service import MatchSettings
 
@@ -24,6 +26,12 @@ def settings_lines(
             lang,
             "commands.settings_timer",
             timer=duration_text(lang, service.turn_seconds(None, settings)),
+        ),
+        text(lang, "time.settings_time", value=_default_time(lang, settings)),
+        text(
+            lang,
+            "time.settings_vacation",
+            days=service.vacation_allowance(settings).days_per_year,
         ),
         text(lang, "commands.settings_expiry", policy=text(lang, policy_key)),
         text(
@@ -64,3 +72,13 @@ def settings_lines(
         ),
         *tournaments,
     ]
+
+
+def _default_time(lang: str, settings: GuildSettings) -> str:
+    """The server's default time control in words: a timer per turn unless it chose one."""
+    if settings.time_control is None:
+        return text(lang, "time.settings_per_turn")
+    try:
+        return pace_text(lang, TimeControl.parse(settings.time_control))
+    except BadTimeControl:
+        return settings.time_control  # the service checked it when it was set

@@ -16,6 +16,7 @@ from bot.words.player_names import mention
 from bot.words.ratings import provisional_legend, rating_text, signed_change
 from engine.model import FinishedMatch
 from engine.ratings import AllTimePage, PlayerStats
+from engine.ratings.reliability import MIN_MATCHES, Reliability
 from engine.rules.outcome import Termination
 from engine.seasons import MemberSeasons, Season, SeasonPage
 
@@ -45,7 +46,8 @@ def reason_text(lang: str, reason: Termination) -> str:
 
 
 def stats_text(lang: str, stats: PlayerStats, name: str) -> str:
-    """The body of the stats embed: rating, record, streak, ways of winning, AI games."""
+    """The body of the stats embed: rating, record, streak, ways of winning, AI games,
+    reliability."""
     standing = stats.standing
     if standing.games == 0 and stats.ai_games == 0:
         return text(lang, "stats.no_games", name=name)
@@ -71,9 +73,24 @@ def stats_text(lang: str, stats: PlayerStats, name: str) -> str:
         lines.append(text(lang, "stats.unrated", rating=rating))
     if stats.ai_games:
         lines.append(text(lang, "stats.ai_record", wins=stats.ai_wins, games=stats.ai_games))
+    lines.append(reliability_text(lang, stats.reliability))
     if standing.is_provisional:
         lines.append(provisional_legend(lang))
     return "\n".join(lines)
+
+
+def reliability_text(lang: str, reliability: Reliability) -> str:
+    """How often the member sees their matches through, or how far from being rated."""
+    percent = reliability.percent
+    if percent is None:
+        return text(lang, "time.reliability_unrated", ended=reliability.ended, needed=MIN_MATCHES)
+    return text(
+        lang,
+        "time.reliability",
+        percent=percent,
+        finished=reliability.finished,
+        abandoned=reliability.abandoned,
+    )
 
 
 def streak_text(lang: str, streak: int) -> str:

@@ -12,7 +12,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord_plumbing.command_choices import TIMER_CHOICES, VARIANT_CHOICES
+from bot.discord_plumbing.command_choices import (
+    TIME_CHOICES,
+    TIMER_CHOICES,
+    VARIANT_CHOICES,
+    chosen_time,
+)
 from bot.discord_plumbing.first_response import (
     answer_publicly,
     public_answer_work,
@@ -25,6 +30,7 @@ from bot.tournaments.buttons import registration_view
 from bot.tournaments.deps import TournamentDeps
 from bot.tournaments.words import registration_embed, standings_text, tournament_refusal
 from bot.words.i18n import language_of, text
+from engine.clocks import BadTimeControl
 from engine.model import Tournament
 from engine.rules import Variant
 from engine.service import DatabaseUnavailable, StorageFull
@@ -33,7 +39,7 @@ from engine.service.tournaments.errors import TournamentNotFound
 from engine.service.tournaments.service import MOST_PLAYERS, MOST_ROUNDS
 from engine.tournaments import Format
 
-REFUSED = (ServiceError, DatabaseUnavailable, StorageFull)
+REFUSED = (ServiceError, DatabaseUnavailable, StorageFull, BadTimeControl)
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=localised("tournaments.format.swiss"), value="swiss"),
@@ -62,6 +68,8 @@ def tournament_group(deps: TournamentDeps) -> app_commands.Group:
         max_players=localised("tournaments.names.max_players"),
         starts=localised("tournaments.names.starts"),
         rated=localised("tournaments.names.rated"),
+        time=localised("time.names.time"),
+        min_reliability=localised("time.names.min_reliability"),
     )
     @app_commands.describe(
         name=localised("tournaments.slash.name"),
@@ -72,8 +80,12 @@ def tournament_group(deps: TournamentDeps) -> app_commands.Group:
         max_players=localised("tournaments.slash.max_players"),
         starts=localised("tournaments.slash.starts"),
         rated=localised("tournaments.slash.rated"),
+        time=localised("time.slash.time"),
+        min_reliability=localised("time.slash.min_reliability"),
     )
-    @app_commands.choices(format=FORMAT_CHOICES, variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES)
+    @app_commands.choices(
+        format=FORMAT_CHOICES, variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES, time=TIME_CHOICES
+    )
     async def create(
         interaction: discord.Interaction[Any],
         name: app_commands.Range[str, 1, 100],
@@ -84,6 +96,8 @@ def tournament_group(deps: TournamentDeps) -> app_commands.Group:
         max_players: app_commands.Range[int, 2, MOST_PLAYERS] | None = None,
         starts: app_commands.Range[int, 5, 10080] | None = None,
         rated: bool = True,
+        time: app_commands.Choice[str] | None = None,
+        min_reliability: app_commands.Range[int, 0, 100] | None = None,
     ) -> None:
         lang = language_of(interaction.locale)
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -112,6 +126,8 @@ def tournament_group(deps: TournamentDeps) -> app_commands.Group:
                 rated=rated,
                 moderator=moderator,
                 roles=roles,
+                time_control=chosen_time(time),
+                min_reliability=min_reliability,
             )
             return tournament, public
 

@@ -10,8 +10,11 @@ import discord
 
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.words.i18n import text
+from bot.words.paces import pace_text
 from bot.words.refusals import refusal_text
+from engine.clocks import BadTimeControl, TimeControl
 from engine.model import Tournament, TournamentEntry, TournamentGame, TournamentStatus
+from engine.service.challenges.errors import NotReliableEnough
 from engine.service.tournaments import errors
 from engine.tournaments import Standing, shown_points
 
@@ -38,6 +41,13 @@ def tournament_refusal(lang: str, error: Exception) -> str:
     """A refusal in the user's words; the setting errors quote what was typed."""
     if isinstance(error, errors.BadTournamentSettings):
         return text(lang, "tournaments.refusal.bad_setting", detail=error.message)
+    if isinstance(error, NotReliableEnough):
+        return text(
+            lang,
+            "time.refusal.not_reliable_tournament",
+            minimum=error.minimum,
+            percent=error.percent or 0,
+        )
     for kind, key in _REFUSALS.items():
         if isinstance(error, kind):
             values = {
@@ -65,6 +75,7 @@ def registration_embed(
         lines.append(text(lang, "tournaments.registration.rounds", rounds=tournament.rounds))
     if tournament.max_players is not None:
         lines.append(text(lang, "tournaments.registration.cap", most=tournament.max_players))
+    lines.extend(_time_lines(lang, tournament))
     if tournament.starts_at is not None and tournament.status is TournamentStatus.REGISTERING:
         lines.append(
             text(lang, "tournaments.registration.starts", when=f"<t:{int(tournament.starts_at)}:R>")
@@ -89,6 +100,20 @@ def registration_embed(
         description="\n".join(lines),
         colour=EMBED_COLOUR,
     )
+
+
+def _time_lines(lang: str, tournament: Tournament) -> list[str]:
+    """The tournament's time control, when it chose one, and the reliability it asks."""
+    lines = []
+    if tournament.time_control is not None:
+        try:
+            pace = pace_text(lang, TimeControl.parse(tournament.time_control))
+        except BadTimeControl:
+            pace = tournament.time_control  # stored by the service, which checked it
+        lines.append(text(lang, "time.invitation_time", pace=pace))
+    if tournament.min_reliability:
+        lines.append(text(lang, "time.min_reliability", minimum=tournament.min_reliability))
+    return lines
 
 
 LONGEST_MESSAGE = 2000

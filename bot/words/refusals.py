@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from bot.words.i18n import text
+from engine.clocks import BadTimeControl, BadVacation
 from engine.rules.errors import IllegalDecision
 from engine.service import DatabaseUnavailable, StorageFull
 from engine.service.challenges.errors import (
@@ -17,6 +18,7 @@ from engine.service.challenges.errors import (
     ChallengeCooldown,
     ChallengeExpired,
     ChallengeNotPending,
+    NotReliableEnough,
     RematchAlreadyStarted,
     SeatAlreadyOpen,
     SeatClosed,
@@ -26,6 +28,7 @@ from engine.service.challenges.errors import (
 )
 from engine.service.errors import InvalidRequest, ServiceClosed, ServiceError
 from engine.service.matches.errors import (
+    ClaimNotOffered,
     MatchNotActive,
     MatchNotFinished,
     MatchNotFound,
@@ -33,6 +36,7 @@ from engine.service.matches.errors import (
     NotYourTurn,
     StaleVersion,
 )
+from engine.service.matches.vacations import NoVacation
 
 
 def refusal_text(lang: str, error: Exception, names: dict[int, str] | None = None) -> str:
@@ -49,6 +53,15 @@ def refusal_text(lang: str, error: Exception, names: dict[int, str] | None = Non
         return text(lang, "refusal.not_your_turn")
     if isinstance(error, SeatAlreadyOpen):
         return text(lang, "seats.already_open", channel=f"<#{error.channel_id}>")
+    if isinstance(error, NotReliableEnough):
+        # Below the minimum means a percent: a member not yet rated is let in.
+        return text(
+            lang, "time.refusal.not_reliable", minimum=error.minimum, percent=error.percent or 0
+        )
+    if isinstance(error, BadTimeControl):
+        return text(lang, "time.refusal.bad_time", reason=str(error))
+    if isinstance(error, BadVacation):
+        return text(lang, "time.refusal.bad_vacation", reason=str(error))
     if isinstance(error, SeatClosed):
         key = "seats.seat_expired" if error.status == "expired" else "seats.seat_closed"
         return text(lang, key)
@@ -66,6 +79,8 @@ def refusal_text(lang: str, error: Exception, names: dict[int, str] | None = Non
         RematchAlreadyStarted: "refusal.rematch_started",
         ServiceClosed: "refusal.restarting",
         StorageFull: "refusal.disk_full",
+        ClaimNotOffered: "time.refusal.claim_not_offered",
+        NoVacation: "time.refusal.no_vacation",
     }
     for kind, key in simple.items():
         if isinstance(error, kind):
@@ -94,5 +109,13 @@ def database_text(lang: str, error: DatabaseUnavailable) -> str:
     return text(lang, "database.unconfirmed" if error.outcome_unknown else "database.not_answering")
 
 
-REFUSED = (ServiceError, IllegalDecision, StorageFull, DatabaseUnavailable)
+REFUSED = (
+    ServiceError,
+    IllegalDecision,
+    StorageFull,
+    DatabaseUnavailable,
+    BadTimeControl,
+    BadVacation,
+    NoVacation,
+)
 """What an answer to a player turns into a refusal line (:func:`refusal_text`), not a bug."""

@@ -92,6 +92,7 @@ NOT_DEFAULT = {
         "min_turn_seconds": "60",
         "max_turn_seconds": "86400",
         "reminder_before_seconds": "600",
+        "vacation_days": "7",
         "challenge_expiry_seconds": "300",
         "expiry_policy": '"forfeit"',
         "expiry_ai_level": '"hard"',

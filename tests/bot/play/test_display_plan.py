@@ -10,9 +10,12 @@ import pytest
 
 from bot.play.display_plan import (
     AskOffer,
+    ClaimOffer,
     EditBoard,
     Notify,
+    NotifyClaim,
     OfferAnswered,
+    Overdue,
     Post,
     PostResult,
     PostSummary,
@@ -37,6 +40,7 @@ from engine.service.events import (
     ChallengeExpired,
     ChallengeIssued,
     ChoiceNeeded,
+    ClaimOffered,
     DecisionApplied,
     MatchAbandoned,
     MatchBroken,
@@ -48,6 +52,8 @@ from engine.service.events import (
     PlaceLost,
     Reminder,
     RoundScored,
+    TurnClockChanged,
+    TurnOverdue,
 )
 from tests.builders import match_info, played_match
 
@@ -212,6 +218,64 @@ def test_every_kind_of_event_has_its_plan_pinned_here():
         ChoiceNeeded,
         RoundScored,
         Reminder,
+        TurnOverdue,
+        ClaimOffered,
+        TurnClockChanged,
         MatchEnded,
     }
     assert pinned == set(typing.get_args(MatchEvent))
+
+
+# -- turn-based play: overdue, the claim offered, the clock moved -----------------------
+
+
+def overdue_now(version: int, **changes: object) -> Scene:
+    scene = now(version)
+    return replace(scene, info=replace(scene.info, **changes))
+
+
+def test_an_overdue_turn_edits_the_board_and_tells_the_late_player_when_the_claim_comes():
+    event = TurnOverdue(7, 0, ANA, 5000.0, 5)
+    before = now(5)
+    after = overdue_now(5, overdue_since=4000.0, turn_deadline=5000.0)
+    assert plan(event, before, after) == [
+        EditBoard(),
+        Post((Overdue(ANA, 0, 5000.0),), mention=ANA),
+    ]
+
+
+def test_an_offered_claim_edits_the_board_and_tells_the_waiting_player_by_dm_and_mention():
+    event = ClaimOffered(7, 1, BEN, ANA, 5)
+    before = overdue_now(5, overdue_since=4000.0, turn_deadline=5000.0)
+    after = overdue_now(5, overdue_since=4000.0, turn_deadline=None)
+    assert plan(event, before, after) == [
+        EditBoard(),
+        NotifyClaim(BEN),
+        Post((ClaimOffer(BEN, 1),), mention=BEN),
+    ]
+
+
+def test_an_overdue_turn_played_meanwhile_only_brings_the_board_up_to_date():
+    assert plan(TurnOverdue(7, 0, ANA, 5000.0, 5), None, now(6)) == [EditBoard()]
+    assert plan(ClaimOffered(7, 1, BEN, ANA, 5), now(6), now(6)) == []
+
+
+def test_a_moved_turn_clock_edits_the_board_once():
+    before = overdue_now(5, overdue_since=4000.0, turn_deadline=None)
+    after = overdue_now(5, overdue_since=None, turn_deadline=9000.0)
+    assert plan(TurnClockChanged(7, ANA, 9000.0, None, 5), before, after) == [EditBoard()]
+    assert plan(TurnClockChanged(7, ANA, 9000.0, None, 5), after, after) == []
+
+
+def test_a_vacation_or_an_overdue_turn_is_a_change_of_the_board():
+    shown = now(5)
+    paused = overdue_now(5, paused_until=800.0)
+    overdue = overdue_now(5, overdue_since=90.0)
+    assert plan(TurnClockChanged(7, ANA, 105.0, 800.0, 5), shown, paused) == [EditBoard()]
+    assert plan(TurnClockChanged(7, ANA, 105.0, None, 5), shown, overdue) == [EditBoard()]
+
+
+def test_the_new_events_are_shown_in_the_thread():
+    assert shows(TurnOverdue(7, 0, ANA, 5000.0, 5))
+    assert shows(ClaimOffered(7, 1, BEN, ANA, 5))
+    assert shows(TurnClockChanged(7, ANA, 9000.0, None, 5))
