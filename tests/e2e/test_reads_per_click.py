@@ -65,6 +65,9 @@ READS = (
     "tournament_game_of_match",
     "unshown_rounds",
     "ended_unshown",
+    # time controls
+    "vacations",
+    "reliability",
 )
 """Every MatchStore method that only reads."""
 
@@ -120,6 +123,8 @@ def test_every_read_of_the_store_is_counted():
         "save_guild_settings",
         "save_user_settings",
         "save_review",
+        "set_turn_clock",
+        "save_vacation",
         # seasons
         "start_season",
         "set_season_end",

@@ -7,7 +7,7 @@ viewer may see: a live match through :mod:`engine.rules.views`, a finished one t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.model import AI_USER_ID, FinishedMatch, MatchInfo, MatchStatus
 from engine.ratings import AllTimePage, PlayerStats, RatingChange, ranked_page
@@ -144,7 +144,7 @@ class MatchQueries:
         waiting on them first, then by the soonest deadline (``to_move`` says whose turn,
         ``turn_deadline`` until when)."""
         found = [
-            info
+            await self._with_whose_turn(info)
             for info in await self.open_matches_for(user_id)
             if info.guild_id == guild_id and info.status is MatchStatus.ACTIVE
         ]
@@ -154,6 +154,17 @@ class MatchQueries:
             return (info.to_move != user_id, deadline is None, deadline or 0.0, info.match_id)
 
         return sorted(found, key=order)
+
+    async def _with_whose_turn(self, info: MatchInfo) -> MatchInfo:
+        """``info`` with its player to move: stored since migration 0017 (SQLite) / 0012
+        (PostgreSQL) by each decision; a match that has had none since the upgrade is read
+        (only those cost a read more)."""
+        if info.to_move is not None:
+            return info
+        live = await self._live(info.match_id)
+        if live is None or live.state is None or live.state.current_player is None:
+            return info
+        return replace(info, to_move=info.players[live.state.current_player])
 
     async def finished_matches(
         self,

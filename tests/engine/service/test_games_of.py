@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from dataclasses import replace
 from typing import Any
 
 from engine.clocks import TimeControl
@@ -64,3 +65,18 @@ async def test_games_of_reads_once_and_puts_the_members_turns_first(service, clo
         elsewhere.match_id
     ]
     assert await service.queries.games_of(3, MEMBER) == []
+
+
+async def test_a_match_from_before_the_upgrade_still_says_whose_turn(service):
+    """A match whose row has no player to move yet (it had no decision since the migration
+    added the column) is read once more, and listed in the right place."""
+    legacy = await started(service, 202, 1, None)
+    mover = legacy.players[legacy.first_player or 0]
+    from_before = [replace(legacy, to_move=None)]
+
+    async def as_stored(user_id: int) -> list[MatchInfo]:
+        return from_before
+
+    service.store.open_matches_of = as_stored
+    [game] = await service.queries.games_of(1, MEMBER)
+    assert game.to_move == mover
