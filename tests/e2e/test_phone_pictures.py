@@ -95,3 +95,37 @@ async def test_the_board_and_the_panel_on_a_phone(emulator: DiscordEmulator, sta
         panel_picture.tobytes() != Image.open(io.BytesIO(without_emojis)).convert("RGB").tobytes()
     )  # the emojis are drawn, where a client without them shows :names:
     keep(panel_picture, f"phone-panel-{lang}.png")
+
+
+async def test_a_clock_and_an_overdue_turn_on_a_phone(emulator: DiscordEmulator, start_bot):
+    """A clock's board (both banks, the running one counting down) and a turn-based board
+    once the late player's grace is over (the three choices), as docs/time-controls.md
+    shows them."""
+    clock = ManualClock()
+    bot = await start_bot(clock=clock, rng=random.Random(SEED))
+    presence_of(bot).clock = lambda: 0.0
+    blitz = await challenge_and_accept(emulator, bot, time="clock:300+5")
+    rng = random.Random(SEED)
+    for wait in (25, 40):
+        await clock.advance(wait, settle=bot.service.wait_idle)
+        await play_decision(emulator, bot, blitz, rng)
+    await clock.advance(12, settle=bot.service.wait_idle)
+    await settle(emulator, bot)
+    _, watching = await whose_turn(bot, blitz)
+    board = board_message(watching, blitz.thread_id)
+    assert "⏱" in board.text()
+    keep(drawn(emulator, board, clock.now()), "phone-board-clock-en.png")
+
+    ana, ben = emulator.user("ana"), emulator.user("ben")
+    ask = await answered(await ana.slash("hanamikoji resign", channel=blitz.thread_id))
+    await answered(await ana.click(ask, "Yes, resign"))
+    await settle(emulator, bot)
+    slow = await challenge_and_accept(emulator, bot, time="days:2")
+    await play_decision(emulator, bot, slow, rng)
+    await clock.advance(3 * 24 * 3600, settle=bot.service.wait_idle)
+    await settle(emulator, bot)
+    _, waiting = await whose_turn(bot, slow)
+    board = board_message(waiting, slow.thread_id)
+    assert "Claim the win" in [b.label for b in board.buttons()], board.text()
+    assert waiting.id in (ana.id, ben.id)
+    keep(drawn(emulator, board, clock.now()), "phone-board-claim-en.png")

@@ -218,3 +218,35 @@ async def test_a_tournament_played_on_a_clock(emulator, start_bot):
     assert result is not None and result.reason is Termination.TIMEOUT
     ended = await bot.service.tournaments.latest_in(emulator.guild_id)
     assert ended is not None and str(ended.status) == "finished"
+
+
+async def test_a_restart_mid_clock_keeps_every_second_of_both_banks(emulator, start_bot):
+    clock = ManualClock(start=START)
+    bot = await start_bot(clock=clock, expiry_policy="forfeit")
+    match = await challenge_and_accept(emulator, bot, time="clock:180+2")
+    first, _ = await whose_turn(bot, match)
+    await advance(emulator, bot, clock, 40)
+    await play_decision(emulator, bot, match, random.Random(1))
+    await settle(emulator, bot)
+    before = (await bot.service.queries.match_now(match.match_id)).info
+    running, waiting = await whose_turn(bot, match)
+    await bot.close()
+
+    await clock.advance(30)  # down for half a minute, the running clock still running
+    bot = await start_bot(clock=clock, expiry_policy="forfeit")
+    await settle(emulator, bot)
+    after = (await bot.service.queries.match_now(match.match_id)).info
+    assert after.banks == before.banks and after.turn_deadline == before.turn_deadline
+    assert after.version == before.version, "nothing played or doubled by the restart"
+    assert before.banks is not None and before.banks[before.players.index(first.id)] == 142.0
+    shown = board_words(waiting, match)
+    assert "2:22" in shown and f"<t:{int(START + 40 + 180)}:R>" in shown, shown
+
+    # The running clock runs out on the same second it would have without the restart.
+    assert before.turn_deadline is not None
+    await advance(emulator, bot, clock, before.turn_deadline - clock.now() - 1)
+    assert (await bot.service.queries.match_info(match.match_id)).status is MatchStatus.ACTIVE
+    await advance(emulator, bot, clock, 2)
+    result = await bot.service.store.finished_match(match.match_id)
+    assert result is not None and result.reason is Termination.TIMEOUT
+    assert result.winner_id == waiting.id and running.id != waiting.id

@@ -7,6 +7,8 @@ waiting** (a fresh turn's days). The late player may still move until the oppone
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from engine.clocks import Pace
@@ -36,62 +38,61 @@ class OverdueChoices:
 
     async def claim_win(self, match_id: int, user_id: int, version: int) -> MatchOutcome:
         """The late player forfeits (on time: an abandoned match for their reliability)."""
-        async with self._ctx.operation():
-            live = await self._open(match_id, user_id)
-            async with live.lock:
-                late = await self._check(live, user_id, version)
-                state = live.state
-                assert state is not None
-                after = state.clone()
-                after.forfeit(late)
-                await self._progress.finish(live, after)
-                self._turns.arm(live)
-                assert after.outcome is not None
-                return after.outcome
+        async with self._choosing(match_id, user_id, version) as (live, state, late):
+            after = state.clone()
+            after.forfeit(late)
+            await self._progress.finish(live, after)
+            self._turns.arm(live)
+            assert after.outcome is not None
+            return after.outcome
 
     async def let_ai_play(self, match_id: int, user_id: int, version: int) -> SubmitResult:
         """The AI plays the late player's turn (recorded as automatic); their next turn has
         its full days again."""
-        async with self._ctx.operation():
-            live = await self._open(match_id, user_id)
-            async with live.lock:
-                late = await self._check(live, user_id, version)
-                state = live.state
-                assert state is not None
-                agent = self._turns.expiry_agent()
-                decision = await self._turns.decide(agent, view(state, late), live.ai_rng)
-                result = await self._progress.apply(live, late, decision, automatic=True)
-                self._turns.arm(live)
-                return result
+        async with self._choosing(match_id, user_id, version) as (live, state, late):
+            agent = self._turns.expiry_agent()
+            decision = await self._turns.decide(agent, view(state, late), live.ai_rng)
+            result = await self._progress.apply(live, late, decision, automatic=True)
+            self._turns.arm(live)
+            return result
 
     async def keep_waiting(self, match_id: int, user_id: int, version: int) -> float:
         """The late player gets a fresh turn's days (and a reminder before they run out);
         the new deadline."""
+        async with self._choosing(match_id, user_id, version) as (live, _, late):
+            info = live.info
+            deadline = self._ctx.clock.now() + info.turn_seconds
+            event = TurnClockChanged(
+                match_id, info.players[late], deadline, info.paused_until, version
+            )
+            with self._ctx.unsure_unless_answered(live, ()):
+                await self._ctx.store.set_turn_clock(
+                    match_id,
+                    version,
+                    turn_deadline=deadline,
+                    overdue_since=None,
+                    paused_until=info.paused_until,
+                    reminded_version=None,
+                )
+            live.deadline = deadline
+            live.reminded_version = None
+            live.info = replace(info, overdue_since=None)
+            self._turns.arm(live)
+            self._ctx.bus.publish(event)
+            return deadline
+
+    @asynccontextmanager
+    async def _choosing(
+        self, match_id: int, user_id: int, version: int
+    ) -> AsyncIterator[tuple[LiveMatch, GameState, int]]:
+        """The match, its state and the late seat, its lock held, once ``user_id`` may
+        choose for the turn at ``version`` now."""
         async with self._ctx.operation():
             live = await self._open(match_id, user_id)
             async with live.lock:
                 late = await self._check(live, user_id, version)
-                info = live.info
-                now = self._ctx.clock.now()
-                deadline = now + info.turn_seconds
-                event = TurnClockChanged(
-                    match_id, info.players[late], deadline, info.paused_until, version
-                )
-                with self._ctx.unsure_unless_answered(live, ()):
-                    await self._ctx.store.set_turn_clock(
-                        match_id,
-                        version,
-                        turn_deadline=deadline,
-                        overdue_since=None,
-                        paused_until=info.paused_until,
-                        reminded_version=None,
-                    )
-                live.deadline = deadline
-                live.reminded_version = None
-                live.info = replace(info, overdue_since=None)
-                self._turns.arm(live)
-                self._ctx.bus.publish(event)
-                return deadline
+                assert live.state is not None
+                yield live, live.state, late
 
     async def _open(self, match_id: int, user_id: int) -> LiveMatch:
         live = await self._ctx.open_match(match_id)
