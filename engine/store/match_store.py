@@ -91,12 +91,14 @@ class MatchStore(TournamentStore, Protocol):
         turn_deadline: float | None,
         announcements: Sequence[Announcement] = (),
         opponent_id: int | None = None,
+        paused_until: float | None = None,
     ) -> None:
         """Make a pending match active with its seed and first player; its board message
         (the challenge's, until now) is forgotten. MatchConflict if it is not pending: of
         everyone starting it at once, in any process, exactly one succeeds.
 
-        ``opponent_id``: for an open seat, the member who took seat 1."""
+        ``opponent_id``: for an open seat, the member who took seat 1. ``paused_until``:
+        turn-based, the first player is on vacation until then."""
         ...
 
     async def close_challenge(

@@ -200,9 +200,14 @@ class MatchProgress:
         seed = ctx.rng.getrandbits(63)
         if first_player is None:
             first_player = ctx.rng.randrange(2)
-        # Every pace starts with its full time (a bank is the clock's first turn).
-        deadline = now + live.info.turn_seconds
         players = live.info.players if joiner_id is None else (live.info.players[0], joiner_id)
+        # Every pace starts with its full time (a bank is the clock's first turn), after the
+        # first player's vacation (turn-based: a tournament may pair a member away).
+        control = live.info.time_control
+        paused_until = await self._clocks.vacation_until(
+            live.info.guild_id, players[first_player], now, control.pace
+        )
+        deadline = control.next_deadline(now, control.seconds, paused_until)
         info = replace(
             live.info,
             players=players,
@@ -212,6 +217,7 @@ class MatchProgress:
             started_at=now,
             turn_deadline=deadline,
             to_move=players[first_player],
+            paused_until=paused_until,
             # The challenge's message was its board; the match gets its own (see start_match).
             placement=Placement(live.info.placement.thread_id, None),
         )
@@ -226,6 +232,7 @@ class MatchProgress:
                 turn_deadline=deadline,
                 announcements=announcements,
                 opponent_id=joiner_id,
+                paused_until=paused_until,
             )
         live.info = info
         live.deadline = deadline

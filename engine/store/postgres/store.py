@@ -203,9 +203,10 @@ class PostgresMatchStore(TournamentRecords, SeasonRecords, ClockRecords, Postgre
         turn_deadline: float | None,
         announcements: Sequence[Announcement] = (),
         opponent_id: int | None = None,
+        paused_until: float | None = None,
     ) -> None:
         params = shared_sql.matches.start_params(
-            match_id, seed, first_player, started_at, turn_deadline, opponent_id
+            match_id, seed, first_player, started_at, turn_deadline, opponent_id, paused_until
         )
         async with self._transaction() as conn:
             await matches.expect(conn, match_id, MatchStatus.PENDING, None)

@@ -80,6 +80,7 @@ START_MATCH = (
     " to_move_id = CASE WHEN :first_player = 0 THEN player0_id"
     " ELSE COALESCE(:opponent_id, player1_id) END,"
     " started_at = :started_at, turn_deadline = :turn_deadline, board_message_id = NULL,"
+    " paused_until = :paused_until,"
     " claimed_until = NULL WHERE id = :match_id"
 )
 CLOSE_CHALLENGE = (
@@ -219,10 +220,12 @@ def start_params(
     started_at: float,
     turn_deadline: float | None,
     opponent_id: int | None = None,
+    paused_until: float | None = None,
 ) -> dict[str, Any]:
     """The parameters of :data:`START_MATCH`."""
     return {
         "match_id": match_id,
+        "paused_until": paused_until,
         "opponent_id": opponent_id,
         "seed": seed,
         "first_player": first_player,

@@ -256,9 +256,10 @@ class SqliteMatchStore(TournamentRecords, SeasonRecords, ClockRecords):
         turn_deadline: float | None,
         announcements: Sequence[Announcement] = (),
         opponent_id: int | None = None,
+        paused_until: float | None = None,
     ) -> None:
         params = shared_sql.matches.start_params(
-            match_id, seed, first_player, started_at, turn_deadline, opponent_id
+            match_id, seed, first_player, started_at, turn_deadline, opponent_id, paused_until
         )
         expected = matches.Expected(match_id, MatchStatus.PENDING)
         statements = [expected.check(), (shared_sql.matches.START_MATCH, params)]

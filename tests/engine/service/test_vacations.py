@@ -122,3 +122,20 @@ async def test_a_clock_or_a_timer_per_turn_is_not_paused(make_service, clock, co
     await decide(service, match.match_id)
     info = await service.queries.match_info(match.match_id)
     assert info.paused_until is None
+
+
+async def test_a_match_that_starts_while_its_first_player_is_away_waits_for_them(
+    service, clock
+):
+    """A tournament may pair a member on vacation: their first turn starts when they are
+    back, as any turn that reaches them while away, and the store says so after a reload."""
+    both_away = [101, 202]
+    for member in both_away:
+        await service.vacations.take(GUILD, member, 2)
+    back = clock.now() + 2 * DAY_SECONDS
+    match = await match_of(service)
+    assert match.paused_until == back
+    assert match.turn_deadline == back + DAY_SECONDS
+    stored = await service.store.get_match(match.match_id)
+    assert stored is not None
+    assert (stored.paused_until, stored.turn_deadline) == (back, back + DAY_SECONDS)
