@@ -30,6 +30,8 @@ def time_left_text(lang: str, info: MatchInfo, user_id: int) -> str | None:
     if info.paused_until is not None:
         return text(lang, "clocks.on_vacation", date=_when(info.paused_until, "D"))
     mine = info.to_move == user_id
+    if info.overdue_since is not None and info.is_ai_match:
+        return text(lang, "clocks.overdue_against_ai")
     if info.overdue_since is not None:
         if info.turn_deadline is None:  # the claim is offered
             return text(lang, "clocks.claim_now_yours" if mine else "clocks.claim_now_theirs")

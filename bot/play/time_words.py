@@ -29,6 +29,8 @@ class TurnTime:
     banks: tuple[float, float] | None = None
     overdue_since: float | None = None
     paused_until: float | None = None
+    against_ai: bool = False
+    """The AI never claims a win nor chooses for an overdue turn: its match waits."""
 
     @classmethod
     def of(cls, info: MatchInfo) -> TurnTime:
@@ -39,6 +41,7 @@ class TurnTime:
             info.banks,
             info.overdue_since,
             info.paused_until,
+            info.is_ai_match,
         )
 
     @property
@@ -49,6 +52,7 @@ class TurnTime:
             and self.overdue_since is not None
             and self.deadline is None
             and self.seat_to_move is not None
+            and not self.against_ai
         )
 
 
@@ -106,7 +110,9 @@ def _days_lines(lang: str, time: TurnTime, names: tuple[str, str]) -> list[str]:
         lines.append(
             text(lang, "play_time.vacation", name=late, until=_stamp(time.paused_until, "D"))
         )
-    if time.overdue_since is not None and time.deadline is not None:
+    if time.overdue_since is not None and time.against_ai:
+        lines.append(text(lang, "play_time.overdue_ai", late=late))
+    elif time.overdue_since is not None and time.deadline is not None:
         lines.append(
             text(
                 lang,

@@ -186,3 +186,20 @@ async def test_the_command_answers_privately_in_one_read(games):
         assert "`#3` <#903> vs **ana**" in embed.description
     else:
         assert embed.description == text("en", "clocks.games_none")
+
+
+def test_an_overdue_turn_against_the_ai_says_the_ai_waits():
+    against_ai = match_info(
+        9,
+        (ME, 0),
+        MatchStatus.ACTIVE,
+        pace=Pace.DAYS,
+        turn_seconds=DAY,
+        to_move=ME,
+        overdue_since=1_000_000.0,
+        turn_deadline=None,
+        ai_level="normal",
+    )
+    assert time_left_text("en", against_ai, ME) == (
+        "your days ran out: the AI waits for you (it never claims a win)"
+    )

@@ -151,3 +151,25 @@ async def test_a_finished_match_shows_no_time_and_no_choices():
     page = await board_page("en", 7, public_view(game), NAMES, ai_seat=None, time=offered)
     assert "days ran out" not in page.text
     assert not set(kinds(page)) & set(CHOICES)
+
+
+async def test_against_the_ai_an_overdue_turn_offers_nothing_and_says_the_ai_waits():
+    """The AI never claims a win nor chooses: its human's overdue turn only waits."""
+    overdue = match_info(
+        7,
+        (ANA, 0),
+        MatchStatus.ACTIVE,
+        pace=TimeControl.days(1).pace,
+        turn_seconds=TimeControl.days(1).seconds,
+        to_move=ANA,
+        overdue_since=1.9e9,
+        turn_deadline=None,
+        ai_level="normal",
+    )
+    time = TurnTime.of(overdue)
+    assert not time.claim_offered
+    assert time_lines("en", time, ("ana", "AI")) == [
+        "📅 ana's days ran out — the AI waits for them (it never claims a win)"
+    ]
+    page = await board_page("en", 7, TABLE, ("ana", "AI"), ai_seat=1, time=time)
+    assert not set(kinds(page)) & set(CHOICES)

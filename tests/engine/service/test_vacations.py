@@ -124,9 +124,7 @@ async def test_a_clock_or_a_timer_per_turn_is_not_paused(make_service, clock, co
     assert info.paused_until is None
 
 
-async def test_a_match_that_starts_while_its_first_player_is_away_waits_for_them(
-    service, clock
-):
+async def test_a_match_that_starts_while_its_first_player_is_away_waits_for_them(service, clock):
     """A tournament may pair a member on vacation: their first turn starts when they are
     back, as any turn that reaches them while away, and the store says so after a reload."""
     both_away = [101, 202]
