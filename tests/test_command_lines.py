@@ -24,6 +24,7 @@ import bench.cluster_load
 import bench.db_outage
 import bench.engine_speed
 import bench.pacer_arrivals
+import bench.puzzle_generation
 import bench.render_speed
 import bench.review_figures
 import bench.review_losses
@@ -33,6 +34,7 @@ import bench.service_load
 import bench.tournament_pairing
 import bot.__main__
 import engine.__main__
+import engine.puzzles.builtin
 import engine.review.fit_chances
 from bench.load.bot_process import BotDidNotStart, wait_for_sync
 from engine.command_line import SEED_LIMIT, description, most_jobs
@@ -56,6 +58,7 @@ MAINS: dict[str, Main] = {
     "python -m engine": engine.__main__.main,
     "python -m engine review": lambda argv: engine.__main__.main(["review", "-", *argv]),
     "python -m engine.review.fit_chances": engine.review.fit_chances.main,
+    "python -m engine.puzzles.builtin": engine.puzzles.builtin.main,
     "bench/engine_speed.py": bench.engine_speed.main,
     "bench/render_speed.py": bench.render_speed.main,
     "bench/season_standings.py": bench.season_standings.main,
@@ -64,6 +67,7 @@ MAINS: dict[str, Main] = {
     "bench/search_speed.py": bench.search_speed.main,
     "python -m bench.review_figures": bench.review_figures.main,
     "python -m bench.review_losses": bench.review_losses.main,
+    "bench/puzzle_generation.py": bench.puzzle_generation.main,
     "bench/service_load.py": bench.service_load.main,
     "bench/cluster_load.py": bench.cluster_load.main,
     "bench/bot_load.py": bench.bot_load.main,
@@ -117,7 +121,11 @@ BAD: list[tuple[str, list[str], str]] = [
     ("python -m bench.review_figures", ["--parts", "nap"], "--parts takes analysis"),
     ("python -m bench.review_figures", ["--iterations", "20000"], "is above 100,000 play-outs"),
     ("python -m bench.review_losses", ["--matches", "0"], "--matches: must be from 1 to 1,000"),
+    ("python -m engine.puzzles.builtin", ["--matches", "0"], "--matches: must be from 1 to 1,000"),
     ("python -m bench.review_losses", ["--positions", "0", "--levels"], "nothing to measure"),
+    ("bench/puzzle_generation.py", ["--matches", "0"], "--matches: must be from 1 to 1,000"),
+    ("bench/puzzle_generation.py", ["--depth", HUGE], f"got '{HUGE}'"),
+    ("bench/puzzle_generation.py", ["--depth", "30"], "is above 100,000 play-outs"),
     ("bench/service_load.py", ["--matches", "0"], "--matches: must be from 1 to 100,000, got '0'"),
     ("bench/service_load.py", ["--seconds", "0"], "--seconds: must be a number from 0.1 to"),
     ("bench/service_load.py", ["--think-ms", "nan"], "got 'nan'"),

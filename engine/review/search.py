@@ -72,8 +72,12 @@ def evaluate(
     iterations: int,
     seed: str,
     include: Decision | None = None,
+    runners_up: int = 0,
 ) -> Evaluation:
     """Search ``view``'s decision; ``include`` (the decision played) is always searched.
+    ``runners_up``: the next best decisions after the best are topped up to the minimum
+    visits as well, so they rank by a chance as reliable as the best's (a puzzle needs to
+    know its answer is clearly ahead of the others).
 
     ``seed`` must come from what the player can see (a step number, a version).
     """
@@ -103,6 +107,12 @@ def evaluate(
         if missing <= 0:
             break
         agent.search(view, (best,), rng, root=root, iterations=missing)
+    if runners_up:
+        ranked_now = sorted(root.children, key=lambda d: (-_chance(root.children[d]), str(d)))
+        for other in ranked_now[1 : 1 + runners_up]:
+            missing = min_visits - root.children[other].visits
+            if missing > 0:
+                agent.search(view, (other,), rng, root=root, iterations=missing)
     if include is not None:
         played = root.children.get(include)
         missing = min_visits - (0 if played is None else played.visits)
