@@ -27,8 +27,6 @@ def place_text(info: MatchInfo) -> str:
 def time_left_text(lang: str, info: MatchInfo, user_id: int) -> str | None:
     """How long the player to move has, as ``user_id`` reads it; None when nothing runs
     (the AI thinking, say)."""
-    if info.paused_until is not None:
-        return text(lang, "clocks.on_vacation", date=_when(info.paused_until, "D"))
     mine = info.to_move == user_id
     if info.overdue_since is not None and info.is_ai_match:
         return text(lang, "clocks.overdue_against_ai")
@@ -37,6 +35,8 @@ def time_left_text(lang: str, info: MatchInfo, user_id: int) -> str | None:
             return text(lang, "clocks.claim_now_yours" if mine else "clocks.claim_now_theirs")
         key = "clocks.claim_at_yours" if mine else "clocks.claim_at_theirs"
         return text(lang, key, when=_when(info.turn_deadline))
+    if info.paused_until is not None:
+        return text(lang, "clocks.on_vacation", date=_when(info.paused_until, "D"))
     if info.turn_deadline is None:
         return None
     return text(lang, "clocks.runs_out", when=_when(info.turn_deadline))

@@ -106,7 +106,7 @@ def _days_lines(lang: str, time: TurnTime, names: tuple[str, str]) -> list[str]:
         return [text(lang, "play_time.days", pace=days)]
     late, waiting = names[mover], names[1 - mover]
     lines = []
-    if time.paused_until is not None:
+    if time.paused_until is not None and time.overdue_since is None:
         lines.append(
             text(lang, "play_time.vacation", name=late, until=_stamp(time.paused_until, "D"))
         )

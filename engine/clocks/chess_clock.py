@@ -49,10 +49,9 @@ class ChessClock:
     def charge(self, seat: int, at: float, increment: float) -> ChessClock:
         """The clock once ``seat`` decided at ``at``: the time since the turn started is
         taken from its bank (which stops at zero), then ``increment`` is added."""
-        if at < self.turn_started_at:
-            raise ValueError(
-                f"a decision at {at!r} before its turn began ({self.turn_started_at!r})"
-            )
+        # A wall clock stepped back (or another host's clock a little behind) charges
+        # nothing rather than refusing the move: the turn cannot have begun after it.
+        at = max(at, self.turn_started_at)
         spent = at - self.turn_started_at
         banks = list(self.banks)
         used = list(self.used)

@@ -25,7 +25,9 @@ from engine.service.matches.errors import (
 )
 from engine.service.matches.live_match import LiveMatch
 from engine.service.matches.progress import MatchProgress, SubmitResult
+from engine.service.matches.turn_clocks import TurnClocks
 from engine.service.matches.turns import MatchTurns
+from engine.store.errors import MatchConflict
 
 
 class OverdueChoices:
@@ -35,6 +37,7 @@ class OverdueChoices:
         self._ctx = context
         self._progress = progress
         self._turns = turns
+        self._clocks = TurnClocks(context)
 
     async def claim_win(self, match_id: int, user_id: int, version: int) -> MatchOutcome:
         """The late player forfeits (on time: an abandoned match for their reliability)."""
@@ -61,22 +64,26 @@ class OverdueChoices:
         the new deadline."""
         async with self._choosing(match_id, user_id, version) as (live, _, late):
             info = live.info
-            deadline = self._ctx.clock.now() + info.turn_seconds
-            event = TurnClockChanged(
-                match_id, info.players[late], deadline, info.paused_until, version
+            now = self._ctx.clock.now()
+            control = info.time_control
+            # A late player gone on vacation meanwhile gets their days after it.
+            paused_until = await self._clocks.vacation_until(
+                info.guild_id, info.players[late], now, control.pace
             )
+            deadline = control.next_deadline(now, control.seconds, paused_until)
+            event = TurnClockChanged(match_id, info.players[late], deadline, paused_until, version)
             with self._ctx.unsure_unless_answered(live, ()):
                 await self._ctx.store.set_turn_clock(
                     match_id,
                     version,
                     turn_deadline=deadline,
                     overdue_since=None,
-                    paused_until=info.paused_until,
+                    paused_until=paused_until,
                     reminded_version=None,
                 )
             live.deadline = deadline
             live.reminded_version = None
-            live.info = replace(info, overdue_since=None)
+            live.info = replace(info, overdue_since=None, paused_until=paused_until)
             self._turns.arm(live)
             self._ctx.bus.publish(event)
             return deadline
@@ -92,7 +99,12 @@ class OverdueChoices:
             async with live.lock:
                 late = await self._check(live, user_id, version)
                 assert live.state is not None
-                yield live, live.state, late
+                try:
+                    yield live, live.state, late
+                except MatchConflict:
+                    # Another process moved the match on first (the late player moved).
+                    await self._ctx.refresh(live)
+                    raise StaleVersion(match_id, version, live.version) from None
 
     async def _open(self, match_id: int, user_id: int) -> LiveMatch:
         live = await self._ctx.open_match(match_id)

@@ -42,13 +42,14 @@ async def days_ran_out(ctx: ServiceContext, live: LiveMatch, seat: int) -> None:
             state.version,
             turn_deadline=deadline,
             overdue_since=overdue_since,
-            paused_until=info.paused_until,
+            # Their days ran out after any vacation of theirs: it is over.
+            paused_until=None,
             # The grace is told by the event itself, not by a reminder.
             reminded_version=state.version,
             announcements=announcements,
         )
     live.deadline = deadline
     live.reminded_version = state.version
-    live.info = replace(info, overdue_since=overdue_since)
+    live.info = replace(info, overdue_since=overdue_since, paused_until=None)
     for each in events:
         ctx.bus.publish(each)

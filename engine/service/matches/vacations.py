@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 
 from engine.clocks import Pace, Vacation
@@ -17,7 +18,7 @@ from engine.service.matches.errors import MatchNotActive, MatchNotFound
 from engine.service.matches.live_match import LiveMatch
 from engine.service.matches.turns import MatchTurns
 from engine.service.settings import MatchSettings
-from engine.store.errors import MatchConflict
+from engine.store.errors import DatabaseUnavailable, MatchConflict, StorageFull
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ class MatchVacations:
     async def take(self, guild_id: int, user_id: int, days: int) -> VacationStatus:
         """Start a vacation of ``days`` now; raises :class:`~engine.clocks.BadVacation` if
         the allowance is spent or one is already under way."""
-        async with self._ctx.operation():
+        async with self._ctx.operation(), self._member(guild_id, user_id):
             now = self._ctx.clock.now()
             guild = await self._settings.guild_settings(guild_id)
             allowance = self._settings.vacation_allowance(guild)
@@ -70,6 +71,9 @@ class MatchVacations:
             length = vacation.ends_at - now
 
             def pause(live: LiveMatch, deadline: float) -> tuple[float, float | None]:
+                paused = live.info.paused_until
+                if paused is not None and paused >= vacation.ends_at:
+                    return deadline, paused  # a turn begun since: it already waits
                 return deadline + length, vacation.ends_at
 
             paused = await self._shift(guild_id, user_id, pause)
@@ -79,7 +83,7 @@ class MatchVacations:
     async def end(self, guild_id: int, user_id: int) -> VacationStatus:
         """End the vacation under way now: its days not taken are free again, and the
         turns it paused move back by as much. Raises :class:`NoVacation`."""
-        async with self._ctx.operation():
+        async with self._ctx.operation(), self._member(guild_id, user_id):
             now = self._ctx.clock.now()
             status = await self.status(guild_id, user_id)
             if status.current is None:
@@ -95,6 +99,11 @@ class MatchVacations:
             resumed = await self._shift(guild_id, user_id, resume)
             left = status.days_left + status.current.days - ended.days
             return VacationStatus(None, left, status.days_per_year, resumed)
+
+    def _member(self, guild_id: int, user_id: int) -> AbstractAsyncContextManager[None]:
+        """One vacation change of a member at a time, in every process (two quick
+        `/hanamikoji vacation` would both pass the allowance)."""
+        return self._ctx.store.exclusive(f"vacation:{guild_id}:{user_id}")
 
     async def _shift(self, guild_id: int, user_id: int, shift: Shift) -> int:
         """Move the deadline of every turn-based turn of this server waiting on the member."""
@@ -112,6 +121,11 @@ class MatchVacations:
                 moved += await self._shift_one(info.match_id, user_id, shift)
             except (MatchNotFound, MatchNotActive, MatchConflict):
                 continue  # ended or moved on meanwhile: nothing of this turn to move
+            except (DatabaseUnavailable, StorageFull) as error:
+                # The others are still moved; this one keeps its deadline (said once).
+                log.warning(
+                    "match %d: its turn was not moved for a vacation: %s", info.match_id, error
+                )
         return moved
 
     async def _shift_one(self, match_id: int, user_id: int, shift: Shift) -> int:
@@ -125,15 +139,20 @@ class MatchVacations:
             if seat is None or live.info.players[seat] != user_id:
                 return 0
             deadline, paused_until = shift(live, live.deadline)
-            await self._ctx.store.set_turn_clock(
-                match_id,
-                state.version,
-                turn_deadline=deadline,
-                overdue_since=live.info.overdue_since,
-                paused_until=paused_until,
-                reminded_version=live.reminded_version,
-            )
+            if (deadline, paused_until) == (live.deadline, live.info.paused_until):
+                return 0
+            with self._ctx.unsure_unless_answered(live, ()):
+                await self._ctx.store.set_turn_clock(
+                    match_id,
+                    state.version,
+                    turn_deadline=deadline,
+                    overdue_since=live.info.overdue_since,
+                    paused_until=paused_until,
+                    # A reminder again before the new deadline.
+                    reminded_version=None,
+                )
             live.deadline = deadline
+            live.reminded_version = None
             live.info = replace(live.info, paused_until=paused_until)
             self._turns.arm(live)
             self._ctx.bus.publish(
