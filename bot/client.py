@@ -59,6 +59,7 @@ EXTENSIONS = (
     "bot.seasons",
     "bot.tournaments",
     "bot.clocks",
+    "bot.puzzles",
 )
 """The features, each a discord.py extension (a package with ``setup(bot)``)."""
 

@@ -12,7 +12,9 @@ Each id starts with a :class:`Prefix`:
   of a season's leaderboard; ``st:<guild>:<page>`` — a page of `/hanamikoji seats`;
 - ``rec:<match>`` — the export of a finished match's record;
 - ``rv:<match>`` opens a review, ``rv:<match>:<step>:<turn>`` turns it (:class:`Turn`);
-- ``hkt:<tournament>:<verb>`` — a tournament's registration buttons (:class:`TournamentVerb`).
+- ``hkt:<tournament>:<verb>`` — a tournament's registration buttons (:class:`TournamentVerb`);
+- ``pz:<key>:<choice>`` answers puzzle ``key`` (``match/<match>/<step>`` or
+  ``builtin/<n>/<step>``) with a choice in notation, ``pz:next`` poses the next puzzle.
 
 At most 100 characters, as Discord requires. Each verb is one `DynamicItem` whose template
 is made here; buttons on messages sent before an upgrade keep working as long as these
@@ -58,6 +60,7 @@ class Prefix(enum.StrEnum):
     RECORD = "rec"
     REVIEW = "rv"
     TOURNAMENT = "hkt"
+    PUZZLE = "pz"
 
 
 def _checked(custom_id: str) -> str:
@@ -261,6 +264,36 @@ def tournament_id(tournament: int, verb: str) -> str:
     return _checked(f"{Prefix.TOURNAMENT}:{tournament}:{verb}")
 
 
+# -- puzzles: pz:<key>:<choice>, pz:next -----------------------------------------------------
+
+MAX_PUZZLE_SET = 100_000
+"""More built-in puzzle matches than the set will ever hold (``builtin/<n>/<step>``)."""
+
+PUZZLE_CHOICE_TEMPLATE = (
+    rf"{Prefix.PUZZLE}:(?P<key>(?P<kind>match|builtin)/(?P<source>[0-9]{{1,19}})"
+    rf"/(?P<step>[0-9]{{1,4}})):(?P<choice>{ARGUMENTS[Verb.DO]})"
+)
+"""``pz:<key>:<choice>``: answers the puzzle ``key`` with ``choice`` (notation). The id
+names the choice only, never whether it solves the puzzle."""
+PUZZLE_NEXT_TEMPLATE = rf"{Prefix.PUZZLE}:next"
+"""``pz:next``: poses the presser's next puzzle."""
+
+
+def puzzle_choice_id(key: str, choice: str) -> str:
+    return _checked(f"{Prefix.PUZZLE}:{key}:{choice}")
+
+
+def puzzle_next_id() -> str:
+    return _checked(PUZZLE_NEXT_TEMPLATE)
+
+
+def is_puzzle_key(kind: str, source: int, step: int) -> bool:
+    """A puzzle key the bot could have written: a match id (or a built-in match's index)
+    and a step of it."""
+    readable_source = is_id(source) if kind == "match" else 0 <= source <= MAX_PUZZLE_SET
+    return readable_source and 1 <= step <= MAX_STEP
+
+
 # -- the catch-all --------------------------------------------------------------------------
 
 TEMPLATES: tuple[str, ...] = (
@@ -272,6 +305,8 @@ TEMPLATES: tuple[str, ...] = (
     REVIEW_TEMPLATE,
     *(step_template(turn) for turn in Turn),
     *(tournament_template(verb) for verb in TournamentVerb),
+    PUZZLE_CHOICE_TEMPLATE,
+    PUZZLE_NEXT_TEMPLATE,
 )
 """Every template an item is registered with: the ids the bot writes and reads."""
 

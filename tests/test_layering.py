@@ -206,6 +206,7 @@ FEATURES = (
     "bot.seasons",
     "bot.tournaments",
     "bot.clocks",
+    "bot.puzzles",
 )
 """Every feature: the extensions `bot.client` loads (checked below)."""
 SHARED = ("bot.discord_plumbing", "bot.words", "bot.pictures", "bot.operations")

@@ -12,7 +12,9 @@ from engine.puzzles.generator import (
     PUZZLE_LOSS,
     SECOND_GAP,
     SOLVED_MARGIN,
+    candidate_steps,
     find_puzzles,
+    puzzle_at,
     puzzle_view,
 )
 from engine.puzzles.puzzle import Choice, Puzzle, PuzzleFormatError
@@ -30,7 +32,9 @@ __all__ = [
     "PuzzleFormatError",
     "Reason",
     "ReasonKind",
+    "candidate_steps",
     "find_puzzles",
+    "puzzle_at",
     "puzzle_view",
     "rate_attempt",
     "reason_for",

@@ -46,15 +46,28 @@ def puzzle_view(record: MatchRecord, step: int) -> PlayerView:
     raise ValueError(f"the match has no decision {step!r}")
 
 
-def _candidates(review: MatchReview) -> set[int]:
-    return {s.step for s in review.steps if s.verdict in (Verdict.MISTAKE, Verdict.BLUNDER)}
+def candidate_steps(review: MatchReview) -> list[int]:
+    """The steps worth searching again: the review's mistakes and blunders, in order."""
+    return [s.step for s in review.steps if s.verdict in (Verdict.MISTAKE, Verdict.BLUNDER)]
+
+
+def puzzle_at(
+    record: MatchRecord, step: int, *, iterations: int = PUZZLE_ITERATIONS
+) -> Puzzle | None:
+    """The puzzle of one decision, or None if it is not one (a job for a worker process:
+    :func:`find_puzzles` is this for every candidate step)."""
+    for current, state in match_steps(record):
+        if current.index == step:
+            seen = view(state, current.player)
+            return _posed(seen, step, current.round_number, str(current.decision), iterations)
+    raise ValueError(f"the match has no decision {step!r}")
 
 
 def find_puzzles(
     record: MatchRecord, review: MatchReview, *, iterations: int = PUZZLE_ITERATIONS
 ) -> list[Puzzle]:
     """The puzzles of a reviewed match, in match order."""
-    wanted = _candidates(review)
+    wanted = set(candidate_steps(review))
     return [puzzle for puzzle in _search(record, wanted, iterations) if puzzle is not None]
 
 

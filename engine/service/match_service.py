@@ -22,6 +22,8 @@ integers. The Discord layer calls the coroutines of its parts and subscribes to
   tournaments, each round's matches started when the last round's have all ended.
 - ``service.overdue`` (:mod:`.matches.overdue`): turn-based play, what the waiting player
   chooses once the other's days and grace ran out (claim, the AI, keep waiting);
+- ``service.puzzles`` (:mod:`.puzzles.service`): puzzles from reviewed matches and the
+  built-in set, handed out near each member's rating, answered once;
 - ``service.vacations`` (:mod:`.matches.vacations`): members pausing their turn-based turns.
 
 Deadlines, reminders, expiry and the AI are :mod:`.matches.turns`; the steps that change a
@@ -79,6 +81,7 @@ from engine.service.matches.progress import MatchProgress
 from engine.service.matches.queries import MatchQueries
 from engine.service.matches.turns import AgentFactory, MatchTurns, random_agent_factory
 from engine.service.matches.vacations import MatchVacations
+from engine.service.puzzles.service import MatchPuzzles
 from engine.service.reviews.hints import MatchHints
 from engine.service.reviews.service import MatchReviews
 from engine.service.seasons.service import MatchSeasons
@@ -127,6 +130,8 @@ class MatchService:
         self.seasons = MatchSeasons(self._ctx, self.settings)
         self.tournaments = TournamentService(self._ctx, self.commands)
         self.overdue = OverdueChoices(self._ctx, self._progress, self._turns)
+        self.puzzles = MatchPuzzles(self._ctx, agent_executor)
+        self.reviews.reviewed = self.puzzles.reviewed
         self.vacations = MatchVacations(self._ctx, self.settings, self._turns)
         self.broken: dict[int, str] = {}
         """Matches set aside at start-up because they no longer replay: id -> reason."""
@@ -135,6 +140,7 @@ class MatchService:
         """Open (and migrate) the store, rebuild every unfinished match, re-arm its timers."""
         ctx = self._ctx
         await self.store.open()
+        await self._install_puzzles()
         undelivered = await self.store.undelivered()
         if ctx.shared:
             ctx.started = True
@@ -178,6 +184,14 @@ class MatchService:
             len(ctx.matches),
             len(undelivered),
         )
+
+    async def _install_puzzles(self) -> None:
+        """The built-in puzzles, stored once (a restart keeps their ratings); a failure is
+        logged and only costs the puzzles of servers with none of their own."""
+        try:
+            await self.puzzles.install_builtin()
+        except Exception:
+            log.exception("the built-in puzzles were not stored")
 
     async def close(self) -> None:
         """Stop timers, let in-flight decisions finish, deliver queued events, close the store."""

@@ -27,7 +27,9 @@ from engine.model import (
     MatchStatus,
     UserSettings,
 )
+from engine.model.puzzles import PuzzleAttempt, PuzzleStanding, StoredPuzzle
 from engine.ratings import (
+    Glicko2Rating,
     LeaderboardPage,
     PlayerStats,
     RatedMatch,
@@ -42,6 +44,10 @@ from engine.store.tournament_store import TournamentStore
 
 Rater = Callable[[tuple[Standing, Standing]], RatedMatch]
 """Both seats' standings before a rated match -> the match rated (``rate_finished_match``)."""
+
+AttemptRater = Callable[[PuzzleStanding, Glicko2Rating], tuple[PuzzleStanding, Glicko2Rating]]
+"""Turns a member's puzzle standing and a puzzle's rating before an attempt into both
+after it (:meth:`MatchStore.record_attempt` calls it inside the commit)."""
 
 
 class MatchStore(TournamentStore, Protocol):
@@ -188,6 +194,40 @@ class MatchStore(TournamentStore, Protocol):
 
     async def reliability(self, guild_id: int, user_id: int) -> Reliability:
         """A member's finished and abandoned matches in a server (one read)."""
+        ...
+
+    # -- puzzles (engine.puzzles; engine.model.puzzles) ------------------------------------
+
+    async def save_puzzles(self, puzzles: Sequence[StoredPuzzle]) -> None:
+        """Add puzzles in one commit; a key already stored is left as it is (its rating
+        and counts kept): saving a match's or the built-in set's puzzles twice is one."""
+        ...
+
+    async def puzzle(self, key: str) -> StoredPuzzle | None: ...
+
+    async def puzzle_candidates(
+        self, guild_id: int, user_id: int, around: float, limit: int
+    ) -> list[StoredPuzzle]:
+        """In one read: up to ``limit`` puzzles of the server's own matches and of the
+        built-in set (``guild_id`` NULL) that the member never attempted, the nearest
+        rating to ``around`` first (ties by key)."""
+        ...
+
+    async def puzzle_standing(self, guild_id: int, user_id: int) -> PuzzleStanding | None: ...
+
+    async def record_attempt(self, attempt: PuzzleAttempt, rate: AttemptRater) -> PuzzleStanding:
+        """One attempt, committed with its consequences: ``rate`` turns the member's
+        standing and the puzzle's rating before it (read in the commit's own transaction,
+        a new member's ``PuzzleStanding(guild_id, user_id)``) into both after it; the
+        member's standing and the puzzle's rating and counts are written, and the new
+        standing returned. :class:`~engine.store.errors.DuplicateKey` if the member
+        already attempted that puzzle in that server (nothing written)."""
+        ...
+
+    async def puzzle_leaderboard(
+        self, guild_id: int, *, offset: int, limit: int
+    ) -> list[PuzzleStanding]:
+        """A server's members by puzzle rating (then more solved, then user id)."""
         ...
 
     async def claim(self, match_id: int, version: int, until: float, now: float) -> bool:

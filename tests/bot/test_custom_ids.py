@@ -59,6 +59,7 @@ WRITTEN = {
     Prefix.RECORD: [record_id(9)],
     Prefix.REVIEW: [review_id(9), step_id(9, 3, Turn.PREVIOUS)],
     Prefix.TOURNAMENT: [tournament_id(5, "join"), tournament_id(5, "start")],
+    Prefix.PUZZLE: ["pz:builtin/0/22:-A", "pz:next"],
 }
 """An id of every prefix as the bot writes it."""
 
@@ -70,6 +71,7 @@ GARBLED = {
     Prefix.RECORD: ["rec:", "rec:x", "rec:1:2"],
     Prefix.REVIEW: ["rv:", "rv:9:3:fly", "rv:9:x:next"],
     Prefix.TOURNAMENT: ["hkt:5:fly", "hkt:x:join", "hkt:", "hkt:" + "9" * 30 + ":join"],
+    Prefix.PUZZLE: ["pz:", "pz:nope", "pz:match/1/2:1H"],
 }
 """Ids of every prefix that no item's template reads."""
 
@@ -87,6 +89,7 @@ def test_the_formats_are_the_ones_old_messages_carry():
         Prefix.RECORD: ["rec:9"],
         Prefix.REVIEW: ["rv:9", "rv:9:3:prev"],
         Prefix.TOURNAMENT: ["hkt:5:join", "hkt:5:start"],
+        Prefix.PUZZLE: ["pz:builtin/0/22:-A", "pz:next"],
     }
 
 

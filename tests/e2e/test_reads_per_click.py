@@ -68,6 +68,11 @@ READS = (
     # time controls
     "vacations",
     "reliability",
+    # puzzles
+    "puzzle",
+    "puzzle_candidates",
+    "puzzle_standing",
+    "puzzle_leaderboard",
 )
 """Every MatchStore method that only reads."""
 
@@ -144,6 +149,9 @@ def test_every_read_of_the_store_is_counted():
         "set_tournament_location",
         "end_tournament",
         "end_shown",
+        # puzzles
+        "save_puzzles",
+        "record_attempt",
     }
     assert protocol - writes == set(READS)
 

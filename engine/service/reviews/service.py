@@ -114,6 +114,9 @@ class MatchReviews:
         self._executor = executor
         """The AI's worker process (None: the default thread pool)."""
         self._analyses: dict[int, _Analysis] = {}
+        self.reviewed: Callable[[int, MatchRecord, MatchReview], None] | None = None
+        """Told of each review just stored (the puzzles search its mistakes); it must not
+        wait: it starts its own work."""
         # One analysis at a time: two at once would each take twice as long, and keep
         # the worker busier between the AI's live moves.
         self._one_at_a_time = asyncio.Semaphore(1)
@@ -250,6 +253,8 @@ class MatchReviews:
             raise ReviewFailed(match_id, str(error)) from error
         # As stored (chances rounded): the first look and every later one are the same.
         review = MatchReview.from_json(body)
+        if self.reviewed is not None:
+            self.reviewed(match_id, record, review)
         if analysis.done < 1.0:  # a match resigned before its first decision
             analysis.tell(1.0)
         return review

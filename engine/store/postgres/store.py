@@ -9,7 +9,7 @@ processes a decision is applied exactly once; a stale write raises
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -45,6 +45,7 @@ from engine.store.postgres.reads import PostgresReads
 from engine.store.postgres.sql import execute, fetch, fetchrow
 from engine.store.shared_sql import alarms, tournaments
 from engine.store.shared_sql.clock_records import ClockRecords
+from engine.store.shared_sql.puzzle_records import PuzzleRecords, ReadThenWrite
 from engine.store.shared_sql.season_records import SeasonRecords
 from engine.store.shared_sql.sql import Statement
 from engine.store.shared_sql.tournament_records import TournamentRecords
@@ -60,7 +61,9 @@ _UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(:key, 0))"
 _LOCK_UNTIL_COMMIT = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"
 
 
-class PostgresMatchStore(TournamentRecords, SeasonRecords, ClockRecords, PostgresReads):
+class PostgresMatchStore(
+    TournamentRecords, SeasonRecords, ClockRecords, PuzzleRecords, PostgresReads
+):
     """:class:`~engine.store.match_store.MatchStore` on a PostgreSQL database at ``url``.
 
     ``origin`` names this process (``"shards 0-3"``): the announcements it writes are its
@@ -366,6 +369,26 @@ class PostgresMatchStore(TournamentRecords, SeasonRecords, ClockRecords, Postgre
             for sql, params in statements:
                 await execute(conn, sql, params)
         return True
+
+    async def _write_after_reading(
+        self, first: Sequence[Statement], locks: Sequence[str], then: ReadThenWrite, what: str
+    ) -> None:
+        try:
+            async with self._transaction() as conn:
+                # ``first`` before the locks: a second write of the same key waits here for
+                # the first one's commit, then fails, without holding a lock meanwhile.
+                for sql, params in first:
+                    await execute(conn, sql, params)
+                for key in locks:  # held until the commit, as finish_match's ratings key
+                    await execute(conn, _LOCK_UNTIL_COMMIT, {"key": key})
+
+                async def fetch_one(sql: str, params: Mapping[str, Any]) -> Any:
+                    return await fetchrow(conn, sql, params)
+
+                for sql, params in await then(fetch_one):
+                    await execute(conn, sql, params)
+        except asyncpg.UniqueViolationError as error:
+            raise DuplicateKey(what) from error
 
     def _announcement_inserts(self, announcements: Sequence[Announcement]) -> list[Statement]:
         return outbox.inserts(announcements, self.origin)

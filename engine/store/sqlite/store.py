@@ -38,6 +38,7 @@ from engine.store.match_store import Rater
 from engine.store.outage import OutageLog
 from engine.store.shared_sql import alarms, tournaments
 from engine.store.shared_sql.clock_records import ClockRecords
+from engine.store.shared_sql.puzzle_records import PuzzleRecords, ReadThenWrite
 from engine.store.shared_sql.season_records import SeasonRecords
 from engine.store.shared_sql.tournament_records import TournamentRecords
 from engine.store.sqlite import announcements as outbox
@@ -57,7 +58,7 @@ class _Held:
     users: int = 0
 
 
-class SqliteMatchStore(TournamentRecords, SeasonRecords, ClockRecords):
+class SqliteMatchStore(TournamentRecords, SeasonRecords, ClockRecords, PuzzleRecords):
     """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``).
 
     A write waits at most ``timeouts.busy_seconds`` for a lock another connection holds,
@@ -461,6 +462,26 @@ class SqliteMatchStore(TournamentRecords, SeasonRecords, ClockRecords):
 
         await self._write([], prepare)
         return found
+
+    async def _write_after_reading(
+        self, first: Sequence[Statement], locks: Sequence[str], then: ReadThenWrite, what: str
+    ) -> None:
+        # No lock: the writer is the only writer, and ``then`` reads in the write's own
+        # transaction, after every earlier write of the batch (see finish_match).
+        async def prepare(conn: aiosqlite.Connection) -> list[Statement]:
+            async def fetch_one(sql: str, params: Params) -> sqlite3.Row | None:
+                async with conn.execute(sql, params) as cursor:
+                    row: sqlite3.Row | None = await cursor.fetchone()
+                    return row
+
+            return await then(fetch_one)
+
+        try:
+            await self._write(list(first), prepare)
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" not in str(error):
+                raise
+            raise DuplicateKey(what) from error
 
     def _announcement_inserts(self, announcements: Sequence[Announcement]) -> list[Statement]:
         return outbox.inserts(announcements)

@@ -1,0 +1,38 @@
+"""Puzzles: `/hanamikoji puzzle` poses a member a decision of a real match (this server's
+reviewed matches, or the built-in set) where its player missed a clearly better move, as
+that player saw it; a choice button answers it at once — solved or missed, the best move,
+the move played, why, the member's puzzle rating and streak — and Next puzzle poses another.
+
+Which decisions are puzzles, the answer, the reason and the ratings are the engine's
+(:mod:`engine.puzzles`, ``service.puzzles``); the position is the mover's own view, so the
+opponent's hidden cards are not there to show. Here they are only shown.
+
+A discord.py extension: :func:`setup` adds the command to `/hanamikoji` and registers its
+`DynamicItem`s.
+"""
+
+from __future__ import annotations
+
+from bot.discord_plumbing.link_button import LinkButton
+from bot.features import AnyBot, Feature, command_group, shared_parts
+from bot.puzzles.choice_button import PuzzleChoiceButton
+from bot.puzzles.commands import puzzle_commands
+from bot.puzzles.deps import PuzzlesDeps
+from bot.puzzles.next_button import NextPuzzleButton
+
+ITEMS: tuple[type[LinkButton], ...] = (PuzzleChoiceButton, NextPuzzleButton)
+"""The `DynamicItem`s the feature registers."""
+
+
+class Puzzles(Feature):
+    """Holds the puzzles feature's parts."""
+
+
+async def setup(bot: AnyBot) -> None:
+    parts = shared_parts(bot)
+    deps = PuzzlesDeps(parts.service.puzzles, parts.names, parts.emojis)
+    await bot.add_cog(Puzzles(deps))
+    group = command_group(bot)
+    for command in puzzle_commands(deps):
+        group.add_command(command)
+    bot.add_dynamic_items(*ITEMS)

@@ -1,0 +1,101 @@
+"""Answering: a member's next puzzle (the command, a new private message; the Next puzzle
+button, the same message edited) and an answer to one (its choice button: the message
+edited into the verdict). Every answer is acknowledged first, since drawing the board can
+take longer than Discord's three seconds; a refusal is a short private line in the
+member's language and leaves the page as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.discord_plumbing.first_response import (
+    FirstResponse,
+    acknowledge,
+    update_in_place,
+)
+from bot.discord_plumbing.match_item import refusals_answered
+from bot.discord_plumbing.pages import message_kwargs, reply_privately
+from bot.puzzles.deps import PuzzlesDeps
+from bot.puzzles.puzzle_page import answered_page, posed_page
+from bot.words.i18n import language_of, text
+from engine.service.puzzles.errors import (
+    AlreadyAttempted,
+    NoPuzzleLeft,
+    NotAChoice,
+    PuzzleNotFound,
+)
+from engine.service.puzzles.service import PosedPuzzle
+
+REFUSAL_KEYS: dict[type[Exception], str] = {
+    AlreadyAttempted: "puzzles.already",
+    NotAChoice: "puzzles.not_a_choice",
+    PuzzleNotFound: "puzzles.not_found",
+    NoPuzzleLeft: "puzzles.none_left",
+}
+"""The puzzle refusals, each in the member's words."""
+PUZZLE_REFUSALS = tuple(REFUSAL_KEYS)
+
+
+def puzzle_refusal(lang: str, error: Exception) -> str:
+    key = next(key for kind, key in REFUSAL_KEYS.items() if isinstance(error, kind))
+    return text(lang, key)
+
+
+async def _names(
+    deps: PuzzlesDeps, posed: PosedPuzzle, lang: str, guild_id: int
+) -> tuple[str, str] | None:
+    """The real match's players, when the engine names them (both share their matches)."""
+    if posed.players is None:
+        return None
+    return await deps.names.pair(posed.players, None, lang, guild_id=guild_id)
+
+
+async def show_next_puzzle(
+    deps: PuzzlesDeps, interaction: discord.Interaction[Any], *, edit: bool
+) -> None:
+    """The member's next puzzle: a new private message (the command's "thinking…" filled
+    in), or (``edit``) the message pressed on, edited."""
+    lang = language_of(interaction.locale)
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        await reply_privately(interaction, text(lang, "puzzles.not_in_server"))
+        return
+    async with refusals_answered(interaction, "next puzzle"):
+        await acknowledge(interaction, FirstResponse.UPDATE if edit else FirstResponse.THINK)
+        try:
+            posed = await deps.puzzles.next_for(guild_id, interaction.user.id)
+        except PUZZLE_REFUSALS as refusal:
+            await reply_privately(interaction, puzzle_refusal(lang, refusal))
+            return
+        names = await _names(deps, posed, lang, guild_id)
+        page = await posed_page(lang, posed, names, deps.emojis.faces)
+        # Either way the deferred answer is filled in: the pressed message, or "thinking…".
+        await update_in_place(interaction, **message_kwargs(page, editing=True))
+
+
+async def answer_puzzle(
+    deps: PuzzlesDeps, interaction: discord.Interaction[Any], key: str, choice: str
+) -> None:
+    """Judge the member's ``choice`` for puzzle ``key`` and turn its page into the verdict."""
+    lang = language_of(interaction.locale)
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        await reply_privately(interaction, text(lang, "puzzles.not_in_server"))
+        return
+    async with refusals_answered(interaction, f"puzzle {key}"):
+        await acknowledge(interaction, FirstResponse.UPDATE)
+        try:
+            answer = await deps.puzzles.answer(guild_id, interaction.user.id, key, choice)
+        except PUZZLE_REFUSALS as refusal:
+            await reply_privately(interaction, puzzle_refusal(lang, refusal))
+            return
+        try:
+            posed: PosedPuzzle | None = await deps.puzzles.posed(guild_id, key)
+        except PuzzleNotFound:  # gone since: the verdict without the position
+            posed = None
+        names = None if posed is None else await _names(deps, posed, lang, guild_id)
+        page = await answered_page(lang, answer, posed, names, deps.emojis.faces)
+        await update_in_place(interaction, **message_kwargs(page, editing=True))
