@@ -24,7 +24,8 @@ class Stats(Feature):
 
 async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
-    deps = StatsDeps(parts.service.queries, parts.names, parts.service.seasons)
+    service = parts.service
+    deps = StatsDeps(service.queries, parts.names, service.seasons, service.puzzles)
     await bot.add_cog(Stats(deps))
     group = command_group(bot)
     for command in stats_commands(deps):

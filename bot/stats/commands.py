@@ -20,6 +20,7 @@ from bot.discord_plumbing.result_buttons import open_review_button
 from bot.discord_plumbing.translator import localised
 from bot.stats.deps import StatsDeps
 from bot.stats.leaderboard_button import show_leaderboard
+from bot.stats.puzzle_leaderboard import puzzle_standing_text, show_puzzle_leaderboard
 from bot.stats.record_button import RecordExportButton
 from bot.stats.season_leaderboard import season_choices, show_season_leaderboard
 from bot.stats.words import history_text, member_seasons_text, stats_text
@@ -56,11 +57,17 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
         name = markdown_safe(who.display_name)
         numbers = await deps.queries.player_stats(interaction.guild_id, who.id)
         seasons = await deps.seasons.member(interaction.guild_id, who.id)
+        puzzles = (
+            None
+            if deps.puzzles is None
+            else await deps.puzzles.standing(interaction.guild_id, who.id)
+        )
+        lines = [stats_text(lang, numbers, name), *member_seasons_text(lang, seasons)]
+        if puzzles is not None and puzzles.attempts:
+            lines.append(puzzle_standing_text(lang, puzzles))
         embed = discord.Embed(
             title=text(lang, "stats.title", name=name),
-            description="\n".join(
-                [stats_text(lang, numbers, name), *member_seasons_text(lang, seasons)]
-            ),
+            description="\n".join(lines),
             colour=EMBED_COLOUR,
         )
         await send_private(interaction, embed=embed)
@@ -68,13 +75,19 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
     @app_commands.command(
         name=localised("names.leaderboard"), description=localised("slash.leaderboard")
     )
-    @app_commands.rename(season=localised("names.season"))
-    @app_commands.describe(season=localised("slash.leaderboard_season"))
+    @app_commands.rename(season=localised("names.season"), puzzles=localised("stats.names_puzzles"))
+    @app_commands.describe(
+        season=localised("slash.leaderboard_season"),
+        puzzles=localised("stats.slash_puzzles"),
+    )
     async def leaderboard(
         interaction: discord.Interaction[Any],
         season: app_commands.Range[int, 1, MAX_SEASON] | None = None,
+        puzzles: bool = False,
     ) -> None:
-        if season is None:
+        if puzzles and deps.puzzles is not None:
+            await show_puzzle_leaderboard(deps.puzzles, deps.names, interaction)
+        elif season is None:
             await show_leaderboard(deps, interaction)
         else:
             await show_season_leaderboard(deps, interaction, season)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.words.player_names import PlayerNames
 from engine.service import MatchQueries, MatchSeasons
+from engine.service.puzzles.service import MatchPuzzles
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,3 +15,5 @@ class StatsDeps:
     queries: MatchQueries
     names: PlayerNames
     seasons: MatchSeasons
+    puzzles: MatchPuzzles | None = None
+    """Puzzle standings (None: the stats show none)."""
