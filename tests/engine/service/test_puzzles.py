@@ -4,8 +4,11 @@ match's mistakes harvested as the server's own puzzles, anonymous unless both sh
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
+import engine.service.puzzles.service
 from engine.model import UserSettings
 from engine.puzzles import find_puzzles
 from engine.puzzles.builtin import builtin_puzzles
@@ -27,9 +30,17 @@ GUILD = 1
 MEMBER = 101
 
 
+SEARCH = 300
+"""Play-outs of a test's puzzle search: the thresholds are the real ones, the search short."""
+
+
 @pytest.fixture
-async def service(make_service: ServiceFactory, worker: InlineExecutor) -> MatchService:
-    return await make_service(agent_executor=worker)
+async def service(
+    make_service: ServiceFactory, worker: InlineExecutor, monkeypatch: pytest.MonkeyPatch
+) -> MatchService:
+    short = functools.partial(engine.service.puzzles.service.puzzle_at, iterations=SEARCH)
+    monkeypatch.setattr(engine.service.puzzles.service, "puzzle_at", short)
+    return await make_service(agent_executor=worker, review_iterations=100)
 
 
 def wrong_choice(posed) -> str:  # type: ignore[no-untyped-def]
@@ -85,9 +96,9 @@ async def test_a_member_who_tried_every_puzzle_is_told(service):
 async def test_a_reviewed_matchs_mistakes_become_the_servers_puzzles(service):
     record, _ = played_match(1)
     match_id = await stored_finished(service, record)
-    review = review_match(record, iterations=300)
+    review = review_match(record, iterations=100)
     found = await service.puzzles.harvest(match_id, GUILD, record, review)
-    expected = find_puzzles(record, review)
+    expected = find_puzzles(record, review, iterations=SEARCH)
     assert [p.key for p in found] == [match_key(match_id, p.step) for p in expected]
     assert found, "a random match has mistakes worth a puzzle"
     again = await service.puzzles.harvest(match_id, GUILD, record, review)
@@ -102,3 +113,18 @@ async def test_a_reviewed_matchs_mistakes_become_the_servers_puzzles(service):
         await service.puzzles.posed(GUILD + 1, found[0].key)
     with pytest.raises(PuzzleNotFound):
         await service.puzzles.answer(GUILD + 1, MEMBER, found[0].key, found[0].key)
+
+
+async def test_a_stored_review_is_searched_for_puzzles_in_the_background(service, worker):
+    record, _ = played_match(1)
+    match_id = await stored_finished(service, record)
+    review = await service.reviews.review(match_id, 101)
+    await service.wait_idle()
+    expected = [
+        match_key(match_id, p.step) for p in find_puzzles(record, review, iterations=SEARCH)
+    ]
+    assert expected, "the match has puzzles"
+    for key in expected:
+        stored = await service.store.puzzle(key)
+        assert stored is not None and stored.guild_id == GUILD and stored.match_id == match_id
+    assert sum(worker.jobs.values()) > len(review.steps), "judged, then searched, in the worker"
