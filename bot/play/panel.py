@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from itertools import groupby
 from typing import Any
 
 import discord
@@ -46,43 +45,20 @@ from bot.play.navigation_buttons import back_button, refresh_button
 from bot.play.take_button import take_buttons
 from bot.play.turn_notices import also_your_turn, claim_dm
 from bot.words.card_faces import LETTERS, CardFaces
+from bot.words.hand_lines import face_down_text, hand_text
 from bot.words.i18n import text
-from bot.words.names import action_hint, action_name, decision_label, item_name, letters, offer_text
+from bot.words.names import action_hint, action_name, decision_label, letters, offer_text
 from bot.words.player_names import PlayerNames
 from engine.model import MatchInfo, MatchStatus
 from engine.rules import Action, Competition, Decision, Gift, Phase, PlayerView
 from engine.service import DatabaseUnavailable, MatchQueries, SubmitResult
 
-NEW_MARK = "🆕"
 ACTION_BUTTONS: dict[Action, type[ActionButton]] = {
     Action.SECRET: SecretButton,
     Action.TRADE_OFF: TradeOffButton,
     Action.GIFT: GiftButton,
     Action.COMPETITION: CompetitionButton,
 }
-
-
-def hand_text(lang: str, view: PlayerView, faces: CardFaces = LETTERS) -> str:
-    """``A Fan · B Flute ×2 · G Kimono ×3 🆕`` — grouped by geisha, the drawn card marked,
-    each card's emoji before its letter when there are emojis."""
-    if not view.hand:
-        return text(lang, "panel.empty")
-    parts = []
-    for card, group in groupby(view.hand):
-        count = len(list(group))
-        shown = f"{faces.card(card)} {item_name(lang, card)}"
-        shown += f" ×{count}" if count > 1 else ""
-        if card == view.drawn:
-            shown += f" {NEW_MARK}"
-        parts.append(shown)
-    return " · ".join(parts)
-
-
-def face_down_text(lang: str, view: PlayerView, faces: CardFaces = LETTERS) -> str:
-    """Your Secret and Trade-off cards, each with its emoji when there are emojis."""
-    secret = faces.plain(view.secret) if view.secret is not None else "—"
-    trade_off = " ".join(faces.plain(c) for c in view.trade_off) if view.trade_off else "—"
-    return text(lang, "panel.face_down", secret=secret, trade_off=trade_off)
 
 
 def waiting_text(

@@ -11,48 +11,24 @@ not there to show.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import groupby
 
 from bot.words.card_faces import LETTERS, CardFaces
 from bot.words.decision_words import chance_percent, decision_words
+from bot.words.hand_lines import face_down_text, hand_text
 from bot.words.i18n import text
-from bot.words.names import action_name, item_name, offer_text
+from bot.words.names import action_name, offer_text
 from bot.words.ratings import rating_text, signed_change
 from engine.model.puzzles import PuzzleStanding
 from engine.puzzles import Puzzle, ReasonKind
 from engine.rules import Action, Phase, PlayerView, card_letter, parse_decision
 from engine.rules.decisions import ActionDecision
 
-NEW_MARK = "🆕"
 _MOVE_KEYS = {
     Action.SECRET: "puzzles.move.secret",
     Action.TRADE_OFF: "puzzles.move.trade_off",
     Action.GIFT: "puzzles.move.gift",
     Action.COMPETITION: "puzzles.move.competition",
 }
-
-
-def hand_text(lang: str, view: PlayerView, faces: CardFaces = LETTERS) -> str:
-    """``A Fan · B Flute ×2 · G Kimono 🆕`` as the panel shows a hand: grouped by geisha,
-    each card's emoji before its letter, the card just drawn marked."""
-    if not view.hand:
-        return text(lang, "panel.empty")
-    parts = []
-    for card, group in groupby(view.hand):
-        count = len(list(group))
-        shown = f"{faces.card(card)} {item_name(lang, card)}"
-        shown += f" ×{count}" if count > 1 else ""
-        if card == view.drawn:
-            shown += f" {NEW_MARK}"
-        parts.append(shown)
-    return " · ".join(parts)
-
-
-def face_down_text(lang: str, view: PlayerView, faces: CardFaces = LETTERS) -> str:
-    """The mover's own Secret and Trade-off, as the panel shows them."""
-    secret = faces.plain(view.secret) if view.secret is not None else "—"
-    trade_off = " ".join(faces.plain(c) for c in view.trade_off) if view.trade_off else "—"
-    return text(lang, "panel.face_down", secret=secret, trade_off=trade_off)
 
 
 def faced_text(lang: str, view: PlayerView) -> str:

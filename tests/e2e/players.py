@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from bot.discord_plumbing.app_emojis import emoji_name
 from bot.pictures.emoji_images import emoji_images
-from bot.play.panel import face_down_text, hand_text
 from bot.play.presence import Presence
 from bot.words.card_faces import CardFaces
+from bot.words.hand_lines import face_down_text, hand_text
 from bot.words.i18n import text
 from engine.rules import Phase
 from engine.service.match_service import MatchService

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.play.panel import face_down_text, hand_text
+from bot.words.hand_lines import face_down_text, hand_text
 from bot.words.i18n import text
 from engine.model import MatchStatus
 from engine.service.clock import ManualClock

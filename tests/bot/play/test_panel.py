@@ -6,8 +6,9 @@ from dataclasses import replace
 
 from bot.play.action_buttons import GiftButton
 from bot.play.card_select import card_select
-from bot.play.panel import face_down_text, hand_text, home_page, pick_page
+from bot.play.panel import home_page, pick_page
 from bot.words.card_faces import CardFaces, action_key, card_key
+from bot.words.hand_lines import face_down_text, hand_text
 from bot.words.i18n import text
 from engine.rules import Action, new_game, view
 
