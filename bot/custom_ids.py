@@ -14,7 +14,8 @@ Each id starts with a :class:`Prefix`:
 - ``rv:<match>`` opens a review, ``rv:<match>:<step>:<turn>`` turns it (:class:`Turn`);
 - ``hkt:<tournament>:<verb>`` — a tournament's registration buttons (:class:`TournamentVerb`);
 - ``pz:<key>:<choice>`` answers puzzle ``key`` (``match/<match>/<step>`` or
-  ``builtin/<n>/<step>``) with a choice in notation, ``pz:next`` poses the next puzzle.
+  ``builtin/<n>/<step>``) with a choice in notation, ``pz:next`` poses the next puzzle;
+  ``pzd:<day>:<key>:<choice>`` answers a server's daily puzzle from its public message.
 
 At most 100 characters, as Discord requires. Each verb is one `DynamicItem` whose template
 is made here; buttons on messages sent before an upgrade keep working as long as these
@@ -61,6 +62,7 @@ class Prefix(enum.StrEnum):
     REVIEW = "rv"
     TOURNAMENT = "hkt"
     PUZZLE = "pz"
+    DAILY_PUZZLE = "pzd"
 
 
 def _checked(custom_id: str) -> str:
@@ -294,6 +296,21 @@ def is_puzzle_key(kind: str, source: int, step: int) -> bool:
     return readable_source and 1 <= step <= MAX_STEP
 
 
+MAX_DAY = 1_000_000
+"""A day (since 1970) no daily puzzle reaches: larger is unreadable."""
+
+DAILY_CHOICE_TEMPLATE = (
+    rf"{Prefix.DAILY_PUZZLE}:(?P<day>[0-9]{{1,7}}):(?P<key>(?P<kind>match|builtin)"
+    rf"/(?P<source>[0-9]{{1,19}})/(?P<step>[0-9]{{1,4}})):(?P<choice>{ARGUMENTS[Verb.DO]})"
+)
+"""``pzd:<day>:<key>:<choice>``: answers a server's daily puzzle of ``day`` (days since
+1970, UTC) from its public message."""
+
+
+def daily_choice_id(day: int, key: str, choice: str) -> str:
+    return _checked(f"{Prefix.DAILY_PUZZLE}:{day}:{key}:{choice}")
+
+
 # -- the catch-all --------------------------------------------------------------------------
 
 TEMPLATES: tuple[str, ...] = (
@@ -307,6 +324,7 @@ TEMPLATES: tuple[str, ...] = (
     *(tournament_template(verb) for verb in TournamentVerb),
     PUZZLE_CHOICE_TEMPLATE,
     PUZZLE_NEXT_TEMPLATE,
+    DAILY_CHOICE_TEMPLATE,
 )
 """Every template an item is registered with: the ids the bot writes and reads."""
 

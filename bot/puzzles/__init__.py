@@ -7,8 +7,11 @@ Which decisions are puzzles, the answer, the reason and the ratings are the engi
 (:mod:`engine.puzzles`, ``service.puzzles``); the position is the mover's own view, so the
 opponent's hidden cards are not there to show. Here they are only shown.
 
-A discord.py extension: :func:`setup` adds the command to `/hanamikoji` and registers its
-`DynamicItem`s.
+The daily puzzle (:mod:`bot.puzzles.daily`): the server's puzzle of the day posted publicly
+in its puzzle channel, each member's press answered privately, the solvers listed.
+
+A discord.py extension: :func:`setup` adds the command to `/hanamikoji`, registers its
+`DynamicItem`s and subscribes to the service's events for the daily puzzle.
 """
 
 from __future__ import annotations
@@ -17,15 +20,22 @@ from bot.discord_plumbing.link_button import LinkButton
 from bot.features import AnyBot, Feature, command_group, shared_parts
 from bot.puzzles.choice_button import PuzzleChoiceButton
 from bot.puzzles.commands import puzzle_commands
+from bot.puzzles.daily import DailyPuzzlePoster
+from bot.puzzles.daily_button import DailyChoiceButton
+from bot.puzzles.daily_deps import DailyPuzzleDeps
 from bot.puzzles.deps import PuzzlesDeps
 from bot.puzzles.next_button import NextPuzzleButton
 
-ITEMS: tuple[type[LinkButton], ...] = (PuzzleChoiceButton, NextPuzzleButton)
+ITEMS: tuple[type[LinkButton], ...] = (PuzzleChoiceButton, NextPuzzleButton, DailyChoiceButton)
 """The `DynamicItem`s the feature registers."""
 
 
 class Puzzles(Feature):
     """Holds the puzzles feature's parts."""
+
+
+class DailyPuzzle(Feature):
+    """Holds the daily puzzle's parts and its subscription."""
 
 
 async def setup(bot: AnyBot) -> None:
@@ -35,4 +45,15 @@ async def setup(bot: AnyBot) -> None:
     group = command_group(bot)
     for command in puzzle_commands(deps):
         group.add_command(command)
+    daily = DailyPuzzleDeps(
+        daily=parts.service.daily_puzzles,
+        puzzles=parts.service.puzzles,
+        places=parts.places,
+        languages=parts.languages,
+        names=parts.names,
+        emojis=parts.emojis,
+        announced=parts.service.announced,
+    )
+    poster = DailyPuzzlePoster(daily)
+    await bot.add_cog(DailyPuzzle(daily, unsubscribe=parts.service.subscribe(poster.on_event)))
     bot.add_dynamic_items(*ITEMS)

@@ -17,7 +17,10 @@ class Settings(Feature):
 
 async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
-    deps = SettingsDeps(parts.service.settings, parts.direct_messages, parts.service.seasons)
+    service = parts.service
+    deps = SettingsDeps(
+        service.settings, parts.direct_messages, service.seasons, service.daily_puzzles
+    )
     await bot.add_cog(Settings(deps))
     group = command_group(bot)
     for command in settings_commands(deps):

@@ -80,6 +80,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         tournament_role=localised("tournaments.names.role"),
         time=localised("time.names.time"),
         vacation_days=localised("time.names.vacation_days"),
+        puzzle_channel=localised("daily_puzzle.names.channel"),
+        puzzle_off=localised("daily_puzzle.names.off"),
     )
     @app_commands.describe(
         turn_timer=localised("slash.settings_turn_timer"),
@@ -94,6 +96,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         tournament_role=localised("tournaments.slash.role"),
         time=localised("time.slash.settings_time"),
         vacation_days=localised("time.slash.settings_vacation_days"),
+        puzzle_channel=localised("daily_puzzle.slash.channel"),
+        puzzle_off=localised("daily_puzzle.slash.off"),
     )
     @app_commands.choices(
         time=SETTINGS_TIME_CHOICES,
@@ -119,6 +123,8 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
         tournament_role: discord.Role | None = None,
         time: app_commands.Choice[str] | None = None,
         vacation_days: app_commands.Range[int, 0, 366] | None = None,
+        puzzle_channel: discord.TextChannel | None = None,
+        puzzle_off: bool = False,
     ) -> None:
         lang = language_of(interaction.locale)
         assert interaction.guild_id is not None
@@ -150,6 +156,9 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
             else tournament_role.id,
             time_control=_time_control(current, time, turn_timer is not None),
             vacation_days=current.vacation_days if vacation_days is None else vacation_days,
+            puzzle_channel_id=None
+            if puzzle_off
+            else (puzzle_channel.id if puzzle_channel else current.puzzle_channel_id),
         )
         if changed != current:
             # One write for every change: a database that stops answering cannot leave
@@ -159,6 +168,9 @@ def settings_commands(deps: SettingsDeps) -> list[Command]:
             # The running season now ends at the new length's boundary (or a length starts
             # one); the engine decides which.
             await deps.seasons.follow_length(interaction.guild_id)
+        if changed.puzzle_channel_id != current.puzzle_channel_id:
+            # The daily puzzle comes at the next midnight (UTC), or no more.
+            await deps.daily_puzzles.follow_channel(interaction.guild_id)
         override = changed.language
         updated = changed != current or language is not None
         title = text(lang, "commands.settings_updated" if updated else "commands.settings_title")

@@ -71,6 +71,13 @@ def settings_lines(
             else text(lang, "seasons.no_channel"),
         ),
         *tournaments,
+        text(
+            lang,
+            "daily_puzzle.settings_line",
+            channel=f"<#{settings.puzzle_channel_id}>"
+            if settings.puzzle_channel_id is not None
+            else text(lang, "daily_puzzle.settings_off"),
+        ),
     ]
 
 

@@ -52,6 +52,9 @@ class GuildSettings:
     timer per turn of ``turn_seconds``."""
     vacation_days: int | None = None
     """The days a year a member may pause their turn-based matches; None: the default."""
+    # The daily puzzle.
+    puzzle_channel_id: int | None = None
+    """The channel the daily puzzle is posted in at 00:00 UTC; None: no daily puzzle."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from engine.service.matches.events import (
     TurnClockChanged,
     TurnOverdue,
 )
+from engine.service.puzzles.events import DailyPuzzlePosted
 from engine.service.tournaments.events import (
     PlayerWithdrawn,
     RoundPaired,
@@ -48,6 +49,7 @@ __all__ = [
     "ChallengeIssued",
     "ChoiceNeeded",
     "ClaimOffered",
+    "DailyPuzzlePosted",
     "DecisionApplied",
     "Event",
     "MatchAbandoned",
@@ -93,5 +95,5 @@ MatchEvent = (
 
 TournamentEvent = TournamentStarted | RoundPaired | PlayerWithdrawn | TournamentEnded
 
-Event = MatchEvent | SeasonEnded | TournamentEvent
+Event = MatchEvent | SeasonEnded | TournamentEvent | DailyPuzzlePosted
 """Every kind the bus carries; tests/engine/service/test_one_shape.py lists them."""

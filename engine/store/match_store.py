@@ -27,6 +27,7 @@ from engine.model import (
     MatchStatus,
     UserSettings,
 )
+from engine.model.daily_puzzle import DailyPuzzle
 from engine.model.puzzles import PuzzleAttempt, PuzzleStanding, StoredPuzzle
 from engine.ratings import (
     Glicko2Rating,
@@ -228,6 +229,36 @@ class MatchStore(TournamentStore, Protocol):
         self, guild_id: int, *, offset: int, limit: int
     ) -> list[PuzzleStanding]:
         """A server's members by puzzle rating (then more solved, then user id)."""
+        ...
+
+    # -- the daily puzzle (engine.service.puzzles.daily) -----------------------------------
+
+    async def record_daily_puzzle(
+        self,
+        daily: DailyPuzzle,
+        *,
+        announcements: Sequence[Announcement] = (),
+        alarms: Sequence[Alarm] = (),
+    ) -> bool:
+        """Record a server's puzzle of the day with its announcements and alarms, in one
+        commit; False (nothing written) if that server's day has a puzzle already."""
+        ...
+
+    async def daily_puzzle(self, guild_id: int, day: int) -> DailyPuzzle | None: ...
+
+    async def recent_daily_puzzles(self, guild_id: int, since_day: int) -> list[DailyPuzzle]:
+        """A server's daily puzzles from day ``since_day`` on, the latest first."""
+        ...
+
+    async def puzzle_keys(self, guild_id: int) -> list[str]:
+        """The keys of the server's own puzzles and the built-in ones, in key order."""
+        ...
+
+    async def puzzle_solvers(
+        self, guild_id: int, key: str, since: float, limit: int
+    ) -> tuple[list[int], int]:
+        """In one read: the first ``limit`` members who solved puzzle ``key`` in the server
+        at ``since`` or later, in the order they did, and how many did."""
         ...
 
     async def claim(self, match_id: int, version: int, until: float, now: float) -> bool:

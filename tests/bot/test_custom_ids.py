@@ -20,6 +20,7 @@ from bot.custom_ids import (
     Prefix,
     Turn,
     Verb,
+    daily_choice_id,
     game_id,
     record_id,
     review_id,
@@ -60,6 +61,7 @@ WRITTEN = {
     Prefix.REVIEW: [review_id(9), step_id(9, 3, Turn.PREVIOUS)],
     Prefix.TOURNAMENT: [tournament_id(5, "join"), tournament_id(5, "start")],
     Prefix.PUZZLE: ["pz:builtin/0/22:-A", "pz:next"],
+    Prefix.DAILY_PUZZLE: [daily_choice_id(23149, "builtin/0/22", "-A")],
 }
 """An id of every prefix as the bot writes it."""
 
@@ -72,6 +74,7 @@ GARBLED = {
     Prefix.REVIEW: ["rv:", "rv:9:3:fly", "rv:9:x:next"],
     Prefix.TOURNAMENT: ["hkt:5:fly", "hkt:x:join", "hkt:", "hkt:" + "9" * 30 + ":join"],
     Prefix.PUZZLE: ["pz:", "pz:nope", "pz:match/1/2:1H"],
+    Prefix.DAILY_PUZZLE: ["pzd:", "pzd:1", "pzd:x:match/1/2:1A"],
 }
 """Ids of every prefix that no item's template reads."""
 
@@ -90,6 +93,7 @@ def test_the_formats_are_the_ones_old_messages_carry():
         Prefix.REVIEW: ["rv:9", "rv:9:3:prev"],
         Prefix.TOURNAMENT: ["hkt:5:join", "hkt:5:start"],
         Prefix.PUZZLE: ["pz:builtin/0/22:-A", "pz:next"],
+        Prefix.DAILY_PUZZLE: ["pzd:23149:builtin/0/22:-A"],
     }
 
 

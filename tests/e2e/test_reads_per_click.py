@@ -73,6 +73,11 @@ READS = (
     "puzzle_candidates",
     "puzzle_standing",
     "puzzle_leaderboard",
+    # the daily puzzle
+    "daily_puzzle",
+    "recent_daily_puzzles",
+    "puzzle_keys",
+    "puzzle_solvers",
 )
 """Every MatchStore method that only reads."""
 
@@ -152,6 +157,7 @@ def test_every_read_of_the_store_is_counted():
         # puzzles
         "save_puzzles",
         "record_attempt",
+        "record_daily_puzzle",
     }
     assert protocol - writes == set(READS)
 

@@ -8,6 +8,7 @@ from engine.service.events import (
     ChallengeExpired,
     ChoiceNeeded,
     ClaimOffered,
+    DailyPuzzlePosted,
     DecisionApplied,
     Event,
     MatchEnded,
@@ -39,13 +40,15 @@ ANNOUNCED = (
     RoundPaired,
     PlayerWithdrawn,
     TournamentEnded,
+    DailyPuzzlePosted,
 )
 """The kinds of event kept in the outbox until shown; the others are only published."""
 
 
 def announcement_key(event: Event) -> str | None:
     """The event's key in the outbox (None for a kind that is only published). A match's
-    keys are unique within the match; the others' keys name their season or tournament."""
+    keys are unique within the match; the others' keys name their season, their tournament
+    or their server's day."""
     if isinstance(event, DecisionApplied):
         return f"decision@{event.version}"
     if isinstance(event, ChoiceNeeded):
@@ -69,6 +72,8 @@ def announcement_key(event: Event) -> str | None:
         if event.channel_id is None:
             return None
         return f"season@{event.season.guild_id}:{event.season.number}"
+    if isinstance(event, DailyPuzzlePosted):
+        return f"daily-puzzle@{event.guild_id}:{event.day}"
     if isinstance(event, TournamentStarted | RoundPaired | PlayerWithdrawn | TournamentEnded):
         return f"tournament@{event.tournament.tournament_id}:{_tournament_part(event)}"
     return None

@@ -45,6 +45,7 @@ from engine.store.postgres.reads import PostgresReads
 from engine.store.postgres.sql import execute, fetch, fetchrow
 from engine.store.shared_sql import alarms, tournaments
 from engine.store.shared_sql.clock_records import ClockRecords
+from engine.store.shared_sql.daily_puzzle_records import DailyPuzzleRecords
 from engine.store.shared_sql.puzzle_records import PuzzleRecords, ReadThenWrite
 from engine.store.shared_sql.season_records import SeasonRecords
 from engine.store.shared_sql.sql import Statement
@@ -62,7 +63,12 @@ _LOCK_UNTIL_COMMIT = "SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"
 
 
 class PostgresMatchStore(
-    TournamentRecords, SeasonRecords, ClockRecords, PuzzleRecords, PostgresReads
+    TournamentRecords,
+    SeasonRecords,
+    ClockRecords,
+    PuzzleRecords,
+    DailyPuzzleRecords,
+    PostgresReads,
 ):
     """:class:`~engine.store.match_store.MatchStore` on a PostgreSQL database at ``url``.
 

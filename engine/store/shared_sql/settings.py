@@ -21,6 +21,7 @@ GUILD_COLUMNS = (
     "tournament_role_id",
     "time_control",
     "vacation_days",
+    "puzzle_channel_id",
 )
 USER_COLUMNS = ("user_id", "dm_notifications", "share_reviews")
 
@@ -46,6 +47,7 @@ def guild_params(s: GuildSettings) -> dict[str, Any]:
         "tournament_role_id": s.tournament_role_id,
         "time_control": s.time_control,
         "vacation_days": s.vacation_days,
+        "puzzle_channel_id": s.puzzle_channel_id,
     }
 
 
@@ -72,6 +74,7 @@ def guild_from_row(row: Row) -> GuildSettings:
         tournament_role_id=row["tournament_role_id"],
         time_control=row["time_control"],
         vacation_days=row["vacation_days"],
+        puzzle_channel_id=row["puzzle_channel_id"],
     )
 
 

@@ -38,6 +38,7 @@ from engine.store.match_store import Rater
 from engine.store.outage import OutageLog
 from engine.store.shared_sql import alarms, tournaments
 from engine.store.shared_sql.clock_records import ClockRecords
+from engine.store.shared_sql.daily_puzzle_records import DailyPuzzleRecords
 from engine.store.shared_sql.puzzle_records import PuzzleRecords, ReadThenWrite
 from engine.store.shared_sql.season_records import SeasonRecords
 from engine.store.shared_sql.tournament_records import TournamentRecords
@@ -58,7 +59,9 @@ class _Held:
     users: int = 0
 
 
-class SqliteMatchStore(TournamentRecords, SeasonRecords, ClockRecords, PuzzleRecords):
+class SqliteMatchStore(
+    TournamentRecords, SeasonRecords, ClockRecords, PuzzleRecords, DailyPuzzleRecords
+):
     """:class:`~engine.store.match_store.MatchStore` on a SQLite file (or ``:memory:``).
 
     A write waits at most ``timeouts.busy_seconds`` for a lock another connection holds,

@@ -51,7 +51,7 @@ def choice(value: str) -> app_commands.Choice[str]:
 
 
 async def run_settings(store: SettingsStore, lang: str = "en-US", **options: Any) -> str:
-    deps = SettingsDeps(service(store), cast(Any, None), cast(Any, None))
+    deps = SettingsDeps(service(store), cast(Any, None), cast(Any, None), cast(Any, None))
     command = next(c for c in settings_commands(deps) if c.name == "settings")
     asking = FakeInteraction.by(5, locale=lang)
     asking.followup = cast(Any, Followup())

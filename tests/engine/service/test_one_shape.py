@@ -53,6 +53,7 @@ from engine.service.events import (
     TurnClockChanged,
     TurnOverdue,
 )
+from engine.service.puzzles.events import DailyPuzzlePosted
 from engine.tournaments import Format, Result, Standing
 
 from .conftest import START
@@ -88,6 +89,8 @@ KINDS = (
     "RoundPaired",
     "PlayerWithdrawn",
     "TournamentEnded",
+    # a server's daily puzzle
+    "DailyPuzzlePosted",
 )
 """Every kind the bus carries, by name: a kind added to (or taken from) the union must be
 added here too, with an example below, so the codec and the outbox are checked for it."""
@@ -174,6 +177,7 @@ EXAMPLES: tuple[Event, ...] = (
             Standing(2, 103, Fraction(1), Fraction(2), Fraction(1, 2), 0, 0, 2, 1, withdrawn=True),
         ),
     ),
+    DailyPuzzlePosted(1, 20_000, "builtin/3/14", 77),
 )
 
 
