@@ -30,9 +30,9 @@ def time_left_text(lang: str, info: MatchInfo, user_id: int) -> str | None:
     mine = info.to_move == user_id
     if info.overdue_since is not None and info.is_ai_match:
         return text(lang, "clocks.overdue_against_ai")
-    if info.overdue_since is not None:
-        if info.turn_deadline is None:  # the claim is offered
-            return text(lang, "clocks.claim_now_yours" if mine else "clocks.claim_now_theirs")
+    if info.claim_offered:
+        return text(lang, "clocks.claim_now_yours" if mine else "clocks.claim_now_theirs")
+    if info.overdue_since is not None and info.turn_deadline is not None:
         key = "clocks.claim_at_yours" if mine else "clocks.claim_at_theirs"
         return text(lang, key, when=_when(info.turn_deadline))
     if info.paused_until is not None:

@@ -31,6 +31,8 @@ class TurnTime:
     paused_until: float | None = None
     against_ai: bool = False
     """The AI never claims a win nor chooses for an overdue turn: its match waits."""
+    claim_offered: bool = False
+    """The waiting player may choose now (:attr:`engine.model.MatchInfo.claim_offered`)."""
 
     @classmethod
     def of(cls, info: MatchInfo) -> TurnTime:
@@ -42,17 +44,7 @@ class TurnTime:
             info.overdue_since,
             info.paused_until,
             info.is_ai_match,
-        )
-
-    @property
-    def claim_offered(self) -> bool:
-        """Turn-based: the late player's grace is over, their opponent may choose."""
-        return (
-            self.control.pace is Pace.DAYS
-            and self.overdue_since is not None
-            and self.deadline is None
-            and self.seat_to_move is not None
-            and not self.against_ai
+            info.claim_offered and info.seat_to_move is not None,
         )
 
 

@@ -118,6 +118,18 @@ class MatchInfo:
         return TimeControl(self.pace, self.turn_seconds, self.increment_seconds)
 
     @property
+    def claim_offered(self) -> bool:
+        """Turn-based: the player to move is past their days and the grace, and their
+        opponent may claim the win, let the AI play the turn or keep waiting (never the AI:
+        against it the match only waits)."""
+        return (
+            self.pace is Pace.DAYS
+            and self.overdue_since is not None
+            and self.turn_deadline is None
+            and not self.is_ai_match
+        )
+
+    @property
     def seat_to_move(self) -> int | None:
         """The seat of :attr:`to_move`, if the match is waiting on one."""
         if self.status is not MatchStatus.ACTIVE or self.to_move is None:

@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
 
-from engine.clocks import Pace
 from engine.rules.outcome import MatchOutcome
 from engine.rules.state import GameState
 from engine.rules.views import view
@@ -124,6 +123,6 @@ class OverdueChoices:
         assert late is not None
         if live.info.seat_of(user_id) != 1 - late:
             raise NotYourMatch(live.match_id, user_id, "only the waiting player may choose")
-        if live.info.pace is not Pace.DAYS or live.info.overdue_since is None or live.deadline:
+        if not live.snapshot().claim_offered:
             raise ClaimNotOffered(live.match_id, user_id)
         return late

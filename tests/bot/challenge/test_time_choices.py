@@ -7,12 +7,10 @@ from __future__ import annotations
 from typing import Any
 from unittest.mock import MagicMock
 
-import discord
 import pytest
 from discord import app_commands
 
 from bot.challenge.commands import challenge_commands
-from bot.clocks.commands import clock_commands
 from bot.discord_plumbing.command_choices import (
     PER_TURN_TIME,
     SERVER_DEFAULT_TIME,
@@ -20,16 +18,11 @@ from bot.discord_plumbing.command_choices import (
     TIME_CHOICES,
     chosen_time,
 )
-from bot.discord_plumbing.translator import CatalogueTranslator
-from bot.features import HanamikojiGroup
-from bot.play.commands import play_commands
-from bot.review.commands import review_commands
-from bot.seasons.commands import season_group
 from bot.settings.commands import settings_commands
-from bot.stats.commands import stats_commands
 from bot.tournaments.commands import tournament_group
 from bot.words.i18n import catalogues, text
 from engine.clocks import CLOCK_PRESETS, DAYS_CHOICES, BadTimeControl, Pace, TimeControl
+from tests.bot.whole_group import whole_group_payload
 from tests.discord_emulator.application_commands import MAX_COMMAND_SIZE, command_size
 
 SENTINELS = {SERVER_DEFAULT_TIME, PER_TURN_TIME}
@@ -104,25 +97,6 @@ def test_each_way_of_starting_a_match_takes_a_time_and_seats_a_reliability():
 
 
 async def test_the_whole_group_fits_discords_limits():
-    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(
-        discord.Client(intents=discord.Intents.none())
-    )
-    await tree.set_translator(CatalogueTranslator())
-    group = HanamikojiGroup(MagicMock())
-    deps = MagicMock()
-    for command in [
-        *challenge_commands(deps, ("easy", "normal", "hard")),
-        *stats_commands(deps),
-        *review_commands(deps),
-        season_group(deps),
-        tournament_group(deps),
-        *settings_commands(deps),
-        *play_commands(deps, deps),
-        *clock_commands(deps),
-    ]:
-        group.add_command(command)
-    tree.add_command(group)
-    assert tree.translator is not None
-    payload = await group.get_translated_payload(tree, tree.translator)
+    payload = await whole_group_payload()
     assert len(payload["options"]) <= 25
     assert command_size(payload) <= MAX_COMMAND_SIZE

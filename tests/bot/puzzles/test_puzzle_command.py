@@ -5,52 +5,20 @@ the service is asked)."""
 from __future__ import annotations
 
 import re
-from unittest.mock import MagicMock
 
 import discord
 import pytest
-from discord import app_commands
 
-from bot.challenge.commands import challenge_commands
-from bot.clocks.commands import clock_commands
 from bot.custom_ids import PUZZLE_CHOICE_TEMPLATE, UNREADABLE, puzzle_choice_id, puzzle_next_id
-from bot.discord_plumbing.translator import CatalogueTranslator
-from bot.features import HanamikojiGroup
-from bot.play.commands import play_commands
 from bot.puzzles import ITEMS
 from bot.puzzles.choice_button import PuzzleChoiceButton
-from bot.puzzles.commands import puzzle_commands
-from bot.review.commands import review_commands
-from bot.seasons.commands import season_group
-from bot.settings.commands import settings_commands
-from bot.stats.commands import stats_commands
-from bot.tournaments.commands import tournament_group
 from tests.bot.fakes import FakeInteraction
+from tests.bot.whole_group import whole_group_payload
 from tests.discord_emulator.application_commands import MAX_COMMAND_SIZE, command_size
 
 
 async def test_the_whole_group_with_the_puzzle_command_fits_discords_limits():
-    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(
-        discord.Client(intents=discord.Intents.none())
-    )
-    await tree.set_translator(CatalogueTranslator())
-    group = HanamikojiGroup(MagicMock())
-    deps = MagicMock()
-    for command in [
-        *challenge_commands(deps, ("easy", "normal", "hard")),
-        *stats_commands(deps),
-        *review_commands(deps),
-        season_group(deps),
-        tournament_group(deps),
-        *settings_commands(deps),
-        *play_commands(deps, deps),
-        *clock_commands(deps),
-        *puzzle_commands(deps),
-    ]:
-        group.add_command(command)
-    tree.add_command(group)
-    assert tree.translator is not None
-    payload = await group.get_translated_payload(tree, tree.translator)
+    payload = await whole_group_payload()
     assert len(payload["options"]) <= 25
     assert command_size(payload) <= MAX_COMMAND_SIZE
     puzzle = next(o for o in payload["options"] if o["name"] == "puzzle")
