@@ -133,7 +133,7 @@ class MatchService:
         self.seasons = MatchSeasons(self._ctx, self.settings)
         self.tournaments = TournamentService(self._ctx, self.commands)
         self.overdue = OverdueChoices(self._ctx, self._progress, self._turns)
-        self.puzzles = MatchPuzzles(self._ctx, agent_executor)
+        self.puzzles = MatchPuzzles(self._ctx, self.settings, agent_executor)
         self.reviews.reviewed = self.puzzles.reviewed
         self.daily_puzzles = DailyPuzzles(self._ctx)
         self.vacations = MatchVacations(self._ctx, self.settings, self._turns)

@@ -39,6 +39,8 @@ from engine.service.puzzles.errors import (
     NotAChoice,
     PuzzleNotFound,
 )
+from engine.service.reviews.sight import both_share
+from engine.service.settings import MatchSettings
 from engine.store.errors import DuplicateKey
 
 log = logging.getLogger(__name__)
@@ -74,8 +76,11 @@ def match_key(match_id: int, step: int) -> str:
 
 
 class MatchPuzzles:
-    def __init__(self, context: ServiceContext, executor: Executor | None) -> None:
+    def __init__(
+        self, context: ServiceContext, settings: MatchSettings, executor: Executor | None
+    ) -> None:
         self._ctx = context
+        self._settings = settings
         self._executor = executor
         self._builtin: dict[str, BuiltinPuzzle] | None = None
 
@@ -225,7 +230,7 @@ class MatchPuzzles:
                 record = MatchRecord.from_json(result.record)
             except RecordError:
                 raise PuzzleNotFound(stored.key) from None
-            if await self._both_share(result.players):
+            if await both_share(self._settings, result.players):
                 players = result.players
         return PosedPuzzle(
             stored.key,
@@ -235,10 +240,3 @@ class MatchPuzzles:
             stored.match_id,
             players,
         )
-
-    async def _both_share(self, players: tuple[int, int]) -> bool:
-        for user_id in players:
-            settings = await self._ctx.store.user_settings(user_id)
-            if settings is None or not settings.share_reviews:
-                return False
-        return True

@@ -50,9 +50,13 @@ async def sight_of(settings: MatchSettings, info: MatchInfo, viewer_id: int) -> 
     """What ``viewer_id`` may see of the finished match ``info``."""
     if info.seat_of(viewer_id) is not None:
         return Sight.PLAYER
-    for player in info.players:
-        if player == AI_USER_ID:
-            continue  # the AI has nothing to hide once the match is over
-        if not (await settings.user_settings(player)).share_reviews:
-            return Sight.PUBLIC
-    return Sight.SHARED
+    return Sight.SHARED if await both_share(settings, info.players) else Sight.PUBLIC
+
+
+async def both_share(settings: MatchSettings, players: tuple[int, int]) -> bool:
+    """Whether both players let spectators see their finished matches (the AI counts as
+    agreeing: it has nothing to hide once the match is over)."""
+    for player in players:
+        if player != AI_USER_ID and not (await settings.user_settings(player)).share_reviews:
+            return False
+    return True
