@@ -23,6 +23,29 @@ class StoredPuzzle:
     rating: Glicko2Rating = field(default_factory=Glicko2Rating)
     attempts: int = 0
     solves: int = 0
+    ease: float = 0.0
+    """How far its best move stands out (:attr:`engine.puzzles.Puzzle.ease`): among puzzles
+    of one rating, a streak poses the easier first."""
+
+
+@dataclass(frozen=True, slots=True)
+class StreakRun:
+    """A puzzle streak under way: the puzzles solved in a row in it, and the one posed now.
+
+    A streak climbs a ladder of the puzzles the member never attempted, ordered by rating,
+    then the easier first (the larger ``ease``), then by key; ``rating``, ``ease`` and
+    ``key`` are the posed puzzle's place on it, so the next is the first after it."""
+
+    key: str
+    rating: float
+    ease: float
+    solved: int = 0
+    answered: bool = False
+    """The posed puzzle was solved: the next press climbs on."""
+
+    @property
+    def place(self) -> tuple[float, float, str]:
+        return (self.rating, self.ease, self.key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +58,12 @@ class PuzzleStanding:
     attempts: int = 0
     solved: int = 0
     streak: int = 0
-    """Solved in a row since the last miss."""
+    """Solved in a row since the last miss, in the rated puzzles."""
     best_streak: int = 0
+    run: StreakRun | None = None
+    """The streak mode's run under way (unrated; ends at the first miss), if any."""
+    run_best: int = 0
+    """The most puzzles solved in one streak run."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,3 +75,5 @@ class PuzzleAttempt:
     """The decision chosen, in notation."""
     solved: bool
     at: float
+    rated: bool = True
+    """False for a streak's attempt: neither rating moves."""

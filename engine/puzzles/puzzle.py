@@ -50,6 +50,13 @@ class Puzzle:
     def best_chance(self) -> float:
         return self.chance_of(self.solution)
 
+    @property
+    def ease(self) -> float:
+        """How far the best move stands out: its chance less the best other choice's that
+        does not solve it (the larger, the easier to see; 0 with no such choice)."""
+        others = [c.chance for c in self.choices if not self.solved_by(c.decision)]
+        return round(self.best_chance - max(others), 4) if others else 0.0
+
     def chance_of(self, decision: str) -> float:
         for choice in self.choices:
             if choice.decision == decision:

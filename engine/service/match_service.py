@@ -24,6 +24,8 @@ integers. The Discord layer calls the coroutines of its parts and subscribes to
   chooses once the other's days and grace ran out (claim, the AI, keep waiting);
 - ``service.puzzles`` (:mod:`.puzzles.service`): puzzles from reviewed matches and the
   built-in set, handed out near each member's rating, answered once;
+- ``service.puzzle_streaks`` (:mod:`.puzzles.streaks`): the unrated streak, ever harder
+  puzzles until the first miss;
 - ``service.daily_puzzles`` (:mod:`.puzzles.daily`): a server's puzzle of the day, posted
   once at 00:00 UTC in its chosen channel;
 - ``service.vacations`` (:mod:`.matches.vacations`): members pausing their turn-based turns.
@@ -85,6 +87,7 @@ from engine.service.matches.turns import AgentFactory, MatchTurns, random_agent_
 from engine.service.matches.vacations import MatchVacations
 from engine.service.puzzles.daily import DailyPuzzles
 from engine.service.puzzles.service import MatchPuzzles
+from engine.service.puzzles.streaks import PuzzleStreaks
 from engine.service.reviews.hints import MatchHints
 from engine.service.reviews.service import MatchReviews
 from engine.service.seasons.service import MatchSeasons
@@ -135,6 +138,7 @@ class MatchService:
         self.overdue = OverdueChoices(self._ctx, self._progress, self._turns)
         self.puzzles = MatchPuzzles(self._ctx, self.settings, agent_executor)
         self.reviews.reviewed = self.puzzles.reviewed
+        self.puzzle_streaks = PuzzleStreaks(self._ctx, self.puzzles)
         self.daily_puzzles = DailyPuzzles(self._ctx)
         self.vacations = MatchVacations(self._ctx, self.settings, self._turns)
         self.broken: dict[int, str] = {}

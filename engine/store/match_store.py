@@ -28,7 +28,7 @@ from engine.model import (
     UserSettings,
 )
 from engine.model.daily_puzzle import DailyPuzzle
-from engine.model.puzzles import PuzzleAttempt, PuzzleStanding, StoredPuzzle
+from engine.model.puzzles import PuzzleAttempt, PuzzleStanding, StoredPuzzle, StreakRun
 from engine.ratings import (
     Glicko2Rating,
     LeaderboardPage,
@@ -45,6 +45,10 @@ from engine.store.tournament_store import TournamentStore
 
 Rater = Callable[[tuple[Standing, Standing]], RatedMatch]
 """Both seats' standings before a rated match -> the match rated (``rate_finished_match``)."""
+
+StandingChange = Callable[[PuzzleStanding], PuzzleStanding]
+"""A member's puzzle standing -> what it becomes (:meth:`MatchStore.change_standing` calls
+it inside the commit; what it raises leaves the standing as it was)."""
 
 AttemptRater = Callable[[PuzzleStanding, Glicko2Rating], tuple[PuzzleStanding, Glicko2Rating]]
 """Turns a member's puzzle standing and a puzzle's rating before an attempt into both
@@ -214,7 +218,25 @@ class MatchStore(TournamentStore, Protocol):
         rating to ``around`` first (ties by key)."""
         ...
 
+    async def puzzle_ladder(
+        self, guild_id: int, user_id: int, after: StreakRun | None, limit: int
+    ) -> list[StoredPuzzle]:
+        """In one read: the first ``limit`` rungs of the member's streak ladder after
+        ``after``'s puzzle (None: from the bottom) — the puzzles they never attempted, of
+        the server's own matches and of the built-in set, by rating, the easier first
+        (larger ``ease``), then by key."""
+        ...
+
     async def puzzle_standing(self, guild_id: int, user_id: int) -> PuzzleStanding | None: ...
+
+    async def change_standing(
+        self, guild_id: int, user_id: int, change: StandingChange
+    ) -> PuzzleStanding:
+        """Read the member's standing (a new member's ``PuzzleStanding(guild_id,
+        user_id)``) and write what ``change`` makes of it, in one commit that no attempt of
+        theirs comes between; the new standing. What ``change`` raises is raised, nothing
+        written."""
+        ...
 
     async def record_attempt(self, attempt: PuzzleAttempt, rate: AttemptRater) -> PuzzleStanding:
         """One attempt, committed with its consequences: ``rate`` turns the member's

@@ -38,3 +38,23 @@ class NotAChoice(ServiceError):
         self.key = key
         self.choice = choice
         super().__init__(f"{choice!r} is not a choice of puzzle {key!r}")
+
+
+class NotInStreak(ServiceError):
+    """A streak answer to a puzzle the member's streak does not pose now (an old streak
+    button, or the streak ended): nothing is counted."""
+
+    def __init__(self, key: str, user_id: int) -> None:
+        self.key = key
+        self.user_id = user_id
+        super().__init__(f"user {user_id} has no streak posing puzzle {key!r}")
+
+
+class LadderClimbed(ServiceError):
+    """No harder puzzle is left for the member's streak: it ends unbroken at ``solved``."""
+
+    def __init__(self, user_id: int, solved: int, best: int) -> None:
+        self.user_id = user_id
+        self.solved = solved
+        self.best = best
+        super().__init__(f"user {user_id} climbed every puzzle: a streak of {solved}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 
@@ -71,8 +71,38 @@ class PuzzleAnswer:
     after: PuzzleStanding
 
 
+Counting = Callable[[PuzzleStanding, Glicko2Rating, bool], tuple[PuzzleStanding, Glicko2Rating]]
+"""The member's standing and the puzzle's rating before an attempt, and whether it solved
+the puzzle -> both after it (inside the attempt's commit)."""
+
+
+def rated_attempt(
+    before: PuzzleStanding, puzzle_rating: Glicko2Rating, solved: bool
+) -> tuple[PuzzleStanding, Glicko2Rating]:
+    """The rated stream's count: a Glicko-2 game between member and puzzle, one attempt
+    more, and the streak of the rated puzzles solved in a row."""
+    member, rated = rate_attempt(before.rating, puzzle_rating, solved=solved)
+    streak = before.streak + 1 if solved else 0
+    after = replace(
+        before,
+        rating=member,
+        attempts=before.attempts + 1,
+        solved=before.solved + int(solved),
+        streak=streak,
+        best_streak=max(before.best_streak, streak),
+    )
+    return after, rated
+
+
 def match_key(match_id: int, step: int) -> str:
     return f"match/{match_id}/{step}"
+
+
+def stored_puzzle(
+    key: str, guild_id: int | None, match_id: int | None, puzzle: Puzzle
+) -> StoredPuzzle:
+    """A new puzzle as the store keeps it (unrated yet)."""
+    return StoredPuzzle(key, guild_id, match_id, puzzle.to_json(), ease=puzzle.ease)
 
 
 class MatchPuzzles:
@@ -95,7 +125,7 @@ class MatchPuzzles:
         """Store the built-in set (again: a key stored keeps its rating); how many."""
         shipped = self._builtin_set().values()
         await self._ctx.store.save_puzzles(
-            [StoredPuzzle(p.key, None, None, p.puzzle.to_json()) for p in shipped]
+            [stored_puzzle(p.key, None, None, p.puzzle) for p in shipped]
         )
         return len(shipped)
 
@@ -129,9 +159,7 @@ class MatchPuzzles:
             job = functools.partial(puzzle_at, record, step)
             puzzle = await loop.run_in_executor(self._executor, job)
             if puzzle is not None:
-                found.append(
-                    StoredPuzzle(match_key(match_id, step), guild_id, match_id, puzzle.to_json())
-                )
+                found.append(stored_puzzle(match_key(match_id, step), guild_id, match_id, puzzle))
         if found:
             await self._ctx.store.save_puzzles(found)
         return found
@@ -150,7 +178,7 @@ class MatchPuzzles:
             guild_id, user_id, standing.rating.rating, limit=5
         ):
             try:
-                return await self._posed(stored)
+                return await self.pose(stored)
             except PuzzleNotFound:
                 continue  # its match's record is gone or unreadable: the next one
         raise NoPuzzleLeft(guild_id, user_id)
@@ -158,9 +186,11 @@ class MatchPuzzles:
     async def posed(self, guild_id: int, key: str) -> PosedPuzzle:
         """The puzzle ``key`` as a member of ``guild_id`` sees it (another server's own
         puzzle is not theirs to see). Raises :class:`PuzzleNotFound`."""
-        return await self._posed(await self._stored(guild_id, key))
+        return await self.pose(await self.stored(guild_id, key))
 
-    async def _stored(self, guild_id: int, key: str) -> StoredPuzzle:
+    async def stored(self, guild_id: int, key: str) -> StoredPuzzle:
+        """The stored puzzle ``key`` if a member of ``guild_id`` may see it; raises
+        :class:`PuzzleNotFound`."""
         stored = await self._ctx.store.puzzle(key)
         if stored is None or stored.guild_id not in (None, guild_id):
             raise PuzzleNotFound(key)
@@ -169,28 +199,35 @@ class MatchPuzzles:
     async def answer(self, guild_id: int, user_id: int, key: str, choice: str) -> PuzzleAnswer:
         """Judge ``choice`` and rate the attempt; raises :class:`PuzzleNotFound`,
         :class:`NotAChoice`, or :class:`AlreadyAttempted` (nothing is changed then)."""
-        puzzle = self._puzzle(await self._stored(guild_id, key))
+        return await self.judge(guild_id, user_id, key, choice, rated_attempt)
+
+    async def judge(
+        self,
+        guild_id: int,
+        user_id: int,
+        key: str,
+        choice: str,
+        count: Counting,
+        *,
+        rated: bool = True,
+    ) -> PuzzleAnswer:
+        """Judge ``choice`` and commit the attempt with what ``count`` makes of it (the
+        rated stream's :func:`rated_attempt`, or a streak's). Raises
+        :class:`PuzzleNotFound`, :class:`NotAChoice`, :class:`AlreadyAttempted`, or what
+        ``count`` raises; nothing is changed then."""
+        puzzle = self.puzzle_of(await self.stored(guild_id, key))
         if choice not in {c.decision for c in puzzle.choices}:
             raise NotAChoice(key, choice)
         solved = puzzle.solved_by(choice)
-        attempt = PuzzleAttempt(guild_id, user_id, key, choice, solved, self._ctx.clock.now())
+        now = self._ctx.clock.now()
+        attempt = PuzzleAttempt(guild_id, user_id, key, choice, solved, now, rated)
         seen: list[PuzzleStanding] = []
 
         def rate(
             before: PuzzleStanding, puzzle_rating: Glicko2Rating
         ) -> tuple[PuzzleStanding, Glicko2Rating]:
             seen.append(before)
-            member, rated = rate_attempt(before.rating, puzzle_rating, solved=solved)
-            streak = before.streak + 1 if solved else 0
-            after = replace(
-                before,
-                rating=member,
-                attempts=before.attempts + 1,
-                solved=before.solved + int(solved),
-                streak=streak,
-                best_streak=max(before.best_streak, streak),
-            )
-            return after, rated
+            return count(before, puzzle_rating, solved)
 
         try:
             after = await self._ctx.store.record_attempt(attempt, rate)
@@ -207,15 +244,17 @@ class MatchPuzzles:
 
     # -- posing ----------------------------------------------------------------------------
 
-    def _puzzle(self, stored: StoredPuzzle) -> Puzzle:
+    def puzzle_of(self, stored: StoredPuzzle) -> Puzzle:
         try:
             return Puzzle.from_json(stored.body)
         except PuzzleFormatError as error:
             log.error("puzzle %s does not read: %s", stored.key, error)
             raise PuzzleNotFound(stored.key) from None
 
-    async def _posed(self, stored: StoredPuzzle) -> PosedPuzzle:
-        puzzle = self._puzzle(stored)
+    async def pose(self, stored: StoredPuzzle) -> PosedPuzzle:
+        """``stored`` as its solver sees it; raises :class:`PuzzleNotFound` when its match's
+        record is gone or unreadable."""
+        puzzle = self.puzzle_of(stored)
         players: tuple[int, int] | None = None
         if stored.match_id is None:
             builtin = self._builtin_set().get(stored.key)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from engine.model.puzzles import PuzzleAttempt, PuzzleStanding, StoredPuzzle
-from engine.store.match_store import AttemptRater
+from engine.model.puzzles import PuzzleAttempt, PuzzleStanding, StoredPuzzle, StreakRun
+from engine.store.match_store import AttemptRater, StandingChange
 from engine.store.shared_sql import puzzles as sql
 from engine.store.shared_sql.alarm_records import AlarmRecords
 from engine.store.shared_sql.sql import Row, Statement
@@ -18,6 +18,11 @@ FetchOne = Callable[[str, Mapping[str, Any]], Awaitable[Row | None]]
 """A query run in the write's own transaction -> its first row, or None."""
 ReadThenWrite = Callable[[FetchOne], Awaitable[list[Statement]]]
 """Reads (only reads) through the given query -> the statements that end the write."""
+
+
+def _member_lock(guild_id: int, user_id: int) -> str:
+    """The key an attempt or a standing's change holds first (then the puzzle's)."""
+    return f"puzzles:{guild_id}:{user_id}"
 
 
 class PuzzleRecords(AlarmRecords):
@@ -62,13 +67,30 @@ class PuzzleRecords(AlarmRecords):
             ]
 
         # The member's key first, then the puzzle's: every attempt takes them in that order.
-        locks = (
-            f"puzzles:{attempt.guild_id}:{attempt.user_id}",
-            f"puzzle:{attempt.key}",
-        )
+        locks = (_member_lock(attempt.guild_id, attempt.user_id), f"puzzle:{attempt.key}")
         what = f"attempt of member {attempt.user_id} at puzzle {attempt.key!r}"
         insert = (sql.INSERT_ATTEMPT, sql.attempt_params(attempt))
         await self._write_after_reading([insert], locks, rated, what)
+        assert after is not None  # set by the committed write
+        return after
+
+    async def change_standing(
+        self, guild_id: int, user_id: int, change: StandingChange
+    ) -> PuzzleStanding:
+        member = {"guild_id": guild_id, "user_id": user_id}
+        after: PuzzleStanding | None = None
+
+        async def changed(fetch_one: FetchOne) -> list[Statement]:
+            nonlocal after
+            row = await fetch_one(sql.SELECT_STANDING, member)
+            before = (
+                PuzzleStanding(guild_id, user_id) if row is None else sql.standing_from_row(row)
+            )
+            after = change(before)
+            return [(sql.UPSERT_STANDING, sql.standing_params(after))]
+
+        what = f"puzzle standing of member {user_id}"
+        await self._write_after_reading([], (_member_lock(guild_id, user_id),), changed, what)
         assert after is not None  # set by the committed write
         return after
 
@@ -85,6 +107,16 @@ class PuzzleRecords(AlarmRecords):
         return [
             sql.puzzle_from_row(row) for row in await self._fetch(sql.SELECT_CANDIDATES, params)
         ]
+
+    async def puzzle_ladder(
+        self, guild_id: int, user_id: int, after: StreakRun | None, limit: int
+    ) -> list[StoredPuzzle]:
+        params: dict[str, Any] = {"guild_id": guild_id, "user_id": user_id, "limit": limit}
+        query = sql.SELECT_LADDER_START
+        if after is not None:
+            query = sql.SELECT_LADDER_AFTER
+            params |= {"rating": after.rating, "ease": after.ease, "key": after.key}
+        return [sql.puzzle_from_row(row) for row in await self._fetch(query, params)]
 
     async def puzzle_standing(self, guild_id: int, user_id: int) -> PuzzleStanding | None:
         params = {"guild_id": guild_id, "user_id": user_id}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.model.puzzles import PuzzleAttempt, PuzzleStanding, StoredPuzzle
+from engine.model.puzzles import PuzzleAttempt, PuzzleStanding, StoredPuzzle, StreakRun
 from engine.ratings import Glicko2Rating
 from engine.store.shared_sql.sql import Row, insert, select
 
@@ -20,6 +20,7 @@ PUZZLE_COLUMNS = (
     "volatility",
     "attempts",
     "solves",
+    "ease",
 )
 STANDING_COLUMNS = (
     "guild_id",
@@ -31,13 +32,22 @@ STANDING_COLUMNS = (
     "solved",
     "streak",
     "best_streak",
+    "run_key",
+    "run_rating",
+    "run_ease",
+    "run_solved",
+    "run_answered",
+    "run_best",
 )
-ATTEMPT_COLUMNS = ("guild_id", "user_id", "key", "choice", "solved", "at")
+ATTEMPT_COLUMNS = ("guild_id", "user_id", "key", "choice", "solved", "at", "rated")
 
 _SELECT_PUZZLE = select("puzzles", PUZZLE_COLUMNS)
 SELECT_PUZZLE = f"{_SELECT_PUZZLE} WHERE key = :key"
-# Saving a puzzle again keeps the stored one: its rating and counts are the attempts'.
-INSERT_PUZZLE = f"{insert('puzzles', PUZZLE_COLUMNS)} ON CONFLICT (key) DO NOTHING"
+# Saving a puzzle again keeps the stored one (its rating and counts are the attempts'), but
+# for its ease, which puzzles stored before it was kept learn so.
+INSERT_PUZZLE = (
+    f"{insert('puzzles', PUZZLE_COLUMNS)} ON CONFLICT (key) DO UPDATE SET ease = EXCLUDED.ease"
+)
 # The server's own puzzles and the built-in ones (guild_id NULL) the member never tried,
 # nearest the rating first; the attempts' key answers the NOT EXISTS, the
 # (guild_id, rating) index the rest.
@@ -47,6 +57,20 @@ SELECT_CANDIDATES = (
     " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a"
     " WHERE a.guild_id = :guild_id AND a.user_id = :user_id AND a.key = p.key)"
     " ORDER BY ABS(p.rating - :around), p.key LIMIT :limit"
+)
+# A streak's ladder: the same puzzles by rating, the easier first, then by key; the first
+# rungs, or those after the rung (:rating, :ease, :key).
+_LADDER = (
+    f"SELECT {', '.join(f'p.{c} AS {c}' for c in PUZZLE_COLUMNS)} FROM puzzles p"
+    " WHERE (p.guild_id = :guild_id OR p.guild_id IS NULL)"
+    " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a"
+    " WHERE a.guild_id = :guild_id AND a.user_id = :user_id AND a.key = p.key)"
+)
+_LADDER_ORDER = " ORDER BY p.rating, p.ease DESC, p.key LIMIT :limit"
+SELECT_LADDER_START = f"{_LADDER}{_LADDER_ORDER}"
+SELECT_LADDER_AFTER = (
+    f"{_LADDER} AND (p.rating > :rating OR (p.rating = :rating AND (p.ease < :ease"
+    f" OR (p.ease = :ease AND p.key > :key)))){_LADDER_ORDER}"
 )
 # An attempt's consequence for the puzzle: its new rating, one more attempt, and a solve.
 RATE_PUZZLE = (
@@ -94,6 +118,7 @@ def puzzle_params(p: StoredPuzzle) -> dict[str, Any]:
         **_rating_params(p.rating),
         "attempts": p.attempts,
         "solves": p.solves,
+        "ease": p.ease,
     }
 
 
@@ -106,6 +131,7 @@ def puzzle_from_row(row: Row) -> StoredPuzzle:
         rating=_rating_from_row(row),
         attempts=row["attempts"],
         solves=row["solves"],
+        ease=row["ease"],
     )
 
 
@@ -123,6 +149,12 @@ def standing_params(s: PuzzleStanding) -> dict[str, Any]:
         "solved": s.solved,
         "streak": s.streak,
         "best_streak": s.best_streak,
+        "run_key": None if s.run is None else s.run.key,
+        "run_rating": None if s.run is None else s.run.rating,
+        "run_ease": None if s.run is None else s.run.ease,
+        "run_solved": 0 if s.run is None else s.run.solved,
+        "run_answered": s.run is not None and s.run.answered,
+        "run_best": s.run_best,
     }
 
 
@@ -135,6 +167,20 @@ def standing_from_row(row: Row) -> PuzzleStanding:
         solved=row["solved"],
         streak=row["streak"],
         best_streak=row["best_streak"],
+        run=_run_from_row(row),
+        run_best=row["run_best"],
+    )
+
+
+def _run_from_row(row: Row) -> StreakRun | None:
+    if row["run_key"] is None:
+        return None
+    return StreakRun(
+        key=row["run_key"],
+        rating=row["run_rating"],
+        ease=row["run_ease"],
+        solved=row["run_solved"],
+        answered=bool(row["run_answered"]),
     )
 
 
@@ -146,4 +192,5 @@ def attempt_params(a: PuzzleAttempt) -> dict[str, Any]:
         "choice": a.choice,
         "solved": a.solved,
         "at": a.at,
+        "rated": a.rated,
     }

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.model.puzzles import PuzzleAttempt, PuzzleStanding, StoredPuzzle
+from engine.model.puzzles import PuzzleAttempt, PuzzleStanding, StoredPuzzle, StreakRun
 from engine.ratings import Glicko2Rating
 from engine.store.errors import DuplicateKey
 from engine.store.match_store import AttemptRater, MatchStore
@@ -269,3 +269,86 @@ async def test_the_leaderboard_is_by_rating_then_solved_then_user(store: MatchSt
     page = await store.puzzle_leaderboard(GUILD, offset=2, limit=2)
     assert [s.user_id for s in page] == [1, 4]
     assert await store.puzzle_leaderboard(8, offset=0, limit=10) == []
+
+
+# -- the streak's ladder and a standing's change ---------------------------------------------
+
+
+async def test_the_ladder_is_by_rating_then_the_easier_then_key_without_what_was_tried(
+    store: MatchStore,
+) -> None:
+    await store.save_puzzles(
+        [
+            replace(builtin(1), ease=0.10),
+            replace(builtin(2), ease=0.30),
+            replace(builtin(3, 1400.0), ease=0.05),
+            replace(own(11), ease=0.30),
+            replace(own(12, 1600.0), ease=0.90),
+            replace(own(13, guild_id=OTHER_GUILD), ease=0.99),
+        ]
+    )
+    ladder = await store.puzzle_ladder(GUILD, 1, None, 10)
+    expected = ["builtin/3/0", "builtin/2/0", "match/11/3", "builtin/1/0", "match/12/3"]
+    assert [p.key for p in ladder] == expected, "another server's puzzle is not on it"
+    assert ladder[1].ease == 0.30
+    # From a rung on: those after it only, the same order; a tried one is left out.
+    await store.record_attempt(attempt("match/11/3"), rater(True))
+    rung = StreakRun("builtin/2/0", 1500.0, 0.30)
+    after = await store.puzzle_ladder(GUILD, 1, rung, 10)
+    assert [p.key for p in after] == ["builtin/1/0", "match/12/3"]
+    # Another member never tried it: it is on theirs, lower now (its attempt moved it).
+    lowest = StreakRun("builtin/3/0", 1400.0, 0.05)
+    others = await store.puzzle_ladder(GUILD, 2, lowest, 2)
+    assert [p.key for p in others] == ["match/11/3", "builtin/2/0"]
+
+
+async def test_saving_a_puzzle_again_gives_it_its_ease_and_keeps_its_rating(
+    store: MatchStore,
+) -> None:
+    await store.save_puzzles([builtin(1)])
+    await store.record_attempt(attempt("builtin/1/0"), rater(True))
+    await store.save_puzzles([replace(builtin(1), ease=0.25)])
+    stored = await store.puzzle("builtin/1/0")
+    assert stored is not None and stored.ease == 0.25
+    assert stored.attempts == 1 and stored.rating.rating == 1499.0
+
+
+async def test_a_standing_changes_in_one_commit_and_keeps_its_run(store: MatchStore) -> None:
+    run = StreakRun("builtin/1/0", 1512.5, 0.125, solved=3, answered=True)
+
+    def climbed(before: PuzzleStanding) -> PuzzleStanding:
+        return replace(before, run=run, run_best=max(before.run_best, 3))
+
+    after = await store.change_standing(GUILD, 1, climbed)
+    assert after.run == run and after.run_best == 3 and after.attempts == 0
+    assert await store.puzzle_standing(GUILD, 1) == after
+    ended = await store.change_standing(GUILD, 1, lambda s: replace(s, run=None))
+    assert ended.run is None and ended.run_best == 3
+    assert await store.puzzle_standing(GUILD, 1) == ended
+
+
+async def test_a_refused_change_writes_nothing(store: MatchStore) -> None:
+    def refuse(before: PuzzleStanding) -> PuzzleStanding:
+        raise LookupError("no")
+
+    with pytest.raises(LookupError):
+        await store.change_standing(GUILD, 1, refuse)
+    assert await store.puzzle_standing(GUILD, 1) is None
+
+
+async def test_changes_at_once_are_each_read_after_the_last(store: MatchStore) -> None:
+    def one_more(before: PuzzleStanding) -> PuzzleStanding:
+        return replace(before, run_best=before.run_best + 1)
+
+    await asyncio.gather(*(store.change_standing(GUILD, 1, one_more) for _ in range(8)))
+    standing = await store.puzzle_standing(GUILD, 1)
+    assert standing is not None and standing.run_best == 8
+
+
+async def test_an_unrated_attempt_is_kept_as_unrated(store: MatchStore) -> None:
+    await store.save_puzzles([builtin(1)])
+    unrated = replace(attempt("builtin/1/0"), rated=False)
+    await store.record_attempt(unrated, lambda before, rating: (before, rating))
+    stored = await store.puzzle("builtin/1/0")
+    assert stored is not None and stored.attempts == 1 and stored.rating.rating == 1500.0
+    assert await store.puzzle_ladder(GUILD, 1, None, 5) == [], "attempted: off the ladder"
