@@ -62,6 +62,7 @@ class Prefix(enum.StrEnum):
     REVIEW = "rv"
     TOURNAMENT = "hkt"
     PUZZLE = "pz"
+    PUZZLE_STREAK = "pzs"
     DAILY_PUZZLE = "pzd"
 
 
@@ -289,6 +290,24 @@ def puzzle_next_id() -> str:
     return _checked(PUZZLE_NEXT_TEMPLATE)
 
 
+STREAK_CHOICE_TEMPLATE = (
+    rf"{Prefix.PUZZLE_STREAK}:(?P<key>(?P<kind>match|builtin)/(?P<source>[0-9]{{1,19}})"
+    rf"/(?P<step>[0-9]{{1,4}})):(?P<choice>{ARGUMENTS[Verb.DO]})"
+)
+"""``pzs:<key>:<choice>``: answers the puzzle ``key`` of the presser's streak with
+``choice``."""
+STREAK_STEP_TEMPLATE = rf"{Prefix.PUZZLE_STREAK}:(?P<step>next|new)"
+"""``pzs:next``: the streak's next puzzle; ``pzs:new``: a new streak."""
+
+
+def streak_choice_id(key: str, choice: str) -> str:
+    return _checked(f"{Prefix.PUZZLE_STREAK}:{key}:{choice}")
+
+
+def streak_step_id(step: str) -> str:
+    return _checked(f"{Prefix.PUZZLE_STREAK}:{step}")
+
+
 def is_puzzle_key(kind: str, source: int, step: int) -> bool:
     """A puzzle key the bot could have written: a match id (or a built-in match's index)
     and a step of it."""
@@ -324,6 +343,8 @@ TEMPLATES: tuple[str, ...] = (
     *(tournament_template(verb) for verb in TournamentVerb),
     PUZZLE_CHOICE_TEMPLATE,
     PUZZLE_NEXT_TEMPLATE,
+    STREAK_CHOICE_TEMPLATE,
+    STREAK_STEP_TEMPLATE,
     DAILY_CHOICE_TEMPLATE,
 )
 """Every template an item is registered with: the ids the bot writes and reads."""

@@ -2,6 +2,8 @@
 reviewed matches, or the built-in set) where its player missed a clearly better move, as
 that player saw it; a choice button answers it at once — solved or missed, the best move,
 the move played, why, the member's puzzle rating and streak — and Next puzzle poses another.
+With ``streak:True`` it is the unrated streak (:mod:`bot.puzzles.streak_message`): ever
+harder puzzles until the first miss.
 
 Which decisions are puzzles, the answer, the reason and the ratings are the engine's
 (:mod:`engine.puzzles`, ``service.puzzles``); the position is the mover's own view, so the
@@ -25,8 +27,15 @@ from bot.puzzles.daily_button import DailyChoiceButton
 from bot.puzzles.daily_deps import DailyPuzzleDeps
 from bot.puzzles.deps import PuzzlesDeps
 from bot.puzzles.next_button import NextPuzzleButton
+from bot.puzzles.streak_buttons import StreakChoiceButton, StreakStepButton
 
-ITEMS: tuple[type[LinkButton], ...] = (PuzzleChoiceButton, NextPuzzleButton, DailyChoiceButton)
+ITEMS: tuple[type[LinkButton], ...] = (
+    PuzzleChoiceButton,
+    NextPuzzleButton,
+    StreakChoiceButton,
+    StreakStepButton,
+    DailyChoiceButton,
+)
 """The `DynamicItem`s the feature registers."""
 
 
@@ -40,7 +49,9 @@ class DailyPuzzle(Feature):
 
 async def setup(bot: AnyBot) -> None:
     parts = shared_parts(bot)
-    deps = PuzzlesDeps(parts.service.puzzles, parts.names, parts.emojis)
+    deps = PuzzlesDeps(
+        parts.service.puzzles, parts.service.puzzle_streaks, parts.names, parts.emojis
+    )
     await bot.add_cog(Puzzles(deps))
     group = command_group(bot)
     for command in puzzle_commands(deps):

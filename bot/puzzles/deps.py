@@ -10,6 +10,7 @@ from bot.discord_plumbing.app_emojis import AppEmojis
 from bot.words.player_names import PlayerNames
 from engine.model.puzzles import PuzzleStanding
 from engine.service.puzzles.service import PosedPuzzle, PuzzleAnswer
+from engine.service.puzzles.streaks import StreakStep
 
 
 class Puzzles(Protocol):
@@ -31,9 +32,27 @@ class Puzzles(Protocol):
     async def standing(self, guild_id: int, user_id: int) -> PuzzleStanding: ...
 
 
+class Streaks(Protocol):
+    """The match service's streaks (``service.puzzle_streaks``)."""
+
+    async def go_on(self, guild_id: int, user_id: int) -> StreakStep:
+        """The streak's puzzle now, or the next; raises ``LadderClimbed``."""
+        ...
+
+    async def start(self, guild_id: int, user_id: int) -> StreakStep:
+        """A new run's first puzzle; raises ``LadderClimbed``."""
+        ...
+
+    async def answer(self, guild_id: int, user_id: int, key: str, choice: str) -> PuzzleAnswer:
+        """Judge an answer in the streak; raises ``NotInStreak``, ``PuzzleNotFound``,
+        ``NotAChoice`` or ``AlreadyAttempted``."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class PuzzlesDeps:
     puzzles: Puzzles
+    streaks: Streaks
     names: PlayerNames
     emojis: AppEmojis
     """The card emojis, read when a page is drawn (letters until they are uploaded)."""

@@ -25,6 +25,7 @@ from engine.service.puzzles.errors import (
     AlreadyAttempted,
     NoPuzzleLeft,
     NotAChoice,
+    NotInStreak,
     PuzzleNotFound,
 )
 from engine.service.puzzles.service import PosedPuzzle
@@ -34,6 +35,7 @@ REFUSAL_KEYS: dict[type[Exception], str] = {
     NotAChoice: "puzzles.not_a_choice",
     PuzzleNotFound: "puzzles.not_found",
     NoPuzzleLeft: "puzzles.none_left",
+    NotInStreak: "puzzles.not_in_run",
 }
 """The puzzle refusals, each in the member's words."""
 PUZZLE_REFUSALS = tuple(REFUSAL_KEYS)
@@ -44,7 +46,7 @@ def puzzle_refusal(lang: str, error: Exception) -> str:
     return text(lang, key)
 
 
-async def _names(
+async def posed_names(
     deps: PuzzlesDeps, posed: PosedPuzzle, lang: str, guild_id: int
 ) -> tuple[str, str] | None:
     """The real match's players, when the engine names them (both share their matches)."""
@@ -70,7 +72,7 @@ async def show_next_puzzle(
         except PUZZLE_REFUSALS as refusal:
             await reply_privately(interaction, puzzle_refusal(lang, refusal))
             return
-        names = await _names(deps, posed, lang, guild_id)
+        names = await posed_names(deps, posed, lang, guild_id)
         page = await posed_page(lang, posed, names, deps.emojis.faces)
         # Either way the deferred answer is filled in: the pressed message, or "thinking…".
         await update_in_place(interaction, **message_kwargs(page, editing=True))
@@ -96,6 +98,6 @@ async def answer_puzzle(
             posed: PosedPuzzle | None = await deps.puzzles.posed(guild_id, key)
         except PuzzleNotFound:  # gone since: the verdict without the position
             posed = None
-        names = None if posed is None else await _names(deps, posed, lang, guild_id)
+        names = None if posed is None else await posed_names(deps, posed, lang, guild_id)
         page = await answered_page(lang, answer, posed, names, deps.emojis.faces)
         await update_in_place(interaction, **message_kwargs(page, editing=True))

@@ -10,6 +10,7 @@ real match's players appear only when the engine gives them (both share their ma
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -44,12 +45,17 @@ def _choice_emoji(faces: CardFaces, notation: str) -> discord.PartialEmoji | Non
     return None
 
 
+ChoiceId = Callable[[str, str], str]
+"""A puzzle's key and a choice -> its button's id (the rated stream's, or a streak's)."""
+
+
 def choice_row(
     lang: str,
     key: str,
     puzzle: Puzzle,
     faces: CardFaces = LETTERS,
     answered: PuzzleAnswer | None = None,
+    choice_id: ChoiceId = puzzle_choice_id,
 ) -> Row:
     """One button per choice, in the puzzle's order; once ``answered``, the best move in
     green, a missed choice in red, and every button disabled."""
@@ -65,7 +71,7 @@ def choice_row(
                 label=choice_label(lang, choice.decision),
                 style=style,
                 emoji=_choice_emoji(faces, choice.decision),
-                custom_id=puzzle_choice_id(key, choice.decision),
+                custom_id=choice_id(key, choice.decision),
                 disabled=answered is not None,
             )
         )
@@ -82,7 +88,7 @@ def next_row(lang: str) -> Row:
     )
 
 
-async def _position(
+async def position(
     lang: str, posed: PosedPuzzle, names: tuple[str, str] | None, faces: CardFaces
 ) -> tuple[list[str], dict[str, Any]]:
     """The position's lines and picture, from the mover's view only."""
@@ -105,7 +111,7 @@ async def posed_page(
 ) -> Page:
     """The puzzle as posed: the position and the choices. ``names``: the real match's
     players by seat, when the engine gives them."""
-    lines, picture = await _position(lang, posed, names, faces)
+    lines, picture = await position(lang, posed, names, faces)
     return Page(
         text="\n".join([*lines, "", text(lang, "puzzles.ask")]),
         title=text(lang, "puzzles.title", rating=rating_text(posed.rating)),
@@ -129,7 +135,7 @@ async def answered_page(
     lines: list[str] = []
     picture: dict[str, Any] = {}
     if posed is not None:
-        lines, picture = await _position(lang, posed, names, faces)
+        lines, picture = await position(lang, posed, names, faces)
         lines.append("")
     key = "puzzles.solved_title" if answer.solved else "puzzles.missed_title"
     return Page(

@@ -169,6 +169,15 @@ def streak_text(lang: str, before: PuzzleStanding, after: PuzzleStanding) -> str
     return text(lang, "puzzles.no_streak", best=after.best_streak)
 
 
+def judgement_lines(lang: str, puzzle: Puzzle, chosen: str, solved: bool) -> list[str]:
+    """The verdict, the real match's move, and why."""
+    return [
+        verdict_text(lang, puzzle, chosen, solved),
+        played_text(lang, puzzle),
+        reason_text(lang, puzzle),
+    ]
+
+
 def answer_lines(
     lang: str,
     puzzle: Puzzle,
@@ -177,13 +186,19 @@ def answer_lines(
     before: PuzzleStanding,
     after: PuzzleStanding,
 ) -> list[str]:
-    """Everything an answer tells: the verdict, the real match's move, why, the rating
-    and the streak."""
+    """Everything a rated answer tells: the judgement, the rating and the streak."""
     return [
-        verdict_text(lang, puzzle, chosen, solved),
-        played_text(lang, puzzle),
-        reason_text(lang, puzzle),
+        *judgement_lines(lang, puzzle, chosen, solved),
         "",
         rating_change_text(lang, before, after),
         streak_text(lang, before, after),
     ]
+
+
+def run_text(lang: str, before: PuzzleStanding, after: PuzzleStanding) -> str:
+    """A streak's answer: ``🔥 3 in a row (best 5) · the next is harder`` or ``Streak
+    over: 3 in a row (best 5)``."""
+    if after.run is not None:
+        return text(lang, "puzzles.run_on", solved=after.run.solved, best=after.run_best)
+    solved = 0 if before.run is None else before.run.solved
+    return text(lang, "puzzles.run_over", solved=solved, best=after.run_best)

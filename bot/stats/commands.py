@@ -20,7 +20,7 @@ from bot.discord_plumbing.result_buttons import open_review_button
 from bot.discord_plumbing.translator import localised
 from bot.stats.deps import StatsDeps
 from bot.stats.leaderboard_button import show_leaderboard
-from bot.stats.puzzle_leaderboard import puzzle_standing_text, show_puzzle_leaderboard
+from bot.stats.puzzle_leaderboard import puzzle_standing_lines, show_puzzle_leaderboard
 from bot.stats.record_button import RecordExportButton
 from bot.stats.season_leaderboard import season_choices, show_season_leaderboard
 from bot.stats.words import history_text, member_seasons_text, stats_text
@@ -63,8 +63,8 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
             else await deps.puzzles.standing(interaction.guild_id, who.id)
         )
         lines = [stats_text(lang, numbers, name), *member_seasons_text(lang, seasons)]
-        if puzzles is not None and puzzles.attempts:
-            lines.append(puzzle_standing_text(lang, puzzles))
+        if puzzles is not None:
+            lines.extend(puzzle_standing_lines(lang, puzzles))
         embed = discord.Embed(
             title=text(lang, "stats.title", name=name),
             description="\n".join(lines),

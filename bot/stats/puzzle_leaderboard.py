@@ -18,16 +18,20 @@ from engine.service.puzzles.service import MatchPuzzles
 PUZZLE_LEADERBOARD_SIZE = 10
 
 
-def puzzle_standing_text(lang: str, standing: PuzzleStanding) -> str:
-    """``Puzzles: rating **1662?** · 12 solved of 15 · best streak 4``."""
-    return text(
-        lang,
-        "stats.puzzles",
-        rating=rating_text(standing.rating),
-        solved=standing.solved,
-        attempts=standing.attempts,
-        best=standing.best_streak,
-    )
+def puzzle_standing_lines(lang: str, standing: PuzzleStanding) -> list[str]:
+    """``Puzzles: rating **1662?** · 12 solved of 15 · best streak 4`` once the member
+    tried a rated puzzle, and ``Puzzle streak mode: best run **7**`` once they solved one
+    in a streak."""
+    lines: list[str] = []
+    if standing.attempts:
+        rating = rating_text(standing.rating)
+        solved, attempts, best = standing.solved, standing.attempts, standing.best_streak
+        lines.append(
+            text(lang, "stats.puzzles", rating=rating, solved=solved, attempts=attempts, best=best)
+        )
+    if standing.run_best:
+        lines.append(text(lang, "stats.puzzle_run", best=standing.run_best))
+    return lines
 
 
 def puzzle_leaderboard_text(

@@ -27,6 +27,8 @@ from bot.custom_ids import (
     season_leaderboard_id,
     server_page_id,
     step_id,
+    streak_choice_id,
+    streak_step_id,
     tournament_id,
 )
 from bot.discord_plumbing.match_item import UnreadableItem
@@ -61,6 +63,11 @@ WRITTEN = {
     Prefix.REVIEW: [review_id(9), step_id(9, 3, Turn.PREVIOUS)],
     Prefix.TOURNAMENT: [tournament_id(5, "join"), tournament_id(5, "start")],
     Prefix.PUZZLE: ["pz:builtin/0/22:-A", "pz:next"],
+    Prefix.PUZZLE_STREAK: [
+        streak_choice_id("builtin/0/22", "-A"),
+        streak_step_id("next"),
+        streak_step_id("new"),
+    ],
     Prefix.DAILY_PUZZLE: [daily_choice_id(23149, "builtin/0/22", "-A")],
 }
 """An id of every prefix as the bot writes it."""
@@ -74,6 +81,7 @@ GARBLED = {
     Prefix.REVIEW: ["rv:", "rv:9:3:fly", "rv:9:x:next"],
     Prefix.TOURNAMENT: ["hkt:5:fly", "hkt:x:join", "hkt:", "hkt:" + "9" * 30 + ":join"],
     Prefix.PUZZLE: ["pz:", "pz:nope", "pz:match/1/2:1H"],
+    Prefix.PUZZLE_STREAK: ["pzs:", "pzs:again", "pzs:match/1/2:1H", "pzs:next:1"],
     Prefix.DAILY_PUZZLE: ["pzd:", "pzd:1", "pzd:x:match/1/2:1A"],
 }
 """Ids of every prefix that no item's template reads."""
@@ -93,6 +101,7 @@ def test_the_formats_are_the_ones_old_messages_carry():
         Prefix.REVIEW: ["rv:9", "rv:9:3:prev"],
         Prefix.TOURNAMENT: ["hkt:5:join", "hkt:5:start"],
         Prefix.PUZZLE: ["pz:builtin/0/22:-A", "pz:next"],
+        Prefix.PUZZLE_STREAK: ["pzs:builtin/0/22:-A", "pzs:next", "pzs:new"],
         Prefix.DAILY_PUZZLE: ["pzd:23149:builtin/0/22:-A"],
     }
 

@@ -69,7 +69,8 @@ def assert_no_hidden_card_of_the_opponent(message: MessageSnapshot, key: str) ->
     assert cards_shown(hand_line) == Counter(mine.hand)
     # The buttons are the mover's own legal decisions (a take names the public offer).
     legal = {str(d) for d in mine.legal}
-    offered = {b.custom_id.split(":")[2] for b in message.buttons() if b.custom_id != "pz:next"}
+    ids = [b.custom_id.split(":") for b in message.buttons()]
+    offered = {parts[2] for parts in ids if len(parts) == 3}  # not Next or New streak
     assert offered <= legal
 
 

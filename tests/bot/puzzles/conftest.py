@@ -103,7 +103,9 @@ class FakePuzzles:
 def puzzles_deps(puzzles: FakePuzzles, faces: CardFaces = FACES) -> PuzzlesDeps:
     emojis = AppEmojis()
     emojis.faces = faces
-    return PuzzlesDeps(puzzles, FakeNames(("ana", "ben")), emojis)  # type: ignore[arg-type]
+    # The streak's flow runs on the real service, end to end (tests/e2e/test_puzzle_streak.py).
+    streaks = None
+    return PuzzlesDeps(puzzles, streaks, FakeNames(("ana", "ben")), emojis)  # type: ignore[arg-type]
 
 
 @pytest.fixture
