@@ -18,7 +18,13 @@ from engine.ratings.leaderboard import (
     RankedStanding,
     ranked_page,
 )
-from engine.ratings.rated_match import is_rated, rate_finished_match, seat_scores
+from engine.ratings.rated_match import (
+    GLOBAL_RATINGS,
+    is_rated,
+    rate_finished_match,
+    ratings_key,
+    seat_scores,
+)
 from engine.ratings.reliability import Reliability
 from engine.ratings.standing import (
     LeaderboardPage,
@@ -29,6 +35,7 @@ from engine.ratings.standing import (
 )
 
 __all__ = [
+    "GLOBAL_RATINGS",
     "LEADERBOARD_MIN_GAMES",
     "PROVISIONAL_DEVIATION",
     "AllTimePage",
@@ -47,5 +54,6 @@ __all__ = [
     "rate",
     "rate_finished_match",
     "rate_match",
+    "ratings_key",
     "seat_scores",
 ]

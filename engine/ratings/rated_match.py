@@ -2,11 +2,12 @@
 
 The rules (README, "Ratings"):
 
-- Only matches between two people in a server are rated; a match against the AI never is,
-  nor one outside a server (ratings are per server). A challenge that was declined,
-  cancelled or expired never became a match, so there is nothing to rate. An open seat
-  opened unrated (``MatchInfo.rated``) is not rated either; the service checks that flag
-  before asking :func:`is_rated`.
+- Only matches between two people are rated; a match against the AI never is. Ratings are
+  per server; a match outside any server (a DM or a group DM, played through the
+  user-installed app) counts on the global rating, kept under :data:`GLOBAL_RATINGS`.
+  A challenge that was declined, cancelled or expired never became a match, so there is
+  nothing to rate. An open seat opened unrated (``MatchInfo.rated``) is not rated either;
+  the service checks that flag before asking :func:`is_rated`.
 - A win scores 1 and a loss 0 however the match ended: charm, geishas, the three-round
   limit, and also a resignation or a timeout forfeit (conceding is losing; otherwise a
   player about to lose could resign to protect their rating).
@@ -21,6 +22,15 @@ from typing import Protocol
 from engine.model import AI_USER_ID
 from engine.ratings.glicko2 import Glicko2Rating, RatingError, rate_match
 from engine.ratings.standing import RatedMatch, RatingChange, Standing
+
+GLOBAL_RATINGS = 0
+"""The ratings key of matches outside any server: no server has id 0 (Discord ids are
+snowflakes), so the global ratings sit beside each server's in the same tables."""
+
+
+def ratings_key(guild_id: int | None) -> int:
+    """Whose ratings a match of ``guild_id`` counts on: its server's, or the global ones."""
+    return GLOBAL_RATINGS if guild_id is None else guild_id
 
 
 class FinishedMatch(Protocol):
@@ -44,8 +54,7 @@ class FinishedMatch(Protocol):
 def is_rated(result: FinishedMatch) -> bool:
     """Whether ``result`` changes ratings (see the module docstring)."""
     return (
-        result.guild_id is not None
-        and result.ai_level is None
+        result.ai_level is None
         and AI_USER_ID not in result.players
         and result.players[0] != result.players[1]
     )
@@ -65,9 +74,9 @@ def rate_finished_match(result: FinishedMatch, before: tuple[Standing, Standing]
     """
     if not is_rated(result):
         raise RatingError(f"match {result.match_id} is not rated: {result!r}")
-    assert result.guild_id is not None
+    key = ratings_key(result.guild_id)
     for seat in (0, 1):
-        player = (result.guild_id, result.players[seat])
+        player = (key, result.players[seat])
         if (before[seat].guild_id, before[seat].user_id) != player:
             raise RatingError(
                 f"seat {seat} of match {result.match_id} is {player}: {before[seat]!r}"
@@ -78,7 +87,7 @@ def rate_finished_match(result: FinishedMatch, before: tuple[Standing, Standing]
     changes = tuple(
         RatingChange(
             match_id=result.match_id,
-            guild_id=result.guild_id,
+            guild_id=key,
             user_id=result.players[seat],
             seat=seat,
             score=scores[seat],

@@ -23,7 +23,7 @@ from engine.model import (
     MatchStatus,
     UserSettings,
 )
-from engine.ratings import Standing
+from engine.ratings import Standing, ratings_key
 from engine.store import shared_sql
 from engine.store.alarm import Alarm
 from engine.store.announcement import Announcement
@@ -426,15 +426,13 @@ async def _standings_before(conn: Any, result: FinishedMatch) -> tuple[Standing,
     holds until it commits: the match endings of one server rate one after another, each
     waiting only as long as a commit (a key held across the pool's queue would make it
     wait for every other write)."""
-    assert result.guild_id is not None
-    await execute(conn, _LOCK_UNTIL_COMMIT, {"key": f"ratings:{result.guild_id}"})
+    key = ratings_key(result.guild_id)
+    await execute(conn, _LOCK_UNTIL_COMMIT, {"key": f"ratings:{key}"})
     found = []
     for user_id in result.players:
-        params = {"guild_id": result.guild_id, "user_id": user_id}
+        params = {"guild_id": key, "user_id": user_id}
         row = await fetchrow(conn, shared_sql.results.SELECT_STANDING, params)
         found.append(
-            Standing(result.guild_id, user_id)
-            if row is None
-            else shared_sql.results.standing_from_row(row)
+            Standing(key, user_id) if row is None else shared_sql.results.standing_from_row(row)
         )
     return found[0], found[1]

@@ -29,7 +29,7 @@ from engine.model import (
     MatchStatus,
     UserSettings,
 )
-from engine.ratings import LeaderboardPage, PlayerStats, Standing
+from engine.ratings import LeaderboardPage, PlayerStats, Standing, ratings_key
 from engine.store import shared_sql
 from engine.store.alarm import Alarm
 from engine.store.announcement import Announcement
@@ -302,8 +302,7 @@ class SqliteMatchStore(
         if rate is None:
             await self._finish(result, last_decision, None, announcements, version)
             return
-        guild_id = result.guild_id
-        assert guild_id is not None
+        guild_id = ratings_key(result.guild_id)
         players = result.players
 
         async def rated(conn: aiosqlite.Connection) -> list[Statement]:

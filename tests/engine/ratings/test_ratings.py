@@ -6,6 +6,7 @@ import pytest
 
 from engine.model import AI_USER_ID, FinishedMatch
 from engine.ratings import (
+    GLOBAL_RATINGS,
     Game,
     Glicko2Rating,
     RatingError,
@@ -142,12 +143,24 @@ def test_a_win_after_losses_starts_a_new_streak_and_records_the_change():
     assert ana_after.last_change == pytest.approx(162.31, abs=0.01)
 
 
-def test_matches_against_the_ai_or_outside_a_server_are_not_rated():
+def test_matches_against_the_ai_are_not_rated():
     assert is_rated(_result(0, Termination.CHARM))
-    assert not is_rated(_result(0, Termination.CHARM, players=(ANA, AI_USER_ID), ai_level="hard"))
-    assert not is_rated(_result(0, Termination.CHARM, guild_id=None))
+    against_ai = _result(0, Termination.CHARM, players=(ANA, AI_USER_ID), ai_level="hard")
+    assert not is_rated(against_ai)
     with pytest.raises(RatingError, match="match 9 is not rated"):
-        rate_finished_match(_result(0, Termination.CHARM, guild_id=None), _fresh())
+        rate_finished_match(against_ai, _fresh())
+
+
+def test_a_match_outside_any_server_counts_on_the_global_ratings():
+    outside = _result(0, Termination.CHARM, guild_id=None)
+    assert is_rated(outside)
+    with pytest.raises(RatingError, match="seat 0 of match 9"):  # a server's standings
+        rate_finished_match(outside, _fresh())
+    fresh = (Standing(GLOBAL_RATINGS, ANA), Standing(GLOBAL_RATINGS, BEN))
+    rated = rate_finished_match(outside, fresh)
+    assert [s.guild_id for s in rated.standings] == [GLOBAL_RATINGS, GLOBAL_RATINGS]
+    assert [c.guild_id for c in rated.changes] == [GLOBAL_RATINGS, GLOBAL_RATINGS]
+    assert rated.standings[0].rating.rating > 1500 > rated.standings[1].rating.rating
 
 
 def test_standings_of_other_players_are_refused():

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from engine.ratings import rate_match
+from engine.ratings import GLOBAL_RATINGS, rate_match
 from engine.ratings.glicko2 import Glicko2Rating
 from engine.rules.outcome import Termination
 from engine.service import (
@@ -231,3 +231,18 @@ async def test_a_record_of_another_server_is_not_found(service):
         await service.queries.match_record(match_id, GUILD + 1, ANA)
     with pytest.raises(MatchNotFound):
         await service.queries.match_record(999, GUILD, ANA)
+
+
+async def test_a_match_outside_any_server_counts_on_the_global_ratings_only(service):
+    """Played in a DM (the user-installed app): no server, so the global ratings (key 0)."""
+    challenge = await service.challenges.challenge(ANA, BEN, guild_id=None, channel_id=77)
+    match = await service.challenges.accept(challenge.match_id, BEN)
+    await service.commands.resign(match.match_id, BEN)
+
+    ana_change, _ = await service.queries.rating_changes(match.match_id)
+    assert ana_change.guild_id == GLOBAL_RATINGS
+    assert ana_change.after == pytest.approx(1662.31, abs=0.01)
+    everywhere = await service.queries.player_stats(GLOBAL_RATINGS, ANA)
+    assert (everywhere.standing.games, everywhere.standing.wins) == (1, 1)
+    in_a_server = await service.queries.player_stats(GUILD, ANA)
+    assert in_a_server.standing.games == 0, "a server's ratings are its own"
