@@ -323,11 +323,27 @@ class CommandRegistry:
     def listed(self, guild_id: int | None) -> list[dict[str, Any]]:
         return list(self._scope(guild_id).values())
 
+    def installed_by(self, user_id: int | None) -> bool:
+        """Whether this user added the app to their account, and the app allows that."""
+        return user_id in self.user_installs and USER_INSTALL in self.application_installs
+
     def find(
-        self, name: str, *, guild_id: int | None, user_id: int | None = None
+        self,
+        name: str,
+        *,
+        guild_id: int | None,
+        user_id: int | None = None,
+        context: int | None = None,
+        bot_present: bool = True,
     ) -> dict[str, Any]:
-        """The command a user picks from the client's list where the bot is (a guild of
-        the bot's, or its DMs); guild commands shadow global ones."""
+        """The command a user picks from the client's list: where the bot is (a guild of
+        the bot's, where guild commands shadow global ones, or its DMs), or else through
+        the user's own install (a private channel, or a server without the bot). `context`
+        defaults to GUILD with a guild, BOT_DM without."""
+        if context is None:
+            context = BOT_DM_CONTEXT if guild_id is None else GUILD_CONTEXT
+        if context == PRIVATE_CHANNEL_CONTEXT or not bot_present:
+            return self._through_user_install(name, context=context, user_id=user_id)
         if guild_id is not None:
             command = self.guild_commands.get(guild_id, {}).get(name)
             if command is not None:
@@ -342,28 +358,81 @@ class CommandRegistry:
         if guild_id is not None and contexts is not None and GUILD_CONTEXT not in contexts:
             raise ImpossibleUserAction(f"/{name} cannot be used in a guild")
         installs = self.installs_of(command)
-        if GUILD_INSTALL not in installs and user_id not in self.user_installs:
+        through_user = USER_INSTALL in installs and self.installed_by(user_id)
+        if GUILD_INSTALL not in installs and not through_user:
             raise ImpossibleUserAction(f"/{name} is only for users who installed the app")
         return command
 
+    def _through_user_install(
+        self, name: str, *, context: int, user_id: int | None
+    ) -> dict[str, Any]:
+        """Where the bot is not, only the user's own install offers commands: global ones
+        with USER_INSTALL in their `integration_types` and the context in their `contexts`
+        (interactions/application-commands, "Contexts"). PRIVATE_CHANNEL must be listed
+        explicitly: the docs give a global command no default `contexts`, and Discord has
+        offered none there for commands without them (discord-api-docs issue 7108)."""
+        private = context == PRIVATE_CHANNEL_CONTEXT
+        where = "a DM between users or a group DM" if private else "a server without the bot"
+        if not self.installed_by(user_id):
+            raise ImpossibleUserAction(
+                f"/{name} in {where}: only a user install offers commands there, and this "
+                "user has not installed the app (`user.install_app()`)"
+            )
+        command = self.global_commands.get(name)
+        if command is None or USER_INSTALL not in self.installs_of(command):
+            raise ImpossibleUserAction(f"/{name} has no user install: not offered in {where}")
+        contexts = command.get("contexts")
+        if private and (contexts is None or PRIVATE_CHANNEL_CONTEXT not in contexts):
+            raise ImpossibleUserAction(
+                f"/{name} cannot be used in private channels: its contexts leave out 2"
+            )
+        if not private and contexts is not None and GUILD_CONTEXT not in contexts:
+            raise ImpossibleUserAction(f"/{name} cannot be used in a guild")
+        return command
+
     def installs_of(self, command: Mapping[str, Any]) -> frozenset[int]:
-        """The installation contexts a global command is available in."""
+        """The installation contexts a command is available in: a guild command's is the
+        guild's install only ("only for globally-scoped commands"; the guild bulk overwrite
+        defaults `integration_types` to GUILD_INSTALL)."""
+        if "guild_id" in command:
+            return frozenset({GUILD_INSTALL})
         types = command.get("integration_types")
         return self.application_installs if types is None else frozenset(types)
+
+    def owners_for(
+        self,
+        command: Mapping[str, Any],
+        *,
+        context: int,
+        guild_id: int | None,
+        bot_present: bool,
+        user_id: int,
+    ) -> dict[str, str]:
+        """`authorizing_integration_owners` of an invocation ("Authorizing Integration Owners
+        Object"): a key for each installation the app has there, that supports the context
+        and that the command's `integration_types` include; "0" is the guild id in a server
+        and "0" in the bot's DMs, "1" the id of the user who installed the app."""
+        installs = self.installs_of(command)
+        owners: dict[str, str] = {}
+        if GUILD_INSTALL in installs and bot_present and context != PRIVATE_CHANNEL_CONTEXT:
+            owners[str(GUILD_INSTALL)] = "0" if context == BOT_DM_CONTEXT else str(guild_id)
+        if USER_INSTALL in installs and self.installed_by(user_id):
+            owners[str(USER_INSTALL)] = str(user_id)
+        return owners
 
     def offered_where_the_bot_is_not(self, user_id: int) -> list[str]:
         """The global commands the client lists for this user in a server the bot is not
         in: those of a user install ("User-installed apps ... can be used in all servers",
         Change Log, June 27 2024), whose contexts allow servers. A guild install offers
         nothing there, and guild commands belong to their own guild."""
-        if user_id not in self.user_installs or USER_INSTALL not in self.application_installs:
-            return []
-        return [
-            name
-            for name, command in self.global_commands.items()
-            if USER_INSTALL in self.installs_of(command)
-            and (command.get("contexts") is None or GUILD_CONTEXT in command["contexts"])
-        ]
+        offered = []
+        for name in self.global_commands:
+            try:
+                self._through_user_install(name, context=GUILD_CONTEXT, user_id=user_id)
+            except ImpossibleUserAction:
+                continue
+            offered.append(name)
+        return offered
 
 
 def _usable_in_dms(command: Mapping[str, Any]) -> bool:

@@ -19,6 +19,7 @@ CANNOT_SEND_TO_USER = 50007
 INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM_BODY = 50035
 ALREADY_ACKNOWLEDGED = 40060
+MAX_FOLLOWUP_MESSAGES = 40094
 
 
 class DiscordError(Exception):
@@ -66,6 +67,17 @@ def already_acknowledged() -> DiscordError:
 
 def invalid_webhook_token() -> DiscordError:
     return DiscordError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+
+
+def missing_access() -> DiscordError:
+    return DiscordError(403, MISSING_ACCESS, "Missing Access")
+
+
+def too_many_followups() -> DiscordError:
+    # The JSON code and text are documented (topics/opcodes-and-status-codes); the HTTP
+    # status is not: 400, as for the other 400xx interaction errors (40060).
+    text = "This interaction has hit the maximum number of follow up messages"
+    return DiscordError(400, MAX_FOLLOWUP_MESSAGES, text)
 
 
 def invalid_form_body(errors: dict[str, Any]) -> DiscordError:

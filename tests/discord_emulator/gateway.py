@@ -280,9 +280,14 @@ class Gateway:
         self, event: str, data: dict[str, Any], *, intent: int | None = None
     ) -> None:
         """Send an event to every session that asked for it and holds its guild (its
-        `guild_id`; none: shard 0); offline sessions keep it for RESUME."""
+        `guild_id`; none: shard 0); offline sessions keep it for RESUME. The bot hears nothing
+        of a guild it is not in, save the interactions a user install brings it."""
         raw_guild = data.get("guild_id")
         guild_id = None if raw_guild is None else int(raw_guild)
+        # An interaction can come from a guild without the bot, through a user install.
+        unheard = guild_id is not None and not self._world.bot_is_in(guild_id)
+        if unheard and event != "INTERACTION_CREATE":
+            return
         for session in self.live_sessions:
             if session.wants(intent) and session.holds(guild_id):
                 await self.dispatch_to(session, event, data)

@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING, Any
 from tests.discord_emulator.errors import Failure
 from tests.discord_emulator.message_snapshot import MessageSnapshot, ModalSnapshot
 from tests.discord_emulator.payloads import channel_payload, member_payload, user_payload
-from tests.discord_emulator.permissions import (
-    ATTACH_FILES,
-    EMBED_LINKS,
-    MENTION_EVERYONE,
-    USE_EXTERNAL_EMOJIS,
-    channel_permissions,
+from tests.discord_emulator.permissions import channel_permissions
+from tests.discord_emulator.user_installs import (
+    BOT_DM_APP_PERMISSIONS,
+    app_permissions,
+    context_of,
+    forces_ephemeral,
+    owners_where_the_bot_is,
 )
-from tests.discord_emulator.world import ChannelType, World
+from tests.discord_emulator.world import World
 
 if TYPE_CHECKING:
     from tests.discord_emulator.clock import VirtualClock
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 FIRST_RESPONSE_DEADLINE = 3.0  # seconds, real time
 TOKEN_LIFETIME = 15 * 60.0  # seconds, virtual time
 # `app_permissions` in a DM with the app's bot user (interactions/receiving-and-responding).
-DM_APP_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS
+DM_APP_PERMISSIONS = BOT_DM_APP_PERMISSIONS
 
 
 class InteractionType(enum.IntEnum):
@@ -68,6 +69,8 @@ class EmulatedInteraction:
         description: str,
         deadline: float,
         on_failure: Callable[[Failure], None],
+        owners: dict[str, str] | None = None,
+        triggered_by: EmulatedInteraction | None = None,
     ) -> None:
         self.id = world.ids.next()
         self.token = "emulated." + secrets.token_urlsafe(48)
@@ -77,6 +80,16 @@ class EmulatedInteraction:
         channel = world.channels[channel_id]
         self.guild_id = channel.guild_id
         self.source_message_id = source_message_id
+        self.triggered_by = triggered_by
+        """The interaction whose modal this submits."""
+        self.context = context_of(channel)
+        self.owners: dict[str, str] = (
+            dict(owners) if owners is not None else self._inherited_owners(world)
+        )
+        """`authorizing_integration_owners`: a command's from its installs; a component's
+        or a modal's those of the interaction whose message or modal it is on."""
+        self.forced_ephemeral = forces_ephemeral(world, channel, user_id)
+        """The app's new messages for this interaction become ephemeral (user_installs.py)."""
         self.data = data
         self.description = description
         self._world = world
@@ -106,6 +119,14 @@ class EmulatedInteraction:
         return (
             f"<EmulatedInteraction {self.description} id={self.id} response={self.response_type!r}>"
         )
+
+    def _inherited_owners(self, world: World) -> dict[str, str]:
+        if self.triggered_by is not None:
+            return dict(self.triggered_by.owners)
+        source = world.messages.get(self.source_message_id or 0)
+        if source is not None and source.interaction_metadata is not None:
+            return dict(source.interaction_metadata["authorizing_integration_owners"])
+        return owners_where_the_bot_is(world, world.channels[self.channel_id])
 
     # the emulator's side -----------------------------------------------------------
 
@@ -211,10 +232,36 @@ class EmulatedInteraction:
         )
 
 
+def message_interaction_metadata(
+    world: World, interaction: EmulatedInteraction, *, original_response_message_id: int | None
+) -> dict[str, Any]:
+    """`interaction_metadata` of a message this interaction created ("Message Interaction
+    Metadata Object", resources/message): `original_response_message_id` only on followups,
+    `interacted_message_id` for components, `triggering_interaction_metadata` for modals."""
+    metadata: dict[str, Any] = {
+        "id": str(interaction.id),
+        "type": int(interaction.kind),
+        "user": user_payload(world.users[interaction.user_id]),
+        "authorizing_integration_owners": dict(interaction.owners),
+    }
+    if original_response_message_id is not None:
+        metadata["original_response_message_id"] = str(original_response_message_id)
+    if interaction.kind is InteractionType.MESSAGE_COMPONENT:
+        metadata["interacted_message_id"] = str(interaction.source_message_id)
+    if interaction.kind is InteractionType.MODAL_SUBMIT and interaction.triggered_by is not None:
+        metadata["triggering_interaction_metadata"] = message_interaction_metadata(
+            world, interaction.triggered_by, original_response_message_id=None
+        )
+    return metadata
+
+
 def interaction_payload(
     world: World, interaction: EmulatedInteraction, *, message: dict[str, Any] | None
 ) -> dict[str, Any]:
-    """INTERACTION_CREATE as Discord sends it: member in guilds, user in DMs, no guild_id in DMs."""
+    """INTERACTION_CREATE as Discord sends it: `member` in guilds (with or without the bot),
+    `user` in the bot's DMs and in private channels, no guild_id outside guilds; `context`,
+    `authorizing_integration_owners` and `app_permissions` by installation context
+    (user_installs.py)."""
     user = world.users[interaction.user_id]
     channel = world.channels[interaction.channel_id]
     payload: dict[str, Any] = {
@@ -227,30 +274,27 @@ def interaction_payload(
         "channel_id": str(channel.id),
         "channel": channel_payload(world, channel),
         "locale": user.locale,
-        "app_permissions": str(DM_APP_PERMISSIONS),
+        "app_permissions": str(app_permissions(world, channel, user.id)),
         "entitlements": [],
         "attachment_size_limit": 10 * 1024 * 1024,
+        "context": interaction.context,
+        "authorizing_integration_owners": dict(interaction.owners),
     }
-    if channel.type is ChannelType.DM:
+    if channel.guild_id is None:
         payload["user"] = user_payload(user)
-        payload["context"] = 1
-        payload["authorizing_integration_owners"] = {"0": str(world.guild.id)}
     else:
         guild = world.guild_of(channel.guild_id)
         payload["guild_id"] = str(guild.id)
         guild_locale = guild.preferred_locale
         payload["guild"] = {"id": str(guild.id), "locale": guild_locale, "features": []}
         payload["guild_locale"] = guild_locale
-        # Both are computed in the channel, overwrites included, implicit ones not.
+        # Computed in the channel, overwrites included, implicit ones not.
         payload["member"] = member_payload(
             world,
             user,
             permissions=channel_permissions(world, user.id, channel),
             guild_id=guild.id,
         )
-        payload["context"] = 0
-        payload["authorizing_integration_owners"] = {"0": str(guild.id)}
-        payload["app_permissions"] = str(channel_permissions(world, world.bot.id, channel))
     if message is not None:
         payload["message"] = message
     return payload

@@ -243,14 +243,22 @@ class MessageWriter:
     async def publish_delete(self, message: MessageRecord, action: Action) -> None:
         message.deleted = True
         self._transcript.record_message(action, message)
-        if message.flags & MESSAGE_FLAG_EPHEMERAL:
+        if message.flags & MESSAGE_FLAG_EPHEMERAL or not self._bot_hears(message):
             return
         event: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel_id)}
         if message.guild_id is not None:
             event["guild_id"] = str(message.guild_id)
         await self._gateway.dispatch("MESSAGE_DELETE", event, intent=self._intent_for(message))
 
+    def _bot_hears(self, message: MessageRecord) -> bool:
+        """The bot gets no events of a channel it is not in: a DM between users, a group DM
+        or a server without it, even of the messages it answered there with."""
+        channel = self._world.channels.get(message.channel_id)
+        return channel is None or self._world.bot_is_in(channel)
+
     async def _dispatch_message(self, event: str, message: MessageRecord) -> None:
+        if not self._bot_hears(message):
+            return
         intent = self._intent_for(message)
         for session in self._gateway.live_sessions:
             if not (session.wants(intent) and session.holds(message.guild_id)):

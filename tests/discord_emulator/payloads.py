@@ -91,6 +91,19 @@ def role_payloads(world: World, guild_id: int | None = None) -> list[dict[str, A
 
 
 def channel_payload(world: World, channel: ChannelRecord) -> dict[str, Any]:
+    if channel.is_private_channel:
+        # A DM between users or a group DM: its humans as recipients, never the bot (the
+        # docs give interactions only a "partial channel"; discord.js issues 11429, 11443).
+        payload: dict[str, Any] = {
+            "id": str(channel.id),
+            "type": int(channel.type),
+            "last_message_id": _maybe_str(channel.last_message_id),
+            "recipients": [user_payload(world.users[uid]) for uid in channel.recipient_ids],
+            "flags": 0,
+        }
+        if channel.type is ChannelType.GROUP_DM:
+            payload.update(owner_id=str(channel.owner_id), name=channel.name, icon=None)
+        return payload
     if channel.type is ChannelType.DM:
         recipient = world.users[channel.recipient_id or 0]
         return {
@@ -100,7 +113,7 @@ def channel_payload(world: World, channel: ChannelRecord) -> dict[str, Any]:
             "recipients": [user_payload(recipient)],
             "flags": 0,
         }
-    payload: dict[str, Any] = {
+    payload = {
         "id": str(channel.id),
         "type": int(channel.type),
         "guild_id": str(channel.guild_id),
@@ -179,6 +192,8 @@ def message_payload(world: World, message: MessageRecord, *, base_url: str) -> d
         payload["application_id"] = str(message.webhook_id)
     if message.message_reference is not None:
         payload["message_reference"] = message.message_reference
+    if message.interaction_metadata is not None:
+        payload["interaction_metadata"] = message.interaction_metadata
     if message.thread_id is not None and message.thread_id in world.channels:
         payload["thread"] = channel_payload(world, world.channels[message.thread_id])
     return payload
@@ -254,8 +269,11 @@ def app_emoji_payload(world: World, emoji: AppEmojiRecord) -> dict[str, Any]:
     }
 
 
-def application_payload(world: World) -> dict[str, Any]:
-    """`GET /oauth2/applications/@me`: the fields discord.py's AppInfo requires."""
+def application_payload(
+    world: World, *, integration_types_config: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """`GET /oauth2/applications/@me`: the fields discord.py's AppInfo requires, and the
+    installation contexts the application supports (`integration_types_config`)."""
     owner = world.users.get(world.guild.owner_id) or world.bot
     return {
         "id": str(world.bot.id),
@@ -273,7 +291,8 @@ def application_payload(world: World) -> dict[str, Any]:
         "tags": [],
         "redirect_uris": [],
         "interactions_endpoint_url": None,
-        "approximate_guild_count": len(world.guilds),
+        "approximate_guild_count": sum(1 for g in world.guilds if world.bot_is_in(g)),
+        "integration_types_config": integration_types_config or {},
     }
 
 

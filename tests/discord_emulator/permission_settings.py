@@ -35,6 +35,16 @@ class PermissionSettings:
             if role.permissions & bits:
                 await self.set_role_permissions(role, role.permissions & ~bits)
 
+    async def deny_member(
+        self, user_id: int, permission: int | str, channel: ChannelRecord
+    ) -> None:
+        """Take `permission` from one member in `channel` (and its threads) with a member
+        overwrite, keeping what the overwrite already allowed or denied otherwise."""
+        bits = bits_of(permission)
+        found = channel.permission_overwrites.get(user_id)
+        allow, deny = (found.allow, found.deny) if found else (0, 0)
+        await self.set_overwrite(channel, user_id, allow=allow & ~bits, deny=deny | bits)
+
     async def set_role_permissions(self, role: RoleRecord, permissions: int) -> None:
         role.permissions = permissions
         guild_id = self._world.guild_of_role(role.id).id
@@ -56,6 +66,7 @@ class PermissionSettings:
             raise ValueError(f"{target_id} is neither a role nor a member")
         overwrite = Overwrite(target_id, kind, allow=allow, deny=deny)
         channel.permission_overwrites[target_id] = overwrite
+        # A guild without the bot tells it nothing (Gateway.dispatch drops the event).
         await self._gateway.dispatch(
             "CHANNEL_UPDATE", channel_payload(self._world, channel), intent=INTENT_GUILDS
         )

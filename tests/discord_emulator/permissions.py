@@ -41,6 +41,11 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+# "Allows user-installed apps to send public responses. When disabled, users will still be
+# allowed to use their apps but the responses will be ephemeral. This only applies to apps
+# not also installed to the server." (topics/permissions); on for servers by default
+# (Change Log, June 27 2024).
+USE_EXTERNAL_APPS = 1 << 50
 # Every documented bit, 0 to 52 (there is no bit 47).
 ALL = ((1 << 53) - 1) & ~(1 << 47)
 PERMISSION_BITS: dict[str, int] = {
@@ -63,6 +68,7 @@ PERMISSION_BITS: dict[str, int] = {
     "CREATE_PUBLIC_THREADS": CREATE_PUBLIC_THREADS,
     "CREATE_PRIVATE_THREADS": CREATE_PRIVATE_THREADS,
     "SEND_MESSAGES_IN_THREADS": SEND_MESSAGES_IN_THREADS,
+    "USE_EXTERNAL_APPS": USE_EXTERNAL_APPS,
 }
 
 # What the bot's invite link asks for, by the names Discord's client shows.
@@ -89,6 +95,7 @@ EVERYONE_PERMISSIONS = (
     | CREATE_PUBLIC_THREADS
     | CREATE_PRIVATE_THREADS
     | SEND_MESSAGES_IN_THREADS
+    | USE_EXTERNAL_APPS
 )
 # The bot's role: its invite link's permissions, plus what it needs to tidy its messages
 # and run its threads.
@@ -220,7 +227,10 @@ def missing_permissions() -> DiscordError:
 
 
 def bot_permissions_in(world: World, channel: ChannelRecord) -> int:
-    """The bot's effective permissions in a channel; in a DM, everything it may do there."""
+    """The bot's effective permissions in a channel; in its DM, everything it may do there;
+    nothing in a DM between users or a group DM."""
+    if channel.is_private_channel:
+        return 0
     if channel.guild_id is None:
         return ALL
     return effective_permissions(world, world.bot.id, channel)
@@ -229,10 +239,11 @@ def bot_permissions_in(world: World, channel: ChannelRecord) -> int:
 def require_bot(world: World, channel: ChannelRecord, needed: int = 0) -> int:
     """The bot's permissions in `channel`, or Discord's refusal: 403 code 50001 if it cannot
     see the channel at all, 403 code 50013 if it lacks any of `needed`."""
-    if not world.bot_is_in(channel.guild_id):
-        # A guild that removed the bot: its every resource is 403 Missing Access
-        # (discord-api-docs issues 1716 and 2709: access is checked before permissions).
-        _log.info("the bot is not in the guild of channel %s", channel.id)
+    if not world.bot_is_in(channel):
+        # A guild without the bot (never joined, or removed it), a DM between users or a
+        # group DM: every resource is 403 Missing Access (discord-api-docs issues 1716 and
+        # 2709: access is checked before permissions; discord.js issue 11429 for a DM).
+        _log.info("the bot is not in channel %s or its guild", channel.id)
         raise missing_access()
     permissions = bot_permissions_in(world, channel)
     if not permissions & VIEW_CHANNEL:

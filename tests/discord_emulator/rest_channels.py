@@ -120,7 +120,7 @@ class ChannelRoutes:
                 self._world, channel, MANAGE_THREADS if channel.is_thread else MANAGE_CHANNELS
             )
         payload = self._payload(channel)
-        if channel.type is not ChannelType.DM:
+        if channel.guild_id is not None:  # closing a DM deletes nothing
             self._world.delete_channel(channel)  # a channel's threads go with it
             event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
             await self._emulator.gateway.dispatch(event, payload, intent=INTENT_GUILDS)

@@ -17,6 +17,7 @@ from tests.discord_emulator.payloads import (
     member_payload,
     user_payload,
 )
+from tests.discord_emulator.user_installs import integration_types_config
 
 if TYPE_CHECKING:
     from tests.discord_emulator.server import DiscordEmulator
@@ -52,7 +53,8 @@ class IdentityRoutes:
         return json_response(user_payload(user))
 
     async def application(self, request: web.Request) -> web.Response:
-        return json_response(application_payload(self._world))
+        config = integration_types_config(self._emulator.commands.application_installs)
+        return json_response(application_payload(self._world, integration_types_config=config))
 
     async def gateway(self, request: web.Request) -> web.Response:
         return json_response({"url": self._emulator.gateway_url})

@@ -11,12 +11,18 @@ from tests.discord_emulator.errors import (
     already_acknowledged,
     invalid_form_body,
     invalid_webhook_token,
+    too_many_followups,
     unknown_interaction,
     unknown_message,
     unknown_webhook,
 )
 from tests.discord_emulator.http_responses import json_response, no_content
-from tests.discord_emulator.interactions import CallbackType, EmulatedInteraction, InteractionType
+from tests.discord_emulator.interactions import (
+    CallbackType,
+    EmulatedInteraction,
+    InteractionType,
+    message_interaction_metadata,
+)
 from tests.discord_emulator.limits import MESSAGE_FLAG_EPHEMERAL, check_modal
 from tests.discord_emulator.message_bodies import MessageBody, read_message_body
 from tests.discord_emulator.message_snapshot import MessageSnapshot
@@ -24,6 +30,10 @@ from tests.discord_emulator.message_writes import CREATABLE_FLAGS, LOADING_FLAG
 from tests.discord_emulator.permissions import bot_permissions_in
 from tests.discord_emulator.thread_archive import refuse_deletion_if_locked, refuse_if_archived
 from tests.discord_emulator.transcript import Action
+from tests.discord_emulator.user_installs import (
+    MAX_FOLLOWUPS_FOR_A_USER_INSTALL,
+    only_user_install,
+)
 from tests.discord_emulator.world import MessageRecord
 
 if TYPE_CHECKING:
@@ -113,10 +123,15 @@ class InteractionRoutes:
         body: MessageBody,
         *,
         loading: bool,
-        error_prefix: tuple[str | int, ...] = ("data",),
+        followup: bool = False,
     ) -> MessageRecord:
         """A callback's message (its body is the callback's `data`) or a followup's (the
-        body itself, as for Execute Webhook: errors name its fields at the top)."""
+        body itself, as for Execute Webhook: errors name its fields at the top). Where a
+        user install may not answer in public, it is ephemeral whatever the bot asked."""
+        error_prefix: tuple[str | int, ...] = () if followup else ("data",)
+        if interaction.forced_ephemeral:
+            flags = int(body.payload.get("flags") or 0) | MESSAGE_FLAG_EPHEMERAL
+            body = MessageBody({**body.payload, "flags": flags}, body.files)
         channel = self._world.channel(interaction.channel_id)
         is_command = interaction.kind is InteractionType.APPLICATION_COMMAND
         message_type = CHAT_INPUT_COMMAND_MESSAGE if is_command else 0
@@ -142,6 +157,11 @@ class InteractionRoutes:
             )
         message.webhook_id = self._world.bot.id
         message.interaction_id = interaction.id
+        message.interaction_metadata = message_interaction_metadata(
+            self._world,
+            interaction,
+            original_response_message_id=interaction.original_message_id if followup else None,
+        )
         if message.flags & MESSAGE_FLAG_EPHEMERAL:
             message.ephemeral_to = interaction.user_id
         return message
@@ -261,7 +281,8 @@ class InteractionRoutes:
             interaction.original_edited.set()
             interaction.filled_in(filled)
         else:
-            message = self._new_response_message(interaction, body, loading=False, error_prefix=())
+            self._count_followup(interaction)
+            message = self._new_response_message(interaction, body, loading=False, followup=True)
             message.type = 0
             interaction.followup_ids.append(message.id)
             filled = MessageSnapshot.of(message)
@@ -269,6 +290,17 @@ class InteractionRoutes:
             interaction.followed_up.set()
             interaction.filled_in(filled)
         return json_response(payload) if _truthy(request.query.get("wait")) else no_content()
+
+    @staticmethod
+    def _count_followup(interaction: EmulatedInteraction) -> None:
+        """At most 5 followup messages for an interaction whose owners hold USER_INSTALL
+        alone ("Create Followup Message"), refused with 40094. Only messages created count:
+        the followup that fills a "thinking..." placeholder creates none ("no new message
+        will be created, and the loading message will be edited instead", same section);
+        deleting a followup gives no slot back [emulator's choice, the docs are silent]."""
+        created = len(interaction.followup_ids)
+        if only_user_install(interaction.owners) and created >= MAX_FOLLOWUPS_FOR_A_USER_INSTALL:
+            raise too_many_followups()
 
     async def get_message(self, request: web.Request) -> web.Response:
         interaction = self._webhook_interaction(request)

@@ -32,7 +32,7 @@ from tests.discord_emulator.thread_archive import (
     thread_locked,
 )
 from tests.discord_emulator.transcript import Action
-from tests.discord_emulator.world import ChannelRecord, ChannelType, MessageRecord
+from tests.discord_emulator.world import ChannelRecord, MessageRecord
 
 if TYPE_CHECKING:
     from tests.discord_emulator.server import DiscordEmulator
@@ -85,7 +85,7 @@ class MessageRoutes:
     async def create(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         body = await read_message_body(request)
-        if channel.type is ChannelType.DM:
+        if channel.is_bot_dm:
             recipient = self._world.users[channel.recipient_id or 0]
             if not recipient.dms_open:
                 raise DiscordError(403, CANNOT_SEND_TO_USER, "Cannot send messages to this user")

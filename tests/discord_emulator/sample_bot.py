@@ -222,3 +222,70 @@ class SampleBot(commands.Bot):
         guild = discord.Object(self.guild_id)
         self.tree.copy_global_to(guild=guild)
         await self.tree.sync(guild=guild)
+
+
+class PourView(discord.ui.View):
+    """A button anyone who sees the message may press, answered by editing the message."""
+
+    def __init__(self, app: PocketApp) -> None:
+        super().__init__(timeout=None)
+        self.app = app
+
+    @discord.ui.button(label="Pour", custom_id="pocket:pour")
+    async def pour(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        self.app.seen.append(interaction)
+        await interaction.response.edit_message(content=f"poured by {interaction.user.name}")
+
+
+class PocketApp(discord.Client):
+    """A user-installable app: one global command group allowed in every installation
+    context (guilds, the bot's DMs, private channels), synced globally."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.tree = app_commands.CommandTree(
+            self,
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=True, private_channel=True
+            ),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        )
+        self.seen: list[discord.Interaction] = []
+        self.errors: list[discord.HTTPException] = []
+        self.tree.add_command(self._group())
+
+    def _group(self) -> app_commands.Group:
+        group = app_commands.Group(name="pocket", description="A pocket tea set")
+
+        @group.command(description="Serve tea with a button")
+        async def tea(interaction: discord.Interaction) -> None:
+            self.seen.append(interaction)
+            await interaction.response.send_message("tea is ready", view=PourView(self))
+
+        @group.command(description="Think, then send followups")
+        @app_commands.describe(count="How many followups after the answer")
+        async def burst(interaction: discord.Interaction, count: int) -> None:
+            self.seen.append(interaction)
+            await interaction.response.defer(thinking=True)
+            await interaction.followup.send("the answer")  # fills "thinking..."
+            for n in range(count):
+                try:
+                    await interaction.followup.send(f"followup {n + 1}")
+                except discord.HTTPException as exc:
+                    self.errors.append(exc)
+
+        @group.command(description="Post through the channel")
+        async def post(interaction: discord.Interaction) -> None:
+            self.seen.append(interaction)
+            assert isinstance(interaction.channel, discord.abc.Messageable)
+            try:
+                await interaction.channel.send("posted through the channel")
+            except discord.HTTPException as exc:
+                self.errors.append(exc)
+            await interaction.response.send_message("answered through the interaction")
+
+        return group
+
+    async def setup_hook(self) -> None:
+        self.add_view(PourView(self))
+        await self.tree.sync()

@@ -38,6 +38,11 @@ from tests.discord_emulator.rest_messages import MessageRoutes
 from tests.discord_emulator.snowflakes import SnowflakeFactory
 from tests.discord_emulator.thread_archive import ThreadArchive
 from tests.discord_emulator.transcript import Transcript
+from tests.discord_emulator.user_installs import (
+    channel_of_path,
+    only_user_install,
+    refuse_where_the_bot_is_not,
+)
 from tests.discord_emulator.users import EmulatedUser
 from tests.discord_emulator.world import ChannelRecord, Guild, World
 
@@ -220,6 +225,18 @@ class DiscordEmulator:
     def user(self, name: str) -> EmulatedUser:
         return self.users[name]
 
+    # channels the bot is not in ----------------------------------------------------------
+
+    def private_dm(self, first: EmulatedUser, second: EmulatedUser) -> ChannelRecord:
+        """The DM between two humans (type 1, context PRIVATE_CHANNEL), without the bot;
+        the same channel each time for the same pair. They need share no server: make
+        such users with `add_user(name, member=False)`. Clients are told nothing."""
+        return self.world.private_dm(first.id, second.id)
+
+    def group_dm(self, *users: EmulatedUser, name: str | None = None) -> ChannelRecord:
+        """A new group DM (type 3) of these humans, the first its owner, without the bot."""
+        return self.world.add_group_dm([user.id for user in users], name=name)
+
     @property
     def shard_count(self) -> int:
         """The shard count `GET /gateway/bot` recommends and IDENTIFY must use if over 1."""
@@ -229,22 +246,27 @@ class DiscordEmulator:
         self,
         name: str,
         *,
-        shard_id: int,
+        shard_id: int = 0,
         members: tuple[str, ...] = ("ana", "ben", "cara"),
         channel_name: str = "general",
+        bot: bool = True,
     ) -> EmulatedGuild:
         """Another guild with the bot in it, its id on `shard_id` of `shard_count` shards,
         a text channel, and `members` (existing users join it, new names are created).
-        Connected sessions holding its shard get its GUILD_CREATE, as when a bot joins."""
+        Connected sessions holding its shard get its GUILD_CREATE, as when a bot joins.
+        With `bot=False` the bot is not in it (the app can only be a member's user install
+        there) and nobody is told; `invite_bot_back(guild.id)` brings it in later."""
         if not 0 <= shard_id < self.shard_count:
             raise ValueError(f"shard {shard_id} is not one of {self.shard_count} shards")
         world = self.world
-        guild = world.add_guild(name, guild_id=self.ids.next_on_shard(shard_id, self.shard_count))
+        guild_id = self.ids.next_on_shard(shard_id, self.shard_count)
+        guild = world.add_guild(name, guild_id=guild_id, with_bot=bot)
         for member_name in members:
             user = self.users.get(member_name) or self.add_user(member_name, member=False)
             world.join(user.id, guild.id)
         channel = world.add_text_channel(channel_name, guild.id)
-        for session in self.gateway.live_sessions:
+        told = self.gateway.live_sessions if bot else []  # a server without the bot: nobody
+        for session in told:
             if session.wants(INTENT_GUILDS) and session.holds(guild.id):
                 include_members = session.wants(INTENT_GUILD_MEMBERS)
                 payload = guild_create_payload(
@@ -295,6 +317,13 @@ class DiscordEmulator:
         """Take a permission (bits, "Embed Links" or "embed_links") from the bot: in `channel`
         through an overwrite, or everywhere through its roles; clients are told."""
         await self.permission_settings.deny_bot(permission, channel)
+
+    async def deny_member(
+        self, user: EmulatedUser, permission: int | str, *, channel: ChannelRecord
+    ) -> None:
+        """Take a permission (bits or a name such as "USE_EXTERNAL_APPS") from one member in
+        a guild channel and its threads, through a member overwrite."""
+        await self.permission_settings.deny_member(user.id, permission, channel)
 
     async def set_overwrite(
         self, channel: ChannelRecord, target_id: int, *, allow: int = 0, deny: int = 0
@@ -352,9 +381,15 @@ class DiscordEmulator:
         description: str,
         source_message_id: int | None = None,
         message_payload: dict[str, Any] | None = None,
+        owners: dict[str, str] | None = None,
+        triggered_by: EmulatedInteraction | None = None,
     ) -> EmulatedInteraction:
         """Send an interaction; ``message_payload`` replaces the source message as the
-        interaction carries it (a tampered client's click, see ``EmulatedUser.forged_click``)."""
+        interaction carries it (a tampered client's click, see ``EmulatedUser.forged_click``).
+        ``owners`` are its `authorizing_integration_owners` (by default those of the message
+        or modal it is on, else the bot's install where it is); ``triggered_by`` is the
+        interaction whose modal a submit answers. Interactions without a guild (contexts 1
+        and 2) go to shard 0."""
         interaction = EmulatedInteraction(
             world=self.world,
             clock=self.clock,
@@ -366,6 +401,8 @@ class DiscordEmulator:
             description=description,
             deadline=self.response_deadline,
             on_failure=self.record_failure,
+            owners=owners,
+            triggered_by=triggered_by,
         )
         self.interactions[interaction.id] = interaction
         self.interactions_by_token[interaction.token] = interaction
@@ -438,12 +475,44 @@ class DiscordEmulator:
         try:
             response = await self._answer(request, handler)
             self.requests.append((request.method, request.path, response.status))
-            self.request_log.record(request, response.status)
+            interaction = self._interaction_of(request)
+            self.request_log.record(
+                request,
+                response.status,
+                route=self._template(request),
+                interaction_id=None if interaction is None else interaction.id,
+                user_install=self._about_a_user_install(request, interaction),
+            )
             self.rate_limits.observe(request, self._template(request), response)
             return response
         finally:
             self._pending_requests -= 1
             self._touch()
+
+    def _interaction_of(self, request: web.Request) -> EmulatedInteraction | None:
+        """The interaction a callback or an interaction-webhook request is made through."""
+        raw_id = request.match_info.get("interaction_id")
+        if raw_id is not None and raw_id.isdigit():
+            return self.interactions.get(int(raw_id))
+        token = request.match_info.get("token")
+        if token is not None and request.match_info.get("application_id") is not None:
+            return self.interactions_by_token.get(token)
+        return None
+
+    def _about_a_user_install(
+        self, request: web.Request, interaction: EmulatedInteraction | None
+    ) -> bool:
+        """Whether a request is about a place the app is only a user install: a channel or
+        guild the bot is not in, or an interaction whose owners hold USER_INSTALL alone."""
+        if interaction is not None:
+            return only_user_install(interaction.owners)
+        channel = channel_of_path(self.world, request.path[len(API_PREFIX) :])
+        if channel is not None:
+            return not self.world.bot_is_in(channel)
+        raw_guild = request.match_info.get("guild_id")
+        if raw_guild is not None and raw_guild.isdigit() and int(raw_guild) in self.world.guilds:
+            return not self.world.bot_is_in(int(raw_guild))
+        return False
 
     @staticmethod
     def _template(request: web.Request) -> str:
@@ -472,6 +541,9 @@ class DiscordEmulator:
             if limited is not None:
                 return limited
         try:
+            # Where the bot is not, every channel endpoint is 403 Missing Access, even the
+            # routes the emulator lacks (pins, reactions): access is checked first.
+            refuse_where_the_bot_is_not(self.world, path)
             response = await handler(request)
             await self.faults.wait_if_held(request.method, template, path, answered=True)
             return response

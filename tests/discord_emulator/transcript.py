@@ -9,11 +9,13 @@ from typing import Any
 
 from tests.discord_emulator.component_media import shown_attachments
 from tests.discord_emulator.message_text import message_text
-from tests.discord_emulator.world import ChannelType, MessageRecord, World
+from tests.discord_emulator.world import MessageRecord, World
 
 
 class Scope(enum.Enum):
-    PUBLIC = "public"  # everyone who can see the channel or thread
+    # Everyone who can see the channel or thread; in a DM between users or a group DM, its
+    # recipients: a message there is public to them all (the other player included).
+    PUBLIC = "public"
     EPHEMERAL = "ephemeral"  # only the user of the interaction
     DM = "dm"  # the bot's DM with one user
 
@@ -146,7 +148,7 @@ class Transcript:
         if message.ephemeral_to is not None:
             return Visibility(Scope.EPHEMERAL, message.channel_id, message.ephemeral_to)
         channel = self._world.channels[message.channel_id]
-        if channel.type is ChannelType.DM:
+        if channel.is_bot_dm:
             return Visibility(Scope.DM, channel.id, channel.recipient_id)
         return Visibility(Scope.PUBLIC, channel.id)
 
@@ -167,7 +169,8 @@ class Transcript:
         return [e for e in self.entries if not self.can_see(user_id, e)]
 
     def public(self) -> list[TranscriptEntry]:
-        """Entries in guild channels and threads (private threads included)."""
+        """Entries in guild channels and threads (private threads included), and in DMs
+        between users and group DMs (seen by all their recipients)."""
         return [e for e in self.entries if e.visibility.scope is Scope.PUBLIC]
 
     def ephemeral_to(self, user_id: int) -> list[TranscriptEntry]:

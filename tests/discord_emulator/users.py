@@ -6,7 +6,11 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tests.discord_emulator.application_commands import CommandInvocation, OptionValue
+from tests.discord_emulator.application_commands import (
+    USER_INSTALL,
+    CommandInvocation,
+    OptionValue,
+)
 from tests.discord_emulator.errors import DiscordError, ImpossibleUserAction
 from tests.discord_emulator.interactions import EmulatedInteraction, InteractionType
 from tests.discord_emulator.layout_rules import walk
@@ -14,6 +18,7 @@ from tests.discord_emulator.message_snapshot import MessageSnapshot, ModalField
 from tests.discord_emulator.payloads import member_payload, user_payload
 from tests.discord_emulator.permissions import ALL, effective_permissions
 from tests.discord_emulator.transcript import Action
+from tests.discord_emulator.user_installs import context_of
 from tests.discord_emulator.world import ChannelRecord, MessageRecord, UserRecord
 
 if TYPE_CHECKING:
@@ -111,6 +116,23 @@ class EmulatedUser:
         threads.set_archived(channel, archived=False)
         await threads.announce(threads.thread_update(channel))
 
+    def _refuse_if_unreachable(self, record: MessageRecord) -> None:
+        """A component reaches the app through the install the message came from: the bot's
+        where it is, or the user install of the interaction that posted the message. "Message
+        component interactions can be triggered by any user the component is visible to,
+        regardless of the installation context" (tutorials/developing-a-user-installable-app),
+        so the presser need not have installed the app."""
+        channel = self._world.channel(record.channel_id)
+        if self._world.bot_is_in(channel):
+            return
+        metadata = record.interaction_metadata or {}
+        if str(USER_INSTALL) in (metadata.get("authorizing_integration_owners") or {}):
+            return
+        raise ImpossibleUserAction(
+            f"the bot is not in channel {channel.id} (guild {channel.guild_id}), and message "
+            f"{record.id} came from no user install: its components reach no app"
+        )
+
     def _refuse_if_locked(self, channel_id: int) -> None:
         """Discord's client disables the components of messages in a locked thread, even
         for members with Manage Threads (discord-api-docs issues 6907 and 7900)."""
@@ -174,12 +196,14 @@ class EmulatedUser:
             raise ImpossibleUserAction(f"no application commands in archived thread {where.id}")
         words = command.removeprefix("/").split()
         guild_id = where.guild_id
-        offered_anyway = self._emulator.commands.offered_where_the_bot_is_not(self.id)
-        if not self._world.bot_is_in(guild_id) and words[0] not in offered_anyway:
-            # Guild commands go with the bot (the application's scope in the guild); only a
-            # user install is offered in a server the bot is not in.
-            raise ImpossibleUserAction(f"the bot is not in guild {guild_id}: no commands")
-        synced = self._emulator.commands.find(words[0], guild_id=guild_id, user_id=self.id)
+        synced = self._offered(words[0], where)
+        owners = self._emulator.commands.owners_for(
+            synced,
+            context=context_of(where),
+            guild_id=guild_id,
+            bot_present=self._world.bot_is_in(where),
+            user_id=self.id,
+        )
         invocation = CommandInvocation(self._world, guild_id=guild_id)
         data = invocation.data(synced, words[1:], options)
         shown = " ".join(f"{k}:{v!r}" for k, v in options.items())
@@ -189,7 +213,34 @@ class EmulatedUser:
             channel_id=where.id,
             data=data,
             description=f"/{' '.join(words)} {shown}".rstrip() + f" by {self.name}",
+            owners=owners,
         )
+
+    def _offered(self, name: str, where: ChannelRecord) -> dict[str, Any]:
+        """The command `/name` as this user's client lists it in `where`: through the bot's
+        install where the bot is, through this user's own install elsewhere (a server
+        without the bot, a DM between users, a group DM); else `ImpossibleUserAction`."""
+        return self._emulator.commands.find(
+            name,
+            guild_id=where.guild_id,
+            user_id=self.id,
+            context=context_of(where),
+            bot_present=self._world.bot_is_in(where),
+        )
+
+    def offered_commands(self, channel: ChannelRef = None) -> list[str]:
+        """The names of the commands this user's client lists in a channel."""
+        where = self._channel(channel)
+        commands = self._emulator.commands
+        names = [*commands.global_commands, *commands.guild_commands.get(where.guild_id or 0, {})]
+        offered = []
+        for name in dict.fromkeys(names):
+            try:
+                self._offered(name, where)
+            except ImpossibleUserAction:
+                continue
+            offered.append(name)
+        return offered
 
     def install_app(self) -> None:
         """Add the bot's app to this account (a user install, "Installation Context",
@@ -208,9 +259,7 @@ class EmulatedUser:
             raise ImpossibleUserAction(f"button {button!r} on message {record.id} is disabled")
         if found.custom_id is None:
             raise ImpossibleUserAction(f"button {button!r} is a link; clicking it reaches no bot")
-        if not self._world.bot_is_in(record.guild_id):
-            # An interaction goes to the application through the guild's integration.
-            raise ImpossibleUserAction(f"the bot is not in guild {record.guild_id}")
+        self._refuse_if_unreachable(record)
         await self._reopen_to_interact(record.channel_id)
         self._refuse_if_locked(record.channel_id)
         return await self._emulator.start_interaction(
@@ -271,6 +320,7 @@ class EmulatedUser:
             wrong = [v for v in picked if v not in allowed]
             if wrong:
                 raise ImpossibleUserAction(f"select {found.custom_id!r} has no option(s) {wrong}")
+        self._refuse_if_unreachable(record)
         await self._reopen_to_interact(record.channel_id)
         self._refuse_if_locked(record.channel_id)
         return await self._emulator.start_interaction(
@@ -328,6 +378,7 @@ class EmulatedUser:
                 "components": _submitted(list(modal.components), answers),
             },
             description=f"modal {modal.title!r} submitted by {self.name}",
+            triggered_by=opened_by,
         )
 
     def _modal_answer(self, field: ModalField, given: str | Sequence[str] | None) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Sequence
 from typing import Any
 
 from tests.discord_emulator.clock import VirtualClock
@@ -15,6 +16,7 @@ from tests.discord_emulator.snowflakes import SnowflakeFactory
 class ChannelType(enum.IntEnum):
     GUILD_TEXT = 0
     DM = 1
+    GROUP_DM = 3
     PUBLIC_THREAD = 11
     PRIVATE_THREAD = 12
 
@@ -49,6 +51,9 @@ class ChannelRecord:
     parent_id: int | None = None
     owner_id: int | None = None
     recipient_id: int | None = None  # the human in a DM with the bot
+    recipient_ids: list[int] = dataclasses.field(default_factory=list)
+    """The humans of a private channel (a DM between two users, or a group DM), which the
+    bot is never in ("PRIVATE_CHANNEL", interactions/receiving-and-responding)."""
     thread_member_ids: set[int] = dataclasses.field(default_factory=set)
     created_at: str = ""
     last_message_id: int | None = None
@@ -72,6 +77,18 @@ class ChannelRecord:
     @property
     def is_private_thread(self) -> bool:
         return self.type is ChannelType.PRIVATE_THREAD
+
+    @property
+    def is_bot_dm(self) -> bool:
+        """The bot's own DM with one human (interaction context BOT_DM)."""
+        return self.type is ChannelType.DM and self.recipient_id is not None
+
+    @property
+    def is_private_channel(self) -> bool:
+        """A DM between humans or a group DM: the context PRIVATE_CHANNEL, without the bot."""
+        return self.type is ChannelType.GROUP_DM or (
+            self.type is ChannelType.DM and self.recipient_id is None
+        )
 
 
 @dataclasses.dataclass
@@ -106,6 +123,10 @@ class MessageRecord:
     loading: bool = False  # a deferred "Bot is thinking..." placeholder
     sticker_ids: list[str] = dataclasses.field(default_factory=list)
     poll: dict[str, Any] | None = None  # kept only for the components V2 rules
+    interaction_metadata: dict[str, Any] | None = None
+    """For a message an interaction created (its response or a followup): the metadata
+    Discord attaches ("Message Interaction Metadata Object", resources/message), fixed when
+    the message is created."""
 
 
 @dataclasses.dataclass
@@ -186,14 +207,15 @@ class World:
 
     # guilds ------------------------------------------------------------------------
 
-    def add_guild(self, name: str, *, guild_id: int) -> Guild:
-        """A guild the bot and the owner are in, with the @everyone, players and bot roles."""
+    def add_guild(self, name: str, *, guild_id: int, with_bot: bool = True) -> Guild:
+        """A guild the owner is in (and the bot, unless `with_bot` is False: a server where
+        the app can only be a user install), with the @everyone, players and bot roles."""
         ids = self.ids
         guild = Guild(
             id=guild_id,
             name=name,
             owner_id=self.owner.id,
-            member_ids=[self.bot.id, self.owner.id],
+            member_ids=[self.bot.id, self.owner.id] if with_bot else [self.owner.id],
             bot_role_id=ids.next(),
             players_role_id=ids.next(),
             joined_at=self.clock.iso_now(),
@@ -210,9 +232,22 @@ class World:
         )
         return guild
 
-    def bot_is_in(self, guild_id: int | None) -> bool:
-        """Whether the bot is a member of this guild (None, a DM: always)."""
-        return guild_id is None or (guild_id in self.guilds and guild_id not in self.left_guild_ids)
+    def bot_is_in(self, where: ChannelRecord | int | None) -> bool:
+        """Whether the bot is in this channel or guild: a guild it joined and was not removed
+        from, or its own DMs (None); never a DM between humans or a group DM. Pass the
+        channel where there is one: a private channel has no guild either."""
+        if isinstance(where, ChannelRecord):
+            if where.is_private_channel:
+                return False
+            where = where.guild_id
+        if where is None:
+            return True
+        guild = self.guilds.get(where)
+        return (
+            guild is not None
+            and where not in self.left_guild_ids
+            and self.bot.id in guild.member_ids
+        )
 
     def guild_of_channel(self, channel_id: int) -> int | None:
         """The guild of a channel or thread, even a deleted one; None for a DM or unknown."""
@@ -330,6 +365,46 @@ class World:
         self.channels[channel.id] = channel
         return channel
 
+    def private_dm(self, first_id: int, second_id: int) -> ChannelRecord:
+        """The DM between two humans (type 1, both as recipients, no bot), created on first
+        use; Discord keeps one per pair."""
+        if first_id == second_id or self.bot.id in (first_id, second_id):
+            raise ValueError("a DM between users needs two different humans")
+        pair = {first_id, second_id}
+        for channel in self.channels.values():
+            same_pair = set(channel.recipient_ids) == pair
+            if channel.is_private_channel and channel.type is ChannelType.DM and same_pair:
+                return channel
+        channel = ChannelRecord(
+            id=self.ids.next(),
+            type=ChannelType.DM,
+            name=None,
+            guild_id=None,
+            recipient_ids=[first_id, second_id],
+            created_at=self.clock.iso_now(),
+        )
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_group_dm(self, user_ids: Sequence[int], *, name: str | None = None) -> ChannelRecord:
+        """A group DM (type 3) of these humans, the first its owner. The bot is never one of
+        its recipients: what the emulator models is the context PRIVATE_CHANNEL ("Group DMs
+        and DMs other than the app's bot user"), where the app is a user install."""
+        members = list(dict.fromkeys(user_ids))
+        if len(members) < 2 or self.bot.id in members:
+            raise ValueError("a group DM needs at least two humans")
+        channel = ChannelRecord(
+            id=self.ids.next(),
+            type=ChannelType.GROUP_DM,
+            name=name,
+            guild_id=None,
+            owner_id=members[0],
+            recipient_ids=members,
+            created_at=self.clock.iso_now(),
+        )
+        self.channels[channel.id] = channel
+        return channel
+
     def channel(self, channel_id: int) -> ChannelRecord:
         try:
             return self.channels[channel_id]
@@ -353,8 +428,10 @@ class World:
         return [t for t in self.threads(guild_id) if not t.archived]
 
     def can_see_channel(self, user_id: int, channel: ChannelRecord) -> bool:
+        if channel.is_private_channel:
+            return user_id in channel.recipient_ids
         if user_id == self.bot.id:
-            return True
+            return self.bot_is_in(channel)
         if channel.type is ChannelType.DM:
             return channel.recipient_id == user_id
         if not self.is_member(user_id, channel.guild_id):
