@@ -22,6 +22,7 @@ from bot.command_sync import sync_if_changed, sync_marker
 from bot.config import BotConfig
 from bot.discord_plumbing.app_emojis import AppEmojis
 from bot.discord_plumbing.direct_messages import DirectMessages
+from bot.discord_plumbing.interaction_boards import InteractionBoards
 from bot.discord_plumbing.match_item import UnreadableItem
 from bot.discord_plumbing.places import Places
 from bot.discord_plumbing.retrier import Retrier
@@ -209,6 +210,7 @@ class HanamikojiBot(commands.AutoShardedBot):
                 self.service.settings, self.create_dm, other_processes=self.service.store.shared
             ),
             emojis=AppEmojis(),
+            interaction_boards=InteractionBoards(self.service.clock.now),
         )
 
     async def _guild_locale(self, guild_id: int) -> discord.Locale | None:

@@ -126,6 +126,9 @@ class Verb(enum.StrEnum):
     """Turn-based, the late player's grace over: the AI plays their one turn."""
     KEEP_WAITING = "wait"
     """Turn-based, the late player's grace over: they get a fresh turn's days."""
+    SHOW = "show"
+    """Show the board as the match is now, in place (a board outside any server the bot is
+    in, edited only through presses on it: anyone who sees it may)."""
 
 
 ARGUMENTS: dict[Verb, str] = {

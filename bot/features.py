@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import discord
@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from bot.discord_plumbing.app_emojis import AppEmojis
 from bot.discord_plumbing.direct_messages import DirectMessages
+from bot.discord_plumbing.interaction_boards import InteractionBoards, outside_bot_servers
 from bot.discord_plumbing.places import Places
 from bot.discord_plumbing.retrier import Retrier
 from bot.discord_plumbing.translator import localised
@@ -52,6 +53,9 @@ class SharedParts:
     direct_messages: DirectMessages
     emojis: AppEmojis
     """The bot's card emojis, as far as uploaded (letters until then)."""
+    interaction_boards: InteractionBoards = field(default_factory=InteractionBoards)
+    """The live presses of the boards outside any server the bot is in: the command or
+    the Accept that posts such a board leaves its interaction here for the presenters."""
 
     @property
     def retrier(self) -> Retrier:
@@ -99,25 +103,40 @@ def features(bot: AnyBot) -> list[Feature]:
     return [cog for cog in bot.cogs.values() if isinstance(cog, Feature)]
 
 
+ANYWHERE = frozenset({"challenge", "ai", "rules"})
+"""The subcommands that work outside the servers the bot is in (a DM, a group DM, a server
+only a member's user install reaches): a match there lives in its interactions' messages."""
+
+
 class HanamikojiGroup(app_commands.Group):
     """`/hanamikoji`: every command, added by the features; refusals in the user's language."""
 
     def __init__(self, names: PlayerNames) -> None:
-        # Guild-only on the group itself: discord.py ignores guild_only() on subcommands, and
-        # a match needs a server (its channel, its thread, its members). Installed to servers
-        # only: a user install would offer the commands in servers the bot is not in.
+        # Installed to servers and to users' accounts, usable everywhere: contexts and
+        # installs belong to the top-level command only (discord.py ignores them on
+        # subcommands), so the group's interaction_check lets through, outside the servers
+        # the bot is in, only the commands that work there (ANYWHERE).
         super().__init__(
             name="hanamikoji",
             description=localised("slash.group"),
-            guild_only=True,
-            allowed_contexts=app_commands.AppCommandContext(guild=True),
-            allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=True, private_channel=True
+            ),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
         )
         self._names = names
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         self._names.remember(interaction.user, interaction.locale)
-        return True
+        command = interaction.command
+        name = command.name if command is not None else ""
+        if name in ANYWHERE or not outside_bot_servers(interaction):
+            return True
+        lang = language_of(interaction.locale)
+        await interaction.response.send_message(
+            text(lang, "anywhere.server_only", command=f"/hanamikoji {name}"), ephemeral=True
+        )
+        return False
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -61,6 +61,7 @@ async def setup(bot: AnyBot) -> None:
         languages=parts.languages,
         places=parts.places,
         open_challenges=open_challenges,
+        interaction_boards=parts.interaction_boards,
     )
     await bot.add_cog(Challenge(deps, service.subscribe(open_challenges.on_event)))
     group = command_group(bot)

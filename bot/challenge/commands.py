@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.challenge.accept_button import AcceptButton
+from bot.challenge.anywhere import board_here, external_apps_refused
 from bot.challenge.cancel_button import CancelButton
 from bot.challenge.decline_button import DeclineButton
 from bot.challenge.deps import ChallengeDeps
@@ -31,6 +32,7 @@ from bot.discord_plumbing.command_choices import (
     chosen_time,
 )
 from bot.discord_plumbing.first_response import answer_publicly, public_answer_work, send_private
+from bot.discord_plumbing.interaction_boards import outside_bot_servers
 from bot.discord_plumbing.translator import localised
 from bot.words.i18n import language_of, text
 from engine.model import MatchInfo
@@ -107,7 +109,7 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
     @app_commands.choices(variant=VARIANT_CHOICES, turn_timer=TIMER_CHOICES, time=TIME_CHOICES)
     async def challenge(
         interaction: discord.Interaction[Any],
-        opponent: discord.Member,
+        opponent: discord.Member | discord.User,
         variant: app_commands.Choice[str] | None = None,
         turn_timer: app_commands.Choice[int] | None = None,
         time: app_commands.Choice[str] | None = None,
@@ -117,17 +119,28 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
                 text(language_of(interaction.locale), "challenge.no_bots"), ephemeral=True
             )
             return
-        if not await can_host_here(interaction):
+        anywhere = outside_bot_servers(interaction)
+        if anywhere and await external_apps_refused(interaction):
+            return
+        if interaction.context.dm_channel:
+            # The bot's DM with the challenger: nobody else can see it, nor press Accept.
+            lang = language_of(interaction.locale)
+            name = discord.utils.escape_markdown(opponent.display_name)
+            await send_private(interaction, text(lang, "anywhere.not_here", name=name))
+            return
+        if not anywhere and not await can_host_here(interaction):
             return
         deps.names.remember(opponent)
+        # Outside the servers the bot is in, a match has no server (the global ratings).
+        guild_id = None if anywhere else interaction.guild_id
 
         async def issue() -> tuple[MatchInfo, str]:
             # The language first: once the challenge is stored, no read may refuse it.
-            public = await deps.languages.public(interaction.guild_id)
+            public = await deps.languages.public(guild_id)
             info = await deps.challenges.challenge(
                 interaction.user.id,
                 opponent.id,
-                interaction.guild_id,
+                guild_id,
                 interaction.channel_id,
                 *_terms(variant, turn_timer),
                 time_control=chosen_time(time),
@@ -256,6 +269,10 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
         time: app_commands.Choice[str] | None = None,
     ) -> None:
         chosen = level.value if level else default_level
+        if outside_bot_servers(interaction):
+            if not await external_apps_refused(interaction):
+                await _ai_anywhere(deps, interaction, chosen, variant, hints, time)
+            return
         if not await can_host_here(interaction):
             return
 
@@ -287,6 +304,31 @@ def challenge_commands(deps: ChallengeDeps, ai_levels: tuple[str, ...]) -> list[
         )
 
     return [challenge, ai, open_seat, seats]
+
+
+async def _ai_anywhere(
+    deps: ChallengeDeps,
+    interaction: discord.Interaction[Any],
+    level: str,
+    variant: app_commands.Choice[str] | None,
+    hints: bool,
+    time: app_commands.Choice[str] | None,
+) -> None:
+    """`/hanamikoji ai` outside the servers the bot is in: the command's public answer is
+    the board (its "thinking…" first, filled in by the board's first edit)."""
+    started = deps.commands.start_ai_match(
+        interaction.user.id,
+        level,
+        None,
+        interaction.channel_id,
+        Variant(variant.value) if variant else None,
+        hints=hints,
+        time_control=chosen_time(time),
+    )
+    info = await public_answer_work(interaction, started)
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+    await board_here(deps, interaction, info)
 
 
 async def _keep_message_id(deps: ChallengeDeps, info: MatchInfo, message: discord.Message) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot.challenge.open_challenges import OpenChallenges
 from bot.custom_ids import ANY_MATCH_ITEM, Verb, game_id
+from bot.discord_plumbing.interaction_boards import InteractionBoards
 from bot.discord_plumbing.match_item import MatchItem, MatchItemDeps
 from bot.discord_plumbing.places import Places
 from bot.words.server_language import ServerLanguages
@@ -28,6 +29,9 @@ class ChallengeDeps(MatchItemDeps):
     """The challenge message and the rematch notice are public: in the server's language."""
     places: Places
     open_challenges: OpenChallenges
+    interaction_boards: InteractionBoards = field(default_factory=InteractionBoards)
+    """Where a match started outside any server the bot is in leaves its board's
+    interaction (the command's, or the Accept's) for the presenters."""
 
 
 class ChallengeButton(

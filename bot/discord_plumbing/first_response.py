@@ -51,9 +51,15 @@ class FirstResponse(enum.Enum):
 
 
 def on_private_message(interaction: discord.Interaction[Any]) -> bool:
-    """True when the press came from a message only its user sees (ephemeral or a DM)."""
+    """True when the press came from a message only its user sees: an ephemeral one, or one
+    the bot sent to the member's own DMs (the panel by DM). A board in those DMs (an
+    interaction's message) and every message of a DM between people or of a group DM are
+    seen by everyone there: a press on them is answered privately, never by editing them."""
     message = interaction.message
-    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+    if message is not None and message.flags.ephemeral:
+        return True
+    in_own_dms = interaction.guild_id is None and interaction.context.dm_channel
+    return in_own_dms and (message is None or message.interaction_metadata is None)
 
 
 def fitting_response(interaction: discord.Interaction[Any]) -> FirstResponse:

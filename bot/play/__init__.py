@@ -25,6 +25,7 @@ from bot.play.panel import Panel
 from bot.play.presence import Presence
 from bot.play.resign_button import ResignButton
 from bot.play.server_changes import ServerChanges
+from bot.play.show_board_button import ShowBoardButton
 from bot.play.take_button import TakeButton
 from bot.play.wait_button import WaitButton
 from bot.words.i18n import text
@@ -46,6 +47,7 @@ ITEMS = (
     ClaimButton,
     AiTurnButton,
     WaitButton,
+    ShowBoardButton,
 )
 
 
@@ -119,6 +121,7 @@ async def setup(bot: AnyBot) -> None:
         channel_gone=lambda info: _end_channel(service.abandonment, info),
         emojis=parts.emojis,
         notify_claim=panel.claim_offered,
+        interaction_boards=parts.interaction_boards,
     )
     deps = PlayDeps(
         queries=service.queries,
@@ -129,6 +132,7 @@ async def setup(bot: AnyBot) -> None:
         panel=panel,
         board_presses=presenters.presses,
         overdue=service.overdue,
+        interaction_boards=presenters.interaction_boards,
     )
     await bot.add_cog(Play(deps, presenters, service.subscribe(presenters.on_event)))
     changes = ServerChanges(

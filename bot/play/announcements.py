@@ -1,12 +1,15 @@
 """The thread's messages a plan asks for (:mod:`bot.play.display_plan`): the thread and
 board set up at the start, lines someone must see (who starts, the timer played, the next
 player is away, a reminder), an offer asked of an away chooser, round summaries and the
-result. Each is worded in the server's language; nothing here decides what to show."""
+result. Each is worded in the server's language; nothing here decides what to show.
+Outside any server the bot is in there is nowhere to post: the board alone shows the match
+(:mod:`bot.discord_plumbing.interaction_boards`)."""
 
 from __future__ import annotations
 
 import discord
 
+from bot.discord_plumbing.interaction_boards import shown_by_interactions
 from bot.discord_plumbing.result_buttons import open_review_button, rematch_button
 from bot.play.board_editor import BoardEditor
 from bot.play.display_plan import AskOffer, OfferAnswered, Post, PostResult, PostSummary
@@ -47,7 +50,12 @@ class Announcements:
         again after a restart, the start finds them. The thread is remembered as soon as it
         exists, before its players are added, so a restart never opens a second one. A
         board already there is left to the board editor, which brings it up to date. The
-        match as placed afterwards. The board's first post greets ``greet``, who starts."""
+        match as placed afterwards. The board's first post greets ``greet``, who starts.
+
+        A match outside any server the bot is in has its board already (the interaction's
+        message that started it) and no thread."""
+        if shown_by_interactions(info):
+            return info
         placement = info.placement
         thread: discord.abc.Messageable | None = None
         if placement.thread_id is None and placement.board_message_id is None:
@@ -81,12 +89,16 @@ class Announcements:
         return await open_thread(self._place.places, lang, info, names, say)
 
     async def post(self, info: MatchInfo, step: Post) -> None:
+        if shown_by_interactions(info):
+            return  # nowhere to post: its board says it
         lang = await self._place.public_language(info)
         names = await self._place.names(info)
         lines = [line_text(lang, line, names) for line in step.lines]
         await self._place.post(info, "\n".join(lines), mention=step.mention)
 
     async def summary(self, info: MatchInfo, step: PostSummary) -> None:
+        if shown_by_interactions(info):
+            return  # nowhere to post: its board says it
         lang = await self._place.public_language(info)
         names = await self._place.names(info)
         summary = round_summary(lang, step.result, names)
@@ -103,10 +115,14 @@ class Announcements:
         await self._place.post(info, content, mention=step.mention, embed=embed)
 
     async def ask_offer(self, info: MatchInfo, step: AskOffer) -> None:
+        if shown_by_interactions(info):
+            return  # nowhere to post: its board says it
         lang = await self._place.public_language(info)
         await self._offers.ask(step.offer, info, lang, await self._place.names(info))
 
     async def offer_answered(self, info: MatchInfo, step: OfferAnswered) -> None:
+        if shown_by_interactions(info):
+            return  # nowhere to post: its board says it
         lang = await self._place.public_language(info)
         await self._offers.answered(step.decision, lang, await self._place.names(info))
 
@@ -114,6 +130,9 @@ class Announcements:
         """The result with the rating change, a rematch and a review button; then the thread
         is closed (an archived thread still shows it, and no longer counts as active)."""
         match_id = info.match_id
+        if shown_by_interactions(info):
+            self._board.forget(match_id)  # its final board says who won
+            return
         lang = await self._place.public_language(info)
         names = await self._place.names(info)
         self._offers.forget(match_id)

@@ -13,6 +13,7 @@ from bot.play.ai_turn_button import ai_turn_button
 from bot.play.claim_button import claim_button
 from bot.play.moves_button import moves_button
 from bot.play.navigation_buttons import hand_button
+from bot.play.show_board_button import show_board_button
 from bot.play.take_button import take_buttons
 from bot.play.time_words import TurnTime
 from bot.play.wait_button import wait_button
@@ -34,12 +35,14 @@ async def board_page(
     hints: bool = False,
     faces: CardFaces = LETTERS,
     time: TurnTime | None = None,
+    show_button: bool = False,
 ) -> Page:
     """The board; ``deadline`` (Unix seconds, the service's clock) is when the turn ends;
     ``hints`` marks a hint match in the title (never in the picture, which a review draws
     again and must find the same: :mod:`bot.pictures.board_picture`); ``faces``, the card
     emojis a Gift's Take buttons show; ``time``, the match's time control as it stands
-    (without it, ``deadline`` is shown as a per-turn timer's).
+    (without it, ``deadline`` is shown as a per-turn timer's); ``show_button``, a board
+    outside any server the bot is in, which only a press brings up to date (Show board).
 
     ``names`` are markdown-safe for the text; the picture and its alt text are not markdown
     and take ``picture_names`` (the raw names) when given."""
@@ -57,6 +60,9 @@ async def board_page(
                 wait_button(lang, match_id, version),
             )
             rows = (choices, *rows)
+    if show_button:
+        *before, last = rows
+        rows = (*before, (*last, show_board_button(lang, match_id)))
     title = text(lang, "board.title", first=names[0], second=names[1])
     picture = await board_picture(lang, public, picture_names or names, deadline=deadline)
     return Page(

@@ -27,6 +27,7 @@ from bot.discord_plumbing.channel_permissions import (
     may_attach,
     permission_list,
 )
+from bot.discord_plumbing.interaction_boards import InteractionBoards, shown_by_interactions
 from bot.discord_plumbing.pages import Page, message_kwargs
 from bot.discord_plumbing.places import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE
 from bot.play.board import board_page
@@ -86,6 +87,10 @@ def _ai_seat(info: MatchInfo) -> int | None:
     return info.players.index(AI_USER_ID) if AI_USER_ID in info.players else None
 
 
+_BY_INTERACTION = (True,)
+"""What an interaction's board may show: its picture, always (no channel permission)."""
+
+
 def _fitted(place: object) -> tuple[bool, ...]:
     """What the bot may show in ``place`` (the picture): the same page fits differently
     once the permission changes."""
@@ -105,8 +110,10 @@ class BoardEditor:
         tell: TellPlayer | None = None,
         channel_gone: ChannelGone | None = None,
         emojis: AppEmojis | None = None,
+        interaction_boards: InteractionBoards | None = None,
     ) -> None:
         self._queries = queries
+        self._interaction_boards = interaction_boards or InteractionBoards()
         self._channel_gone = channel_gone
         self._emojis = emojis or AppEmojis()
         self._placements = placements
@@ -142,6 +149,7 @@ class BoardEditor:
             hints=info.hints,
             faces=self._emojis.faces,
             time=TurnTime.of(info),
+            show_button=shown_by_interactions(info),
         )
 
     async def edit_board(
@@ -158,6 +166,8 @@ class BoardEditor:
         through its webhook, exempt from the global rate limit
         (:mod:`bot.play.board_interactions`), or as usual if that fails. It is marked
         answered when the board it was pressed on shows the match afterwards."""
+        if shown_by_interactions(info):
+            return await self._edit_by_interaction(info, public, through)
         match_id = info.match_id
         board_id = info.placement.board_message_id
         if board_id is None:
@@ -216,6 +226,29 @@ class BoardEditor:
             self._mark_stale(match_id)
         return True
 
+    async def _edit_by_interaction(
+        self, info: MatchInfo, public: PublicView, through: Press | None
+    ) -> bool:
+        """A board outside any server the bot is in: edited through the press on it, else
+        the latest live one (:mod:`bot.discord_plumbing.interaction_boards`); with none,
+        left as it is until the next press."""
+        board_id = info.placement.board_message_id
+        if board_id is None:
+            return False
+        pressed = through is not None and _pressed_on(through, board_id)
+        if through is not None and pressed and not through.interaction.is_expired():
+            self._interaction_boards.remember(info.match_id, through.interaction, board_id)
+        page = await self._page(info, await self._place.public_language(info), public)
+        if self._shown.would_change(board_id, page, _BY_INTERACTION):
+            if not await self._interaction_boards.edit(
+                info.match_id, message_kwargs(page, editing=True)
+            ):
+                return False
+            self._shown.shown(board_id, page, _BY_INTERACTION)
+        if through is not None and pressed:
+            through.answered = True
+        return True
+
     async def repair(self, info: MatchInfo) -> MatchInfo:
         """Give a match whose thread or board is gone a place and a board again (once, however
         many ask at the same time); the match as it is placed afterwards."""
@@ -266,6 +299,7 @@ class BoardEditor:
         self._told = {(m, notice) for m, notice in self._told if m != match_id}
         self._could.pop(match_id, None)
         self._stopped.pop(match_id, None)
+        self._interaction_boards.forget(match_id)
 
     def refused_boards(self) -> list[int]:
         """The matches whose last board edit Discord refused, waiting for a change."""

@@ -12,6 +12,7 @@ import discord
 
 from bot.custom_ids import ANY_MATCH_ITEM, Verb, game_id
 from bot.discord_plumbing.first_response import on_private_message
+from bot.discord_plumbing.interaction_boards import InteractionBoards
 from bot.discord_plumbing.match_item import MatchItem, MatchItemDeps
 from bot.play.board_interactions import BoardInteractions
 from bot.words.i18n import text
@@ -84,6 +85,9 @@ class PlayDeps(MatchItemDeps):
     overdue: OverdueChoices | None = None
     """What the waiting player of an overdue turn-based match may choose (the board's
     Claim, Let the AI play, Keep waiting)."""
+    interaction_boards: InteractionBoards = field(default_factory=InteractionBoards)
+    """The live presses of boards outside any server the bot is in (shared with the
+    presenters, which edit those boards through them)."""
 
 
 class PlayButton(

@@ -30,6 +30,7 @@ import discord
 
 from bot.discord_plumbing.announcement_nonces import announcing, outside_announcement
 from bot.discord_plumbing.app_emojis import AppEmojis
+from bot.discord_plumbing.interaction_boards import InteractionBoards, shown_by_interactions
 from bot.discord_plumbing.places import Places
 from bot.discord_plumbing.retrier import worth_showing_later
 from bot.play.announcements import Announcements
@@ -119,8 +120,13 @@ class MatchPresenters:
         channel_gone: ChannelGone | None = None,
         emojis: AppEmojis | None = None,
         notify_claim: PanelHook | None = None,
+        interaction_boards: InteractionBoards | None = None,
     ) -> None:
         self.places = places
+        self.interaction_boards = interaction_boards or InteractionBoards()
+        """The live presses of boards outside any server the bot is in, through which
+        their edits go."""
+        self.interaction_boards.show = self.mark_board
         self._notify_claim = notify_claim
         """Tells a waiting player by DM that an overdue turn is theirs to settle."""
         self.presence = presence
@@ -133,7 +139,14 @@ class MatchPresenters:
         thread's permissions are its channel's)."""
         self._place = MatchPlace(places, names, languages, lost=self.mark_board)
         self._board = BoardEditor(
-            queries, placements, self._place, self.mark_board, tell, channel_gone, emojis
+            queries,
+            placements,
+            self._place,
+            self.mark_board,
+            tell,
+            channel_gone,
+            emojis,
+            self.interaction_boards,
         )
         self._posts = Announcements(queries, placements, settings, self._place, self._board)
         self._matches: dict[int, MatchPresenter] = {}
@@ -317,6 +330,8 @@ class MatchPresenters:
             await self._posts.ask_offer(info, step)
         elif isinstance(step, OfferAnswered):
             await self._posts.offer_answered(info, step)
+        elif shown_by_interactions(info):
+            pass  # no DM outside the servers the bot is in: the board the players see says it
         elif isinstance(step, Notify):
             batch.dms.append((self._notify, info, step.user_id))
         elif isinstance(step, NotifyClaim):

@@ -33,7 +33,6 @@ from tests.discord_emulator.message_snapshot import MessageSnapshot
 from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.transcript import Scope
 from tests.discord_emulator.users import EmulatedUser
-from tests.discord_emulator.world import ChannelType
 from tests.e2e.conftest import toml_value
 from tests.e2e.players import (
     HANG_GUARD_SECONDS,
@@ -478,7 +477,7 @@ def assert_no_hidden_card_in_public(emulator: DiscordEmulator) -> None:
     world = emulator.world
     for message in world.messages.values():
         channel = world.channels.get(message.channel_id)
-        if channel is None or channel.type is ChannelType.DM or message.ephemeral_to is not None:
+        if channel is None or channel.is_bot_dm or message.ephemeral_to is not None:
             continue
         for attachment in message.attachments:
             alt = attachment.description or ""

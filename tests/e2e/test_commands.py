@@ -1,6 +1,7 @@
 """Slash commands that need no match: rules, notify, settings, refusals."""
 
 from tests.discord_emulator import CallbackType
+from tests.e2e.players import answered
 
 
 async def test_rules_are_a_short_ephemeral_summary(emulator, bot):
@@ -32,14 +33,22 @@ async def test_a_restart_does_not_send_unchanged_commands_again(emulator, start_
     await restarted.close()
 
 
-async def test_the_commands_are_never_offered_in_a_server_the_bot_is_not_in(emulator, bot):
-    """A new application is installable to users too; a user who adds it to their account
-    must not see /hanamikoji in servers where no bot could host the match."""
+async def test_the_commands_go_wherever_a_user_installed_the_app(emulator, bot):
+    """Installable to servers and to users: a user who adds the app to their account sees
+    /hanamikoji in DMs, group DMs and servers without the bot, where only the commands that
+    work there answer (the rest say so, privately); in the bot's servers, all of them."""
     ana = emulator.user("ana")
-    ana.install_app()
-    assert ana.commands_offered_in_a_server_without_the_bot() == []
     synced = emulator.commands.global_commands["hanamikoji"]
-    assert synced["integration_types"] == [0] and synced["contexts"] == [0]
+    assert synced["integration_types"] == [0, 1] and synced["contexts"] == [0, 1, 2]
+    assert ana.commands_offered_in_a_server_without_the_bot() == []
+    ana.install_app()
+    assert ana.commands_offered_in_a_server_without_the_bot() == ["hanamikoji"]
+    group = emulator.group_dm(ana, emulator.user("ben"), name="friends")
+    rules = await answered(await ana.slash("hanamikoji rules", channel=group))
+    assert "4 geishas" in rules.text()
+    games = await answered(await ana.slash("hanamikoji games", channel=group))
+    assert games.ephemeral
+    assert games.text().startswith("`/hanamikoji games` works in a server where the bot is")
     answer = await ana.slash("hanamikoji rules")
     await answer.first_response()
     assert "4 geishas" in answer.message.text()

@@ -71,6 +71,7 @@ READS = (
     # puzzles
     "puzzle",
     "puzzle_candidates",
+    "puzzle_ladder",
     "puzzle_standing",
     "puzzle_leaderboard",
     # the daily puzzle
@@ -157,6 +158,7 @@ def test_every_read_of_the_store_is_counted():
         # puzzles
         "save_puzzles",
         "record_attempt",
+        "change_standing",
         "record_daily_puzzle",
     }
     assert protocol - writes == set(READS)

@@ -8,7 +8,6 @@ import pytest
 
 from bot.play.presence import AWAY_AFTER_SECONDS
 from engine.model import MatchStatus
-from tests.discord_emulator.errors import ImpossibleUserAction
 from tests.discord_emulator.permissions import INVITE_PERMISSIONS
 from tests.e2e.players import (
     HAND,
@@ -183,15 +182,22 @@ async def test_thread_creation_refused_with_400_plays_the_match_in_the_channel(e
     assert [f.code for f in emulator.take_failures()] == [160006]
 
 
-async def test_commands_are_not_offered_in_dms(emulator, bot):
+async def test_in_the_bots_dm_a_member_plays_the_ai_but_challenges_nobody(emulator, bot):
+    """The commands go to the bot's DM too (a guild install offers them there): the AI's
+    board is the command's answer; a challenge there is refused, as nobody else sees it."""
     ana, ben = emulator.user("ana"), emulator.user("ben")
     (group,) = [c for c in emulator.commands.listed(emulator.guild_id) if c["name"] == "hanamikoji"]
-    assert group["contexts"] == [0] and group["dm_permission"] is False
-    with pytest.raises(ImpossibleUserAction):
-        await ana.slash("hanamikoji challenge", opponent=ben, channel=ana.dm)
-    with pytest.raises(ImpossibleUserAction):
-        await ana.slash("hanamikoji ai", channel=ana.dm)
+    assert group["contexts"] == [0, 1, 2] and group["integration_types"] == [0, 1]
+    refused = await answered(await ana.slash("hanamikoji challenge", opponent=ben, channel=ana.dm))
+    assert refused.ephemeral and "ben cannot see this conversation" in refused.text()
     assert await bot.service.queries.open_matches_for(ana.id) == []
+    board = await answered(await ana.slash("hanamikoji ai", channel=ana.dm))
+    await settle(emulator, bot)
+    (info,) = await bot.service.queries.open_matches_for(ana.id)
+    assert info.guild_id is None and info.placement.board_message_id == board.id
+    shown = ana.message(board.id)
+    assert "Show board 🔄" in [b.label for b in shown.buttons()]
+    assert shown.attachment_names == ["board.png"]
 
 
 async def test_a_burst_of_requests_is_paced_under_the_global_limit(emulator, bot):
