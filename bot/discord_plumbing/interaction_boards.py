@@ -48,6 +48,19 @@ def outside_bot_servers(interaction: discord.Interaction[Any]) -> bool:
     return not interaction.is_guild_integration()
 
 
+def on_interaction_board(interaction: discord.Interaction[Any]) -> bool:
+    """Whether a press came from a message everyone there sees that an interaction posted,
+    outside the bot's servers: a board there (a panel is ephemeral; the bot's own DMs to
+    a member were not posted by an interaction)."""
+    message = interaction.message
+    return (
+        message is not None
+        and not message.flags.ephemeral
+        and message.interaction_metadata is not None
+        and outside_bot_servers(interaction)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class BoardHandle:
     """An interaction whose webhook may edit a board message."""

@@ -35,6 +35,7 @@ class PanelScreens(Protocol):
         notice: str = "",
         picture: bool = False,
         view: PlayerView | None = None,
+        beside: bool = False,
     ) -> None: ...
 
     async def played(

@@ -227,9 +227,12 @@ class Panel:
         notice: str = "",
         picture: bool = False,
         view: PlayerView | None = None,
+        beside: bool = False,
     ) -> None:
-        """The panel's first page: edited in place on a panel, or a new ephemeral message;
-        of ``view`` when the caller has just read it (or been given it by the service).
+        """The panel's first page: edited in place on a panel, or a new ephemeral message
+        (``beside``: a followup, the press having updated the message it is on — a board
+        outside the bot's servers); of ``view`` when the caller has just read it (or been
+        given it by the service).
 
         The hand picture comes with a panel that is opened or refreshed; after a move the
         text alone answers, so the answer is never slowed by drawing. In a hint match the
@@ -254,7 +257,7 @@ class Panel:
                 image=(HAND_FILE, picture_png),
                 image_description=hand_alt_text(lang, view),
             )
-        await show(interaction, page, edit=edit)
+        await show(interaction, page, edit=edit, beside=beside)
 
     async def played(
         self,
@@ -380,10 +383,20 @@ class Panel:
         await self._direct_messages.retire(user_id, info.match_id, line)
 
 
-async def show(interaction: discord.Interaction[Any], page: Page, *, edit: bool) -> None:
-    """Answer with a page: fill in a deferred answer, edit the panel, or a new ephemeral."""
+async def show(
+    interaction: discord.Interaction[Any], page: Page, *, edit: bool, beside: bool = False
+) -> None:
+    """Answer with a page: fill in a deferred answer, edit the panel, or a new ephemeral;
+    ``beside``: an ephemeral followup, the press acknowledged as an update of its (public)
+    message, which the page must never replace."""
     if edit:
         await update_in_place(interaction, **message_kwargs(page, editing=True))
+        return
+    if beside:
+        async with answering(interaction):
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            await interaction.followup.send(ephemeral=True, **message_kwargs(page))
         return
     async with answering(interaction):
         if interaction.response.is_done():  # deferred before slow work: fill in the answer

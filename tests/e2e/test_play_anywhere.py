@@ -1,12 +1,12 @@
 """Play anywhere, through the user-installed app on the emulator: two people who share no
 server play a whole match in their DM (the challenge turns into the board, edited only
 through presses; the hands stay ephemeral; the global ratings count it); in a group DM of
-three the third watches and cannot press; a board left for 20 virtual minutes is brought up
-to date by Show board; a timeout that fell due with no live token is settled and shown at
-the next press; in a server without the bot, a member without Use External Apps is told how
-to play; the server-only commands say so. Every request the bot makes there is one the
-documentation allows (the emulator refuses the rest), and no message shows a card to
-someone who may not see it."""
+three the third watches and cannot press; a board left alone past its token's 15 virtual
+minutes is brought up to date by Show board, and by opening a hand; a timeout that fell due
+with no live token is settled and shown at the next press; in a server without the bot, a
+member without Use External Apps is told how to play; the server-only commands say so.
+Every request the bot makes there is one the documentation allows (the emulator refuses the
+rest), and no message shows a card to someone who may not see it."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import random
 
 from engine.model import MatchStatus
 from engine.ratings import GLOBAL_RATINGS
+from engine.rules import Phase
 from engine.service.clock import ManualClock
 from tests.discord_emulator.transcript import Scope
 from tests.discord_emulator.user_installs import INTERACTION_ROUTES
@@ -125,11 +126,9 @@ async def test_a_third_in_a_group_dm_watches_and_cannot_press(emulator, bot):
     conformant(emulator)
 
 
-async def test_a_board_left_for_twenty_minutes_is_shown_again_and_a_timeout_settled(
-    emulator, start_bot
-):
+async def test_a_board_left_alone_is_shown_again_and_a_timeout_settled(emulator, start_bot):
     clock = ManualClock(start=START)
-    bot = await start_bot(clock, rng=random.Random(5), turn_timer_seconds=15 * 60)
+    bot = await start_bot(clock, rng=random.Random(5), turn_timer_seconds=TIMER)
     dana = emulator.add_user("dana", member=False)
     dana.install_app()
     started = await answered(await dana.slash("hanamikoji ai", channel=dana.dm, level="easy"))
@@ -139,11 +138,9 @@ async def test_a_board_left_for_twenty_minutes_is_shown_again_and_a_timeout_sett
     before = the_board(dana, dana.dm.id)
     version_before = (await bot.service.queries.public_view(info.match_id)).version
 
-    # Twenty minutes pass: every token is dead, and dana's turn timer ran out meanwhile, so
-    # the AI played for her (the server's expiry policy), with no token to show it.
-    emulator.advance(20 * 60)
-    await clock.advance(20 * 60, settle=bot.service.wait_idle)
-    await settle(emulator, bot)
+    # 35 minutes pass: every token is dead, and dana's turn timer ran out meanwhile, so
+    # the AI played for her (the default expiry policy), with no token to show it.
+    await both_clocks(emulator, bot, clock, 35 * 60)
     after = await bot.service.queries.public_view(info.match_id)
     assert after.version > version_before, "the timeout was settled"
     assert the_board(dana, dana.dm.id).text() == before.text(), "nothing could show it yet"
@@ -153,10 +150,51 @@ async def test_a_board_left_for_twenty_minutes_is_shown_again_and_a_timeout_sett
     shown = the_board(dana, dana.dm.id)
     assert shown.id == before.id and shown.text() != before.text()
     now = await bot.service.queries.match_info(info.match_id)
-    assert now.turn_deadline is not None and now.turn_deadline > START + 20 * 60
-    assert f"<t:{int(now.turn_deadline)}:R>" in shown.text(), "the turn as it is now"
-    assert f"<t:{int(now.turn_deadline)}:R>" not in before.text()
+    assert now.turn_deadline is not None
+    assert deadline_of(now) in shown.text() and deadline_of(now) not in before.text()
+
+    # dana opens her hand, then leaves it open 15 minutes (the board's token dies) and
+    # plays from it: the move and the AI's answer cannot reach the board...
+    assert (await bot.service.queries.public_view(info.match_id)).phase is Phase.ACTION
+    panel = await answered(await dana.click(shown, "Hand 🂠"))
+    assert panel.ephemeral and panel.id != shown.id and "**Your hand**" in panel.text()
+    await both_clocks(emulator, bot, clock, 15 * 60)
+    await play_from_panel(emulator, bot, dana, panel, random.Random(3))
+    moved = await bot.service.queries.match_info(info.match_id)
+    assert deadline_of(moved) not in the_board(dana, dana.dm.id).text()
+    # ...until her next press on the board: opening her hand brings it up to date too.
+    again = await answered(await dana.click(the_board(dana, dana.dm.id), "Hand 🂠"))
+    await settle(emulator, bot)
+    assert again.ephemeral and "**Your hand**" in again.text()
+    assert deadline_of(moved) in the_board(dana, dana.dm.id).text()
     conformant(emulator)
+
+
+TIMER = 30 * 60
+"""Longer than a token's 15 minutes: a board can go stale with the turn still running."""
+
+
+def deadline_of(info) -> str:
+    return f"<t:{int(info.turn_deadline)}:R>"
+
+
+async def both_clocks(emulator, bot, clock: ManualClock, seconds: float) -> None:
+    """Virtual time for Discord (tokens age) and for the service (timers run out)."""
+    emulator.advance(seconds)
+    await clock.advance(seconds, settle=bot.service.wait_idle)
+    await settle(emulator, bot)
+
+
+async def play_from_panel(emulator, bot, user, panel, rng: random.Random) -> None:
+    """An action chosen at random on an open panel: action, cards, confirm."""
+    actions = [b.label for b in panel.buttons() if b.label not in ("Refresh", "Back")]
+    panel = await answered(await user.click(panel, rng.choice(actions)))
+    select = panel.select()
+    picked = rng.sample([o.value for o in select.options], select.min_values)
+    panel = await answered(await user.select(panel, picked))
+    confirms = [b.label for b in panel.buttons() if b.label != "Back"]
+    await answered(await user.click(panel, rng.choice(confirms)))
+    await settle(emulator, bot)
 
 
 async def test_a_server_without_the_bot_needs_use_external_apps(emulator, bot):
