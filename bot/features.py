@@ -27,7 +27,8 @@ from discord.ext import commands
 
 from bot.discord_plumbing.app_emojis import AppEmojis
 from bot.discord_plumbing.direct_messages import DirectMessages
-from bot.discord_plumbing.interaction_boards import InteractionBoards, outside_bot_servers
+from bot.discord_plumbing.install_context import outside_bot_servers
+from bot.discord_plumbing.interaction_boards import InteractionBoards
 from bot.discord_plumbing.places import Places
 from bot.discord_plumbing.retrier import Retrier
 from bot.discord_plumbing.translator import localised
@@ -103,7 +104,7 @@ def features(bot: AnyBot) -> list[Feature]:
     return [cog for cog in bot.cogs.values() if isinstance(cog, Feature)]
 
 
-ANYWHERE = frozenset({"challenge", "ai", "rules"})
+ANYWHERE = frozenset({"challenge", "ai", "rules", "stats", "puzzle"})
 """The subcommands that work outside the servers the bot is in (a DM, a group DM, a server
 only a member's user install reaches): a match there lives in its interactions' messages."""
 

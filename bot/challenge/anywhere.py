@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot.challenge.deps import ChallengeDeps
-from bot.discord_plumbing.interaction_boards import outside_bot_servers
+from bot.discord_plumbing.install_context import outside_bot_servers
 from bot.words.i18n import language_of, text
 from engine.model import MatchInfo
 

@@ -32,7 +32,7 @@ from bot.discord_plumbing.command_choices import (
     chosen_time,
 )
 from bot.discord_plumbing.first_response import answer_publicly, public_answer_work, send_private
-from bot.discord_plumbing.interaction_boards import outside_bot_servers
+from bot.discord_plumbing.install_context import outside_bot_servers
 from bot.discord_plumbing.translator import localised
 from bot.words.i18n import language_of, text
 from engine.model import MatchInfo

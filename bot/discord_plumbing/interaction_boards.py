@@ -24,6 +24,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_plumbing.install_context import outside_bot_servers
 from engine.model import MatchInfo
 
 log = logging.getLogger(__name__)
@@ -38,14 +39,6 @@ def shown_by_interactions(info: MatchInfo) -> bool:
     """Whether ``info``'s board lives outside any server the bot is in (stored with no
     server: the service plays it on the global ratings)."""
     return info.guild_id is None
-
-
-def outside_bot_servers(interaction: discord.Interaction[Any]) -> bool:
-    """Whether ``interaction`` comes from where the bot is not: a DM or group DM, or a
-    server the application reaches only through the member's own install."""
-    if interaction.guild_id is None:
-        return True
-    return not interaction.is_guild_integration()
 
 
 def on_interaction_board(interaction: discord.Interaction[Any]) -> bool:

@@ -16,6 +16,7 @@ from bot.discord_plumbing.first_response import (
     acknowledge,
     update_in_place,
 )
+from bot.discord_plumbing.install_context import standings_scope
 from bot.discord_plumbing.match_item import refusals_answered
 from bot.discord_plumbing.pages import message_kwargs, reply_privately
 from bot.puzzles.deps import PuzzlesDeps
@@ -61,10 +62,7 @@ async def show_next_puzzle(
     """The member's next puzzle: a new private message (the command's "thinking…" filled
     in), or (``edit``) the message pressed on, edited."""
     lang = language_of(interaction.locale)
-    guild_id = interaction.guild_id
-    if guild_id is None:
-        await reply_privately(interaction, text(lang, "puzzles.not_in_server"))
-        return
+    guild_id = standings_scope(interaction)  # outside the bot's servers, the built-in set
     async with refusals_answered(interaction, "next puzzle"):
         await acknowledge(interaction, FirstResponse.UPDATE if edit else FirstResponse.THINK)
         try:
@@ -83,10 +81,7 @@ async def answer_puzzle(
 ) -> None:
     """Judge the member's ``choice`` for puzzle ``key`` and turn its page into the verdict."""
     lang = language_of(interaction.locale)
-    guild_id = interaction.guild_id
-    if guild_id is None:
-        await reply_privately(interaction, text(lang, "puzzles.not_in_server"))
-        return
+    guild_id = standings_scope(interaction)  # outside the bot's servers, the built-in set
     async with refusals_answered(interaction, f"puzzle {key}"):
         await acknowledge(interaction, FirstResponse.UPDATE)
         try:

@@ -10,12 +10,13 @@ from typing import Any, Literal
 import discord
 
 from bot.discord_plumbing.first_response import FirstResponse, acknowledge, update_in_place
+from bot.discord_plumbing.install_context import standings_scope
 from bot.discord_plumbing.match_item import refusals_answered
 from bot.discord_plumbing.pages import message_kwargs, reply_privately
 from bot.puzzles.deps import PuzzlesDeps
 from bot.puzzles.puzzle_message import PUZZLE_REFUSALS, posed_names, puzzle_refusal
 from bot.puzzles.streak_page import climbed_page, streak_answered_page, streak_page
-from bot.words.i18n import language_of, text
+from bot.words.i18n import language_of
 from engine.service.puzzles.errors import LadderClimbed, PuzzleNotFound
 from engine.service.puzzles.service import PosedPuzzle
 
@@ -28,10 +29,7 @@ async def show_streak(
     """The streak's puzzle (``go_on``: the one it poses, or the next; ``new``: a new run's
     first): a new private message, or (``edit``) the message pressed on, edited."""
     lang = language_of(interaction.locale)
-    guild_id = interaction.guild_id
-    if guild_id is None:
-        await reply_privately(interaction, text(lang, "puzzles.not_in_server"))
-        return
+    guild_id = standings_scope(interaction)  # outside the bot's servers, the built-in set
     async with refusals_answered(interaction, "streak"):
         await acknowledge(interaction, FirstResponse.UPDATE if edit else FirstResponse.THINK)
         streaks = deps.streaks
@@ -57,10 +55,7 @@ async def answer_streak(
     """Judge the member's ``choice`` for their streak's puzzle ``key``; the page becomes
     the verdict and the run."""
     lang = language_of(interaction.locale)
-    guild_id = interaction.guild_id
-    if guild_id is None:
-        await reply_privately(interaction, text(lang, "puzzles.not_in_server"))
-        return
+    guild_id = standings_scope(interaction)  # outside the bot's servers, the built-in set
     async with refusals_answered(interaction, f"streak puzzle {key}"):
         await acknowledge(interaction, FirstResponse.UPDATE)
         try:

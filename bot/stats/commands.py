@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.custom_ids import MAX_SEASON
 from bot.discord_plumbing.first_response import send_private, think_privately
+from bot.discord_plumbing.install_context import outside_bot_servers, standings_scope
 from bot.discord_plumbing.pages import EMBED_COLOUR
 from bot.discord_plumbing.result_buttons import open_review_button
 from bot.discord_plumbing.translator import localised
@@ -43,26 +44,26 @@ def stats_commands(deps: StatsDeps) -> list[Command]:
     @app_commands.rename(member=localised("names.member"))
     @app_commands.describe(member=localised("slash.stats_member"))
     async def stats(
-        interaction: discord.Interaction[Any], member: discord.Member | None = None
+        interaction: discord.Interaction[Any],
+        member: discord.Member | discord.User | None = None,
     ) -> None:
-        """Reply with the member's (or the caller's) stats in this server."""
+        """Reply with the member's (or the caller's) stats in this server; outside the
+        bot's servers, on the global ratings (matches played there)."""
         lang = language_of(interaction.locale)
-        if interaction.guild_id is None:
-            await interaction.response.send_message(
-                text(lang, "stats.not_in_server"), ephemeral=True
-            )
-            return
         await think_privately(interaction)
         who = member or interaction.user
         name = markdown_safe(who.display_name)
-        numbers = await deps.queries.player_stats(interaction.guild_id, who.id)
-        seasons = await deps.seasons.member(interaction.guild_id, who.id)
-        puzzles = (
-            None
-            if deps.puzzles is None
-            else await deps.puzzles.standing(interaction.guild_id, who.id)
-        )
-        lines = [stats_text(lang, numbers, name), *member_seasons_text(lang, seasons)]
+        scope = standings_scope(interaction)
+        numbers = await deps.queries.player_stats(scope, who.id)
+        seasons = None
+        if not outside_bot_servers(interaction):
+            seasons = await deps.seasons.member(scope, who.id)
+        puzzles = None if deps.puzzles is None else await deps.puzzles.standing(scope, who.id)
+        lines = [stats_text(lang, numbers, name)]
+        if seasons is None:
+            lines.append(text(lang, "anywhere.global_stats"))
+        else:
+            lines.extend(member_seasons_text(lang, seasons))
         if puzzles is not None:
             lines.extend(puzzle_standing_lines(lang, puzzles))
         embed = discord.Embed(

@@ -136,9 +136,15 @@ class FakeInteraction:
     """discord.py's place for what the handling of one interaction keeps."""
     created_at: datetime.datetime = field(default_factory=discord.utils.utcnow)
     """When Discord created the interaction (its snowflake's time)."""
+    guild_installed: bool = True
+    """In a server, whether the app is installed there (False: only the member's own
+    install reaches it)."""
 
     def __post_init__(self) -> None:
         self.response = FakeResponse(self.log)
+
+    def is_guild_integration(self) -> bool:
+        return self.guild_id is not None and self.guild_installed
 
     @classmethod
     def by(cls, user_id: int, **fields: Any) -> FakeInteraction:

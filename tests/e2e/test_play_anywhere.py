@@ -99,6 +99,18 @@ async def test_two_people_with_no_shared_server_play_a_whole_match_in_their_dm(e
     for user in (dana, eli):
         stats = await bot.service.queries.player_stats(GLOBAL_RATINGS, user.id)
         assert stats.standing.games == 1, "counted on the global ratings"
+    shown = await answered(await dana.slash("hanamikoji stats", channel=dm))
+    assert shown.ephemeral and "🌐 The global rating" in shown.text()
+    assert "1 win" in shown.text() or "1 loss" in shown.text(), shown.text()
+
+    # A puzzle too: the built-in set, on the global standings.
+    puzzle = await answered(await dana.slash("hanamikoji puzzle", channel=dm))
+    assert puzzle.ephemeral and "🧩 Puzzle · find the best move" in puzzle.text()
+    (choice, *_) = [b for b in puzzle.buttons() if b.custom_id.startswith("pz:builtin/")]
+    await answered(await dana.click(puzzle, choice.custom_id))
+    await settle(emulator, bot)
+    standing = await bot.service.puzzles.standing(GLOBAL_RATINGS, dana.id)
+    assert standing.attempts == 1
     assert conformant(emulator) > 0
 
 
