@@ -104,7 +104,7 @@ def features(bot: AnyBot) -> list[Feature]:
     return [cog for cog in bot.cogs.values() if isinstance(cog, Feature)]
 
 
-ANYWHERE = frozenset({"challenge", "ai", "rules", "stats", "puzzle"})
+ANYWHERE = frozenset({"challenge", "ai", "rules", "stats", "puzzle", "review"})
 """The subcommands that work outside the servers the bot is in (a DM, a group DM, a server
 only a member's user install reaches): a match there lives in its interactions' messages."""
 

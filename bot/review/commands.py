@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_plumbing.first_response import send_private, think_privately
+from bot.discord_plumbing.install_context import outside_bot_servers
 from bot.discord_plumbing.translator import localised
 from bot.review.deps import ReviewDeps
 from bot.review.review_message import Answer, show_review
@@ -56,8 +57,8 @@ def review_commands(deps: ReviewDeps) -> list[Command]:
 async def _default_match(deps: ReviewDeps, interaction: discord.Interaction[Any]) -> int | None:
     """This thread's match once it is over, else the caller's latest finished match here."""
     guild_id = interaction.guild_id
-    if guild_id is None:
-        return None
+    if guild_id is None or outside_bot_servers(interaction):
+        return None  # no thread to read it from: the match is named
     here = await deps.placements.match_of_thread(interaction.channel_id or 0)
     if here is not None and here.status is MatchStatus.FINISHED and here.guild_id == guild_id:
         return here.match_id

@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_plumbing.install_context import outside_bot_servers
 from bot.discord_plumbing.pages import message_kwargs, reply_privately, text_page
 from bot.review.deps import ReviewDeps
 from bot.review.progress_line import ProgressLine
@@ -67,9 +68,6 @@ async def show_review(
 ) -> None:
     """Show page ``step`` of match ``match_id``'s review to whoever interacted."""
     lang = language_of(interaction.locale)
-    if interaction.guild_id is None:  # known at once: answered at once
-        await reply_privately(interaction, text(lang, "review.not_in_server"))
-        return
     message = ReviewMessage(interaction, match_id, answer)
     await message.defer()
     try:
@@ -158,8 +156,8 @@ async def _scene(
     deps: ReviewDeps, interaction: discord.Interaction[Any], lang: str, match_id: int
 ) -> ReviewScene:
     """The match as the engine lets this viewer see it (with its judgement once stored)."""
-    guild_id = interaction.guild_id
-    assert guild_id is not None, "show_review answers outside a server before this"
+    # Outside the bot's servers, the matches played there (no server); else this server's.
+    guild_id = None if outside_bot_servers(interaction) else interaction.guild_id
     try:
         # A finished match of this server, else refused, as the record export is.
         seen = await deps.reviews.seen(match_id, interaction.user.id, guild_id)

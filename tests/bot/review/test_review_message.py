@@ -133,11 +133,18 @@ async def test_an_unfinished_or_unknown_match_is_refused_in_the_viewers_language
     assert said(spanish.original_edits[0]) != said(reply)
 
 
-async def test_outside_a_server_the_answer_comes_at_once():
-    interaction = FakeInteraction.by(ANA, guild_id=None)
-    await show_review(deps(queries(), Reviews()), interaction, 5, 0, Answer.NEW)
-    [reply] = interaction.response.sent
-    assert reply["content"].startswith("Reviews are kept per server") and reply["ephemeral"]
+async def test_outside_the_bots_servers_the_matches_played_there_are_reviewed():
+    """In a DM (the user-installed app) a review reads the matches of no server, not the
+    server's of the interaction (a server without the bot has none)."""
+    for outside in (
+        FakeInteraction.by(ANA, guild_id=None),
+        FakeInteraction.by(ANA, guild_id=77, guild_installed=False),
+    ):
+        reviews = Reviews()
+        found = deps(queries(), reviews)
+        await show_review(found, outside, 5, 0, Answer.NEW)
+        assert reviews.queries.records_asked == [(5, None)]
+        assert heading(outside.original_edits[-1]).startswith("Review · page 0 of ")
 
 
 async def test_a_stored_review_is_shown_at_once_without_a_progress_line():
