@@ -113,9 +113,7 @@ async def test_two_people_with_no_shared_server_play_a_whole_match_in_their_dm(e
     assert standing.attempts == 1
 
     # And its review, privately.
-    review = await answered(
-        await dana.slash("hanamikoji review", channel=dm, match=match.match_id)
-    )
+    review = await answered(await dana.slash("hanamikoji review", channel=dm, match=match.match_id))
     assert review.ephemeral and not eli.can_see(review)
     await settle(emulator, bot)  # the analysis, then its page
     assert "Review · page 0 of" in dana.message(review.id).text()
