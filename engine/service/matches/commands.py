@@ -25,6 +25,10 @@ from engine.service.matches.turns import MatchTurns
 from engine.service.settings import MatchSettings
 from engine.store.errors import MatchConflict
 
+PAIRING_START_GRACE_SECONDS = 60.0
+"""How long a tournament pairing's match may stay pending while it is being started: only
+one whose start was stopped (the process gone) expires, after it."""
+
 
 class MatchCommands:
     def __init__(
@@ -187,8 +191,9 @@ class MatchCommands:
             info = await self._settings.new_match(
                 (first, second), guild_id, channel_id, variant, turn_seconds, now, time_control
             )
-            # Nobody is asked: it starts below, and expires if a stop comes first.
-            info = replace(info, challenge_expires_at=now)
+            # Nobody is asked: it starts below, and expires if a stop comes first — not at
+            # once, or another process's sweep could expire it while this one starts it.
+            info = replace(info, challenge_expires_at=now + PAIRING_START_GRACE_SECONDS)
             info = await self._ctx.store.create_match(info)
             # A stop here leaves a pending match nobody adopts: it expires.
             await attach(info.match_id)
