@@ -7,6 +7,7 @@ member's language and leaves the page as it was.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -18,9 +19,10 @@ from bot.discord_plumbing.first_response import (
 )
 from bot.discord_plumbing.install_context import standings_scope
 from bot.discord_plumbing.match_item import refusals_answered
-from bot.discord_plumbing.pages import message_kwargs, reply_privately
+from bot.discord_plumbing.pages import Page, message_kwargs, reply_privately
 from bot.puzzles.deps import PuzzlesDeps
 from bot.puzzles.puzzle_page import answered_page, posed_page
+from bot.words.card_faces import CardFaces
 from bot.words.i18n import language_of, text
 from engine.service.puzzles.errors import (
     AlreadyAttempted,
@@ -29,7 +31,7 @@ from engine.service.puzzles.errors import (
     NotInStreak,
     PuzzleNotFound,
 )
-from engine.service.puzzles.service import PosedPuzzle
+from engine.service.puzzles.service import PosedPuzzle, PuzzleAnswer
 
 REFUSAL_KEYS: dict[type[Exception], str] = {
     AlreadyAttempted: "puzzles.already",
@@ -76,16 +78,40 @@ async def show_next_puzzle(
         await update_in_place(interaction, **message_kwargs(page, editing=True))
 
 
+Judge = Callable[[int, int], Awaitable[PuzzleAnswer]]
+"""The member's answer judged and counted, given the standings' scope and the member."""
+AnsweredPage = Callable[
+    [str, PuzzleAnswer, PosedPuzzle | None, tuple[str, str] | None, CardFaces], Awaitable[Page]
+]
+"""The page of an answered puzzle: the rated stream's, or a streak's."""
+
+
 async def answer_puzzle(
     deps: PuzzlesDeps, interaction: discord.Interaction[Any], key: str, choice: str
 ) -> None:
     """Judge the member's ``choice`` for puzzle ``key`` and turn its page into the verdict."""
+
+    async def judge(scope: int, user_id: int) -> PuzzleAnswer:
+        return await deps.puzzles.answer(scope, user_id, key, choice)
+
+    await show_answer(deps, interaction, key, judge, answered_page)
+
+
+async def show_answer(
+    deps: PuzzlesDeps,
+    interaction: discord.Interaction[Any],
+    key: str,
+    judge: Judge,
+    page_of: AnsweredPage,
+) -> None:
+    """Acknowledge the press on puzzle ``key``'s page, ``judge`` the answer, and turn the
+    page into what ``page_of`` makes of it (a refusal: a private line, the page kept)."""
     lang = language_of(interaction.locale)
     guild_id = standings_scope(interaction)  # outside the bot's servers, the built-in set
     async with refusals_answered(interaction, f"puzzle {key}"):
         await acknowledge(interaction, FirstResponse.UPDATE)
         try:
-            answer = await deps.puzzles.answer(guild_id, interaction.user.id, key, choice)
+            answer = await judge(guild_id, interaction.user.id)
         except PUZZLE_REFUSALS as refusal:
             await reply_privately(interaction, puzzle_refusal(lang, refusal))
             return
@@ -94,5 +120,5 @@ async def answer_puzzle(
         except PuzzleNotFound:  # gone since: the verdict without the position
             posed = None
         names = None if posed is None else await posed_names(deps, posed, lang, guild_id)
-        page = await answered_page(lang, answer, posed, names, deps.emojis.faces)
+        page = await page_of(lang, answer, posed, names, deps.emojis.faces)
         await update_in_place(interaction, **message_kwargs(page, editing=True))

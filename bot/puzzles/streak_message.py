@@ -14,11 +14,16 @@ from bot.discord_plumbing.install_context import standings_scope
 from bot.discord_plumbing.match_item import refusals_answered
 from bot.discord_plumbing.pages import message_kwargs, reply_privately
 from bot.puzzles.deps import PuzzlesDeps
-from bot.puzzles.puzzle_message import PUZZLE_REFUSALS, posed_names, puzzle_refusal
+from bot.puzzles.puzzle_message import (
+    PUZZLE_REFUSALS,
+    posed_names,
+    puzzle_refusal,
+    show_answer,
+)
 from bot.puzzles.streak_page import climbed_page, streak_answered_page, streak_page
 from bot.words.i18n import language_of
-from engine.service.puzzles.errors import LadderClimbed, PuzzleNotFound
-from engine.service.puzzles.service import PosedPuzzle
+from engine.service.puzzles.errors import LadderClimbed
+from engine.service.puzzles.service import PuzzleAnswer
 
 StreakMove = Literal["go_on", "new"]
 
@@ -54,19 +59,8 @@ async def answer_streak(
 ) -> None:
     """Judge the member's ``choice`` for their streak's puzzle ``key``; the page becomes
     the verdict and the run."""
-    lang = language_of(interaction.locale)
-    guild_id = standings_scope(interaction)  # outside the bot's servers, the built-in set
-    async with refusals_answered(interaction, f"streak puzzle {key}"):
-        await acknowledge(interaction, FirstResponse.UPDATE)
-        try:
-            answer = await deps.streaks.answer(guild_id, interaction.user.id, key, choice)
-        except PUZZLE_REFUSALS as refusal:
-            await reply_privately(interaction, puzzle_refusal(lang, refusal))
-            return
-        try:
-            posed: PosedPuzzle | None = await deps.puzzles.posed(guild_id, key)
-        except PuzzleNotFound:  # gone since: the verdict without the position
-            posed = None
-        names = None if posed is None else await posed_names(deps, posed, lang, guild_id)
-        page = await streak_answered_page(lang, answer, posed, names, deps.emojis.faces)
-        await update_in_place(interaction, **message_kwargs(page, editing=True))
+
+    async def judge(scope: int, user_id: int) -> PuzzleAnswer:
+        return await deps.streaks.answer(scope, user_id, key, choice)
+
+    await show_answer(deps, interaction, key, judge, streak_answered_page)
