@@ -18,10 +18,11 @@ from bot.puzzles.puzzle_message import answer_puzzle
 
 
 class PuzzleChoiceButton(LinkButton, template=PUZZLE_CHOICE_TEMPLATE):
-    """Answers puzzle ``key`` with ``choice``."""
+    """Answers puzzle ``key`` with ``choice`` (a streak's choice, the same but for its id
+    and its answer: :class:`bot.puzzles.streak_buttons.StreakChoiceButton`)."""
 
     def __init__(self, key: str, choice: str, *, readable: bool = True) -> None:
-        super().__init__(discord.ui.Button(custom_id=puzzle_choice_id(key, choice)))
+        super().__init__(discord.ui.Button(custom_id=self.choice_id(key, choice)))
         self.key = key
         self.choice = choice
         self._readable = readable
@@ -38,5 +39,10 @@ class PuzzleChoiceButton(LinkButton, template=PUZZLE_CHOICE_TEMPLATE):
         return self._readable
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        deps = feature_deps(interaction.client, PuzzlesDeps)
+        await self.answer(feature_deps(interaction.client, PuzzlesDeps), interaction)
+
+    def choice_id(self, key: str, choice: str) -> str:
+        return puzzle_choice_id(key, choice)
+
+    async def answer(self, deps: PuzzlesDeps, interaction: discord.Interaction[Any]) -> None:
         await answer_puzzle(deps, interaction, self.key, self.choice)

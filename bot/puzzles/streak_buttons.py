@@ -13,39 +13,23 @@ import discord
 from bot.custom_ids import (
     STREAK_CHOICE_TEMPLATE,
     STREAK_STEP_TEMPLATE,
-    decision_arg,
-    is_puzzle_key,
     streak_choice_id,
     streak_step_id,
 )
 from bot.discord_plumbing.link_button import LinkButton
 from bot.features import feature_deps
+from bot.puzzles.choice_button import PuzzleChoiceButton
 from bot.puzzles.deps import PuzzlesDeps
 from bot.puzzles.streak_message import StreakMove, answer_streak, show_streak
 
 
-class StreakChoiceButton(LinkButton, template=STREAK_CHOICE_TEMPLATE):
+class StreakChoiceButton(PuzzleChoiceButton, template=STREAK_CHOICE_TEMPLATE):
     """Answers the streak's puzzle ``key`` with ``choice``."""
 
-    def __init__(self, key: str, choice: str, *, readable: bool = True) -> None:
-        super().__init__(discord.ui.Button(custom_id=streak_choice_id(key, choice)))
-        self.key = key
-        self.choice = choice
-        self._readable = readable
+    def choice_id(self, key: str, choice: str) -> str:
+        return streak_choice_id(key, choice)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> Self:
-        readable = is_puzzle_key(match["kind"], int(match["source"]), int(match["step"]))
-        readable = readable and decision_arg(match["choice"]) is not None
-        return cls(match["key"], match["choice"], readable=readable)
-
-    def readable(self) -> bool:
-        return self._readable
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        deps = feature_deps(interaction.client, PuzzlesDeps)
+    async def answer(self, deps: PuzzlesDeps, interaction: discord.Interaction[Any]) -> None:
         await answer_streak(deps, interaction, self.key, self.choice)
 
 
