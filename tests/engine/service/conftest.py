@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import engine.service.puzzles.service
 from engine.service import (
     Event,
     ManualClock,
@@ -70,6 +72,16 @@ class InlineExecutor(Executor):
         except Exception as error:
             future.set_exception(error)
         return future
+
+
+@pytest.fixture(autouse=True)
+def short_puzzle_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stored review's mistakes are searched for puzzles afterwards, in the AI's worker,
+    which these tests run inline: at the real 4,000 play-outs each search would hold the
+    event loop for seconds (a store call meanwhile times out on a busy machine). Tests of
+    the puzzles set their own depth over this one."""
+    short = functools.partial(engine.service.puzzles.service.puzzle_at, iterations=50)
+    monkeypatch.setattr(engine.service.puzzles.service, "puzzle_at", short)
 
 
 @pytest.fixture

@@ -273,6 +273,7 @@ async def test_a_deadline_missed_while_every_process_was_down_gets_a_grace(proce
 
 
 async def test_a_hint_match_and_a_review_are_shared_by_both_processes(process):
+    # (the puzzles' search after the review is short: conftest's short_puzzle_search)
     worker = InlineExecutor()
     small = {"agent_executor": worker, "hint_iterations": 8, "review_iterations": 8}
     one, _ = await process("one", **small)
