@@ -103,6 +103,17 @@ async def position(
     return lines, {"image": board.file, "image_description": board.description}
 
 
+async def position_above(
+    lang: str, posed: PosedPuzzle | None, names: tuple[str, str] | None, faces: CardFaces
+) -> tuple[list[str], dict[str, Any]]:
+    """Above an answer: the position's lines and a blank line, and its picture; nothing
+    when the puzzle can no longer be posed (its match gone since)."""
+    if posed is None:
+        return [], {}
+    lines, picture = await position(lang, posed, names, faces)
+    return [*lines, ""], picture
+
+
 async def posed_page(
     lang: str,
     posed: PosedPuzzle,
@@ -132,11 +143,7 @@ async def answered_page(
     said = answer_lines(
         lang, answer.puzzle, answer.choice, answer.solved, answer.before, answer.after
     )
-    lines: list[str] = []
-    picture: dict[str, Any] = {}
-    if posed is not None:
-        lines, picture = await position(lang, posed, names, faces)
-        lines.append("")
+    lines, picture = await position_above(lang, posed, names, faces)
     key = "puzzles.solved_title" if answer.solved else "puzzles.missed_title"
     return Page(
         text="\n".join([*lines, *said]),

@@ -5,13 +5,11 @@ and the page of a climbed ladder."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.custom_ids import puzzle_next_id, streak_choice_id, streak_step_id
 from bot.discord_plumbing.pages import Page, Row
-from bot.puzzles.puzzle_page import choice_row, position
+from bot.puzzles.puzzle_page import choice_row, position, position_above
 from bot.puzzles.words import judgement_lines, run_text
 from bot.words.card_faces import LETTERS, CardFaces
 from bot.words.i18n import text
@@ -64,11 +62,7 @@ async def streak_answered_page(
     """A streak's puzzle answered: the verdict and why under the position (left out when
     it can no longer be posed), the run, and the buttons for what comes next."""
     said = judgement_lines(lang, answer.puzzle, answer.choice, answer.solved)
-    lines: list[str] = []
-    picture: dict[str, Any] = {}
-    if posed is not None:
-        lines, picture = await position(lang, posed, names, faces)
-        lines.append("")
+    lines, picture = await position_above(lang, posed, names, faces)
     run_on = answer.after.run is not None
     key = "puzzles.run_solved_title" if run_on else "puzzles.run_over_title"
     choices = choice_row(lang, answer.key, answer.puzzle, faces, answer, choice_id=streak_choice_id)
